@@ -1,0 +1,464 @@
+/*
+ * uturn: memory-bounded checkpointing for adjoint computations.
+ *
+ * This header is the manual. Every declaration says what it returns, who
+ * owns what, how NULL is treated and what is safe across threads. The model
+ * and the exact meaning of every action and count are those of DESIGN.md;
+ * the short version follows.
+ *
+ * A forward computation of n steps, x_{i+1} = F_i(x_i), ends in an objective
+ * J(x_n). Its adjoint needs the states x_{n-1}, .., x_0 in reverse order. A
+ * plan is a stream of actions that keeps some states in slots and recomputes
+ * the others, so that the slots never hold more than a byte budget:
+ *
+ *   advance a b   run F_a .. F_{b-1}; the live state goes from x_a to x_b
+ *   store i k     copy the live state x_i into the empty slot k
+ *   restore i k   copy slot k, which holds x_i, into the live state
+ *   free k        empty slot k
+ *   turn          the live state is x_n: evaluate J and seed the adjoint
+ *   reverse i     adjoint step i with the live state x_i (n-1 first, 0 last)
+ *
+ * Slots are the only memory a plan spends. x_0 is not special: a plan that
+ * revisits x_0 stores it in a slot, and that slot counts. The live state and
+ * the adjoint state belong to the caller and are not counted.
+ *
+ * Every count is a uint64_t. Steps, slots and action indices start at 0.
+ * No function keeps global mutable state: different objects may be used from
+ * different threads at the same time, and a plan never changes after it is
+ * built, so one plan may be read from many threads.
+ */
+#ifndef UTURN_H_INCLUDED
+#define UTURN_H_INCLUDED
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "uturn_export.h"
+#include "uturn_version.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Statuses and errors                                                      */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * The result of every fallible call. Each code keeps its value forever.
+ * Since: 0.1
+ */
+typedef enum uturn_status {
+    UTURN_OK                 = 0,
+    UTURN_E_INVALID_ARG      = 1,  /* NULL pointer, zero steps, bad value */
+    UTURN_E_NOMEM            = 2,  /* an allocation failed */
+    UTURN_E_INFEASIBLE       = 3,  /* no schedule fits the memory budget */
+    UTURN_E_OVERFLOW         = 4,  /* a count does not fit in 64 bits */
+    UTURN_E_UNSUPPORTED      = 5,  /* the planner cannot handle this */
+    UTURN_E_CALLBACK         = 6,  /* a user callback returned non-zero */
+    UTURN_E_INVALID_PLAN     = 7,  /* a plan breaks a rule of the model */
+    UTURN_E_PARSE            = 8,  /* malformed plan text */
+    UTURN_E_IO               = 9,  /* a file could not be read or written */
+    UTURN_E_NONDETERMINISTIC = 10  /* a recomputed state differs */
+} uturn_status_t;
+
+/**
+ * Fixed English text for a status, e.g. "out of memory".
+ * @return A static string, never NULL ("unknown status" for values outside
+ *         the enum).
+ * Thread safety: safe. Since: 0.1
+ */
+UTURN_EXPORT const char *uturn_strerror(uturn_status_t status);
+
+/**
+ * The enumerator's name for logs, e.g. "UTURN_E_NOMEM".
+ * @return A static string, never NULL ("UTURN_E_UNKNOWN" outside the enum).
+ * Thread safety: safe. Since: 0.1
+ */
+UTURN_EXPORT const char *uturn_status_name(uturn_status_t status);
+
+/** "No such index" in uturn_error_t and uturn_report_t fields. Since: 0.1 */
+#define UTURN_NONE UINT64_MAX
+
+/**
+ * What went wrong, for the person reading it. Functions that can say more
+ * than their status take a `uturn_error_t *error` as their last argument;
+ * pass NULL to ignore it. The message is always NUL-terminated; fields that
+ * do not apply are UTURN_NONE (indices) or 0 (counts).
+ * Prepare with uturn_error_init(); the library fills it only on failure.
+ * Since: 0.1
+ */
+typedef struct uturn_error {
+    size_t size;            /* set by uturn_error_init() */
+    uturn_status_t status;  /* the status the call returned */
+    uint64_t action;        /* index of the action at fault, or UTURN_NONE */
+    uint64_t line;          /* 1-based line in plan text, or 0 */
+    uint64_t step;          /* step at fault, or UTURN_NONE */
+    uint64_t minimum_slots; /* slots the request needs at least, or 0 */
+    uint64_t minimum_bytes; /* bytes the request needs at least, or 0 */
+    char message[256];      /* e.g. "revolve needs at least 1 slot (...)" */
+} uturn_error_t;
+
+/**
+ * Set @p error to "no error" and record its size. NULL is a no-op.
+ * Thread safety: safe. Since: 0.1
+ */
+UTURN_EXPORT void uturn_error_init(uturn_error_t *error);
+
+/* ------------------------------------------------------------------------ */
+/* Version                                                                  */
+/* ------------------------------------------------------------------------ */
+
+/** Version of the library linked at run time, as UTURN_VERSION_NUMBER. */
+UTURN_EXPORT unsigned uturn_version_number(void);
+/** Version of the library linked at run time, e.g. "0.1.0"; never NULL. */
+UTURN_EXPORT const char *uturn_version_string(void);
+
+/* ------------------------------------------------------------------------ */
+/* Allocation                                                               */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * A caller-supplied allocator, chosen per object. @p alloc returns NULL on
+ * failure; @p free receives the size that was asked for. Both must be
+ * safe to call from every thread that uses objects made with them.
+ * Wherever the API takes a `const uturn_allocator_t *`, NULL means
+ * malloc/free; the struct is copied, so it need not outlive the call, but
+ * `user` must outlive every object made with it.
+ * Since: 0.1
+ */
+typedef struct uturn_allocator {
+    void *(*alloc)(void *user, size_t size);
+    void (*free)(void *user, void *ptr, size_t size);
+    void *user;
+} uturn_allocator_t;
+
+/* ------------------------------------------------------------------------ */
+/* Problems and planners                                                    */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * The planners. Values are fixed forever.
+ * Since: 0.1
+ */
+typedef enum uturn_planner {
+    UTURN_PLANNER_STORE_ALL = 0, /* "store-all": every state, no recompute */
+    UTURN_PLANNER_PERIODIC  = 1, /* "periodic": a checkpoint every k steps */
+    UTURN_PLANNER_SQRT      = 2, /* "sqrt": periodic with k = ceil(sqrt n) */
+    UTURN_PLANNER_REVOLVE   = 3, /* "revolve": binomial, optimal */
+    UTURN_PLANNER_PARSED    = 100 /* "parsed": read from plan text */
+} uturn_planner_t;
+
+/**
+ * The planner's name: "store-all", "periodic", "sqrt", "revolve" or
+ * "parsed"; NULL for a value outside the enum.
+ * Thread safety: safe. Since: 0.1
+ */
+UTURN_EXPORT const char *uturn_planner_name(uturn_planner_t planner);
+
+/**
+ * Look a planner up by its exact name (as uturn_planner_name() spells it;
+ * "parsed" is not a planner one can ask for).
+ * @return UTURN_OK; UTURN_E_INVALID_ARG if a pointer is NULL or the name is
+ *         unknown (@p out is then left alone).
+ * Thread safety: safe. Since: 0.1
+ */
+UTURN_EXPORT uturn_status_t uturn_planner_from_name(const char *name,
+                                                    uturn_planner_t *out);
+
+/**
+ * What to plan. Prepare with uturn_problem_init(), then set the fields.
+ *
+ * Capacity comes from `slots`, or from `budget_bytes / slot_bytes` (rounded
+ * down) when `slots` is 0; giving both is an error. store-all, sqrt and
+ * periodic with a stride need no capacity (they then get exactly what they
+ * use); revolve and periodic without a stride need one. A capacity that
+ * cannot hold the planner's minimum is UTURN_E_INFEASIBLE, and the error
+ * names the minimum.
+ * Since: 0.1
+ */
+typedef struct uturn_problem {
+    size_t size;              /* set by uturn_problem_init() */
+    uturn_planner_t planner;  /* default UTURN_PLANNER_REVOLVE */
+    uint64_t steps;           /* n, the steps to reverse, >= 1 */
+    uint64_t slots;           /* slot capacity, or 0 (see above) */
+    uint64_t slot_bytes;      /* bytes one slot counts as, or 0: unknown */
+    uint64_t budget_bytes;    /* bytes the slots may hold at once, or 0 */
+    uint64_t stride;          /* periodic only: k >= 1, or 0 to choose */
+} uturn_problem_t;
+
+/**
+ * Set every field of @p problem to its default (revolve, everything else
+ * 0) and record its size. NULL is a no-op.
+ * Thread safety: safe. Since: 0.1
+ */
+UTURN_EXPORT void uturn_problem_init(uturn_problem_t *problem);
+
+/**
+ * The counts of DESIGN.md section 3; the names mean the same everywhere.
+ * Prepare with uturn_stats_init().
+ * Since: 0.1
+ */
+typedef struct uturn_stats {
+    size_t size;               /* set by uturn_stats_init() */
+    uint64_t steps;            /* n */
+    uint64_t forward_steps;    /* every F_i evaluated by advance */
+    uint64_t recomputed_steps; /* forward_steps - steps */
+    uint64_t reverse_steps;    /* adjoint steps, n for a complete plan */
+    uint64_t stores;           /* store actions */
+    uint64_t restores;         /* restore actions */
+    uint64_t frees;            /* free actions */
+    uint64_t peak_slots;       /* most slots held at once */
+    uint64_t peak_bytes;       /* most bytes held at once (0: unknown) */
+    uint64_t actions;          /* actions in the plan */
+    uint64_t slots;            /* capacity the plan was made for */
+    uint64_t slot_bytes;       /* bytes one slot counts as (0: unknown) */
+    uint64_t budget_bytes;     /* the budget, or 0 when none was given */
+    uint64_t forward_cost;     /* summed cost of every F_i evaluation */
+    uint64_t recompute_cost;   /* forward_cost minus one sweep's cost */
+    double recompute_factor;   /* forward_steps / steps */
+} uturn_stats_t;
+
+/**
+ * Zero every count of @p stats and record its size. NULL is a no-op.
+ * Thread safety: safe. Since: 0.1
+ */
+UTURN_EXPORT void uturn_stats_init(uturn_stats_t *stats);
+
+/* ------------------------------------------------------------------------ */
+/* Actions                                                                  */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * The kinds of action. New kinds arrive as new values: a consumer must
+ * treat a value it does not know as an error.
+ * Since: 0.1
+ */
+typedef enum uturn_op {
+    UTURN_OP_ADVANCE = 1, /* step -> step_end */
+    UTURN_OP_STORE   = 2, /* live x_step into slot */
+    UTURN_OP_RESTORE = 3, /* slot (holding x_step) into live */
+    UTURN_OP_FREE    = 4, /* empty slot */
+    UTURN_OP_TURN    = 5, /* live is x_n */
+    UTURN_OP_REVERSE = 6  /* adjoint step `step` */
+} uturn_op_t;
+
+/**
+ * One action. Fields an op does not use are 0: advance uses step and
+ * step_end; store and restore use step and slot; free uses slot; reverse
+ * uses step; turn uses none.
+ * Since: 0.1
+ */
+typedef struct uturn_action {
+    uturn_op_t op;
+    uint64_t step;
+    uint64_t step_end;
+    uint64_t slot;
+} uturn_action_t;
+
+/**
+ * The op's name as the plan text writes it ("advance", "store", ...);
+ * NULL for an unknown op.
+ * Thread safety: safe. Since: 0.1
+ */
+UTURN_EXPORT const char *uturn_op_name(uturn_op_t op);
+
+/**
+ * Write @p action as one line of plan text, without the newline, e.g.
+ * "advance 0 4", into @p buffer (always NUL-terminated when @p capacity is
+ * at least 1, like snprintf).
+ * @param[out] length  The length the full text needs, without the NUL;
+ *                     may be NULL.
+ * @return UTURN_OK; UTURN_E_INVALID_ARG if action is NULL, its op is
+ *         unknown, or buffer is NULL with a non-zero capacity.
+ * Thread safety: safe. Since: 0.1
+ */
+UTURN_EXPORT uturn_status_t uturn_action_format(const uturn_action_t *action,
+                                                char *buffer, size_t capacity,
+                                                size_t *length);
+
+/* ------------------------------------------------------------------------ */
+/* Plans                                                                    */
+/* ------------------------------------------------------------------------ */
+
+/** An immutable plan: a problem and the planner that serves it. */
+typedef struct uturn_plan uturn_plan_t;
+
+/**
+ * Build a plan for @p problem. Nothing is generated yet: a plan is a
+ * generator (see uturn_cursor_create()) and its predicted counts
+ * (uturn_plan_stats()) are computed in time that does not grow with n.
+ *
+ * @param problem   From uturn_problem_init(); read only, not retained.
+ * @param alloc     Allocator for the plan and its cursors, or NULL.
+ * @param[out] out  The new plan; set to NULL on failure.
+ * @param[out] error  Details on failure, or NULL.
+ * @return UTURN_OK;
+ *   UTURN_E_INVALID_ARG  a pointer is NULL, steps is 0, the planner is
+ *                        unknown, slots and budget_bytes are both set, a
+ *                        budget comes without slot_bytes, a stride is out
+ *                        of 1..n or given to a planner other than periodic,
+ *                        or the planner needs a capacity and has none;
+ *   UTURN_E_INFEASIBLE   the capacity is below the planner's minimum (the
+ *                        error gives it in minimum_slots/minimum_bytes);
+ *   UTURN_E_OVERFLOW     a predicted count does not fit in 64 bits;
+ *   UTURN_E_NOMEM        an allocation failed.
+ * Thread safety: reentrant. The plan is immutable and may be shared.
+ * Since: 0.1
+ */
+UTURN_EXPORT uturn_status_t uturn_plan_create(const uturn_problem_t *problem,
+                                              const uturn_allocator_t *alloc,
+                                              uturn_plan_t **out,
+                                              uturn_error_t *error);
+
+/**
+ * Read a plan from text in the plan format (see README "Plan files"):
+ * a line "uturn-plan 1", header lines "steps N" and "slots S", optional
+ * "slot_bytes B", "budget_bytes B" and "planner NAME", then one action per
+ * line; "#" starts a comment. The whole plan is validated; its counts are
+ * those observed by the validator. At most @p length bytes of @p text are
+ * read; the text need not be NUL-terminated.
+ * @param[out] out    The new plan; set to NULL on failure.
+ * @param[out] error  Details on failure: line, and action for a rule that
+ *                    an action breaks.
+ * @return UTURN_OK; UTURN_E_INVALID_ARG (NULL pointer); UTURN_E_PARSE
+ *         (malformed text); UTURN_E_INVALID_PLAN (a rule of the model is
+ *         broken); UTURN_E_NOMEM.
+ * Thread safety: reentrant. Since: 0.1
+ */
+UTURN_EXPORT uturn_status_t uturn_plan_parse(const char *text, size_t length,
+                                             const uturn_allocator_t *alloc,
+                                             uturn_plan_t **out,
+                                             uturn_error_t *error);
+
+/** Free @p plan. NULL is a no-op. The plan must have no live cursor. */
+UTURN_EXPORT void uturn_plan_free(uturn_plan_t *plan);
+
+/**
+ * The plan's predicted counts (for parsed plans: the validated counts).
+ * @return UTURN_OK; UTURN_E_INVALID_ARG if a pointer is NULL.
+ * Thread safety: safe on a shared plan. Since: 0.1
+ */
+UTURN_EXPORT uturn_status_t uturn_plan_stats(const uturn_plan_t *plan,
+                                             uturn_stats_t *out);
+
+/**
+ * The problem as the plan resolved it: slots filled in (capacity), and for
+ * periodic the stride it chose.
+ * @return UTURN_OK; UTURN_E_INVALID_ARG if a pointer is NULL.
+ * Thread safety: safe on a shared plan. Since: 0.1
+ */
+UTURN_EXPORT uturn_status_t uturn_plan_problem(const uturn_plan_t *plan,
+                                               uturn_problem_t *out);
+
+/**
+ * Generate every action of @p plan, validate it against every rule of the
+ * model and count what happened. This is the check that the predicted
+ * counts hold; it costs time proportional to the number of actions and
+ * memory proportional to the highest slot used.
+ * @param[out] observed  The counts seen, or NULL.
+ * @return UTURN_OK; UTURN_E_INVALID_ARG (NULL plan); UTURN_E_INVALID_PLAN
+ *         (with the action index in @p error); UTURN_E_NOMEM.
+ * Thread safety: safe on a shared plan. Since: 0.1
+ */
+UTURN_EXPORT uturn_status_t uturn_plan_walk(const uturn_plan_t *plan,
+                                            uturn_stats_t *observed,
+                                            uturn_error_t *error);
+
+/**
+ * Write @p plan as plan text to @p stream (the format uturn_plan_parse()
+ * reads), streaming one action at a time.
+ * @return UTURN_OK; UTURN_E_INVALID_ARG (NULL pointer); UTURN_E_IO (a write
+ *         failed); UTURN_E_NOMEM.
+ * Thread safety: safe on a shared plan; the stream is the caller's.
+ * Since: 0.1
+ */
+UTURN_EXPORT uturn_status_t uturn_plan_write(const uturn_plan_t *plan,
+                                             FILE *stream,
+                                             uturn_error_t *error);
+
+/* ------------------------------------------------------------------------ */
+/* Cursors: walking a plan one action at a time                             */
+/* ------------------------------------------------------------------------ */
+
+/** A position in a plan's action stream. */
+typedef struct uturn_cursor uturn_cursor_t;
+
+/**
+ * Start walking @p plan from its first action. A cursor holds O(slots)
+ * memory, never the whole action list (a parsed plan's list belongs to
+ * the plan). Any number of cursors may walk one plan at the same time.
+ * @param alloc  Allocator for the cursor, or NULL for the plan's.
+ * @param[out] out  The new cursor; set to NULL on failure.
+ * @return UTURN_OK; UTURN_E_INVALID_ARG (NULL pointer); UTURN_E_NOMEM.
+ * Thread safety: reentrant; the plan must outlive the cursor.
+ * Since: 0.1
+ */
+UTURN_EXPORT uturn_status_t uturn_cursor_create(const uturn_plan_t *plan,
+                                                const uturn_allocator_t *alloc,
+                                                uturn_cursor_t **out);
+
+/**
+ * Write the next action into @p action.
+ * @return true when an action was written; false at the end of the plan
+ *         (then and for every later call, @p action is left alone).
+ *         cursor and action must not be NULL.
+ * Thread safety: one thread per cursor. Since: 0.1
+ */
+UTURN_EXPORT bool uturn_cursor_next(uturn_cursor_t *cursor,
+                                    uturn_action_t *action);
+
+/** Free @p cursor. NULL is a no-op. Since: 0.1 */
+UTURN_EXPORT void uturn_cursor_free(uturn_cursor_t *cursor);
+
+/* ------------------------------------------------------------------------ */
+/* Validation of any action stream                                          */
+/* ------------------------------------------------------------------------ */
+
+/** Simulates an action stream and checks every rule of the model. */
+typedef struct uturn_validator uturn_validator_t;
+
+/**
+ * Start validating a stream for @p problem: its steps, its capacity (slots,
+ * or budget_bytes / slot_bytes; unlimited when neither is set), and its
+ * byte budget when budget_bytes and slot_bytes are set.
+ * @return UTURN_OK; UTURN_E_INVALID_ARG (NULL pointer, zero steps, slots and
+ *         budget_bytes both set, budget without slot_bytes); UTURN_E_NOMEM.
+ * Thread safety: reentrant. Since: 0.1
+ */
+UTURN_EXPORT uturn_status_t uturn_validator_create(
+    const uturn_problem_t *problem, const uturn_allocator_t *alloc,
+    uturn_validator_t **out, uturn_error_t *error);
+
+/**
+ * Apply the next action. On a broken rule the validator stays at the
+ * failure: later pushes return the same status.
+ * @return UTURN_OK; UTURN_E_INVALID_PLAN with the action index, the rule and
+ *         the state that broke it in @p error; UTURN_E_INVALID_ARG (NULL
+ *         pointer); UTURN_E_NOMEM.
+ * Since: 0.1
+ */
+UTURN_EXPORT uturn_status_t uturn_validator_push(uturn_validator_t *validator,
+                                                 const uturn_action_t *action,
+                                                 uturn_error_t *error);
+
+/**
+ * Check the end-of-plan rules (turn done, every step reversed, every slot
+ * empty) and report the counts seen so far in @p observed (may be NULL).
+ * @return UTURN_OK; UTURN_E_INVALID_PLAN; UTURN_E_INVALID_ARG.
+ * Since: 0.1
+ */
+UTURN_EXPORT uturn_status_t uturn_validator_finish(
+    uturn_validator_t *validator, uturn_stats_t *observed,
+    uturn_error_t *error);
+
+/** Free @p validator. NULL is a no-op. Since: 0.1 */
+UTURN_EXPORT void uturn_validator_free(uturn_validator_t *validator);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,55 @@
+/*
+ * The one interface every planner implements. src/plan.c holds the only
+ * table of planners; a planner never includes another.
+ */
+#ifndef UTURN_PLANNER_H_INCLUDED
+#define UTURN_PLANNER_H_INCLUDED
+
+#include "internal.h"
+
+/* fill() is always given room for at least this many actions. */
+#define UTURN__FILL_MIN 4
+
+struct uturn__planner {
+    uturn_planner_t id;
+    const char *name;
+    /* Resolve capacity and parameters in plan->problem (whose shared fields
+     * uturn__problem_resolve() has checked) and predict plan->stats counts:
+     * forward_steps, reverse_steps, stores, restores, frees, peak_slots,
+     * actions and slots. plan.c fills the derived ones. */
+    uturn_status_t (*prepare)(uturn_plan_t *plan, uturn_error_t *error);
+    /* Bytes of generator state one cursor needs. */
+    uturn_status_t (*state_size)(const uturn_plan_t *plan, size_t *bytes);
+    /* Put the generator at the plan's first action. */
+    void (*start)(const uturn_plan_t *plan, void *state);
+    /* Write up to capacity (>= UTURN__FILL_MIN) next actions; 0 at the end. */
+    size_t (*fill)(void *state, uturn_action_t *out, size_t capacity);
+};
+
+extern const struct uturn__planner uturn__store_all;
+extern const struct uturn__planner uturn__periodic;
+extern const struct uturn__planner uturn__sqrt;
+extern const struct uturn__planner uturn__revolve;
+extern const struct uturn__planner uturn__parsed;
+
+/* periodic.c, for sqrt.c: prepare periodic with a fixed stride k. */
+uturn_status_t uturn__periodic_prepare_stride(uturn_plan_t *plan, uint64_t k,
+                                              uturn_error_t *error);
+uturn_status_t uturn__periodic_state_size(const uturn_plan_t *plan,
+                                          size_t *bytes);
+void uturn__periodic_start(const uturn_plan_t *plan, void *state);
+size_t uturn__periodic_fill(void *state, uturn_action_t *out,
+                            size_t capacity);
+
+/* periodic_choose.c: peak slots of stride k for n steps (1 <= k <= n). */
+uint64_t uturn__periodic_peak(uint64_t n, uint64_t k);
+/* Forward steps of stride k: n + (m-1)(k-1); may exceed 2^64 only as an
+ * overflow, reported by the status. */
+uturn_status_t uturn__periodic_forward(uint64_t n, uint64_t k, uint64_t *out);
+/* The stride with the fewest forward steps whose peak fits in slots (ties:
+ * fewer peak slots, then the smaller k). false when none fits; then
+ * *min_slots is the least capacity any stride needs. */
+bool uturn__periodic_choose(uint64_t n, uint64_t slots, uint64_t *k,
+                            uint64_t *min_slots);
+
+#endif

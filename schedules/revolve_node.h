@@ -1,0 +1,71 @@
+/*
+ * The binomial recursion behind revolve, shared by its generator and its
+ * counts (both are the revolve planner; no other planner includes this).
+ *
+ * A node is a segment of l states x_a .. x_{a+l-1} whose first state sits in
+ * a slot, with c slots (that one included) to reverse it. beta(c, r) =
+ * C(c + r, c) states can be reversed while running no step more than r
+ * times; r is the least such for l, so beta(c, r-1) < l <= beta(c, r).
+ * A node keeps U = beta(c, r-1) and V = beta(c-1, r) (V may pass 2^64).
+ *
+ * The split advances to x_{a+j}: the left part (j states, c slots) and the
+ * right part (l - j states, c - 1 more slots) then run at most r-1 and r
+ * times each. Any j with beta(c, r-2) <= j <= beta(c, r-1) and
+ * beta(c-1, r-1) <= l - j <= beta(c-1, r) gives the optimal
+ * t(l, c) = r*l - beta(c+1, r-1) forward steps; we take the smallest,
+ * j = max(1, beta(c, r-2), l - beta(c-1, r)), which makes one part a full
+ * binomial block beta(., .) and keeps the other in range.
+ */
+#ifndef UTURN_REVOLVE_NODE_H_INCLUDED
+#define UTURN_REVOLVE_NODE_H_INCLUDED
+
+#include "planner.h"
+
+#include <assert.h>
+
+struct uturn__rv_node {
+    uturn__u128 V; /* beta(c-1, r) */
+    uint64_t a;    /* first state */
+    uint64_t l;    /* states, l >= 1 */
+    uint64_t U;    /* beta(c, r-1), 0 when r = 0 */
+    uint64_t r;    /* repetitions */
+    uint64_t c;    /* slots, c >= 1 */
+};
+
+/* Split a node with l >= 2 into its parts; returns j. */
+static inline uint64_t uturn__rv_split(const struct uturn__rv_node *p,
+                                       struct uturn__rv_node *left,
+                                       struct uturn__rv_node *right)
+{
+    assert(p->l >= 2 && p->r >= 1 && p->c >= 1);
+    const uint64_t W = uturn__muldiv_exact(p->U, p->r - 1, p->c + p->r - 1);
+    uint64_t j       = p->l > p->V ? p->l - (uint64_t)p->V : 0;
+    j                = j > W ? j : W;
+    j                = j > 0 ? j : 1;
+    const uint64_t rest = p->U - W; /* beta(c-1, r-1) */
+    *left  = (struct uturn__rv_node){p->U - W, p->a, j, W, p->r - 1, p->c};
+    *right = (struct uturn__rv_node){p->V - rest, p->a + j, p->l - j, rest,
+                                     p->r, p->c - 1};
+    if (j == W) { /* left is the full block beta(c, r-2) */
+        left->r = p->r - 2;
+        left->U = uturn__muldiv_exact(W, p->r - 2, p->c + p->r - 2);
+        left->V = W - left->U;
+    }
+    if (right->l == rest && right->l > 1) { /* full block beta(c-1, r-1) */
+        right->r = p->r - 1;
+        right->U = uturn__muldiv_exact(rest, p->r - 1, p->c + p->r - 2);
+        right->V = rest - right->U;
+    }
+    return j;
+}
+
+/* The root for n steps and s >= 1 slots: l = n + 1 states, c = min(s, n)
+ * (more slots than steps change nothing). Needs n < 2^64 - 1. */
+void uturn__rv_root(uint64_t n, uint64_t s, struct uturn__rv_node *root);
+
+/* Predicted counts of revolve for n steps and s >= 1 slots
+ * (revolve_stats.c); UTURN_E_OVERFLOW when one passes 64 bits. */
+uturn_status_t uturn__revolve_counts(uint64_t n, uint64_t s,
+                                     uturn_stats_t *out);
+
+#endif

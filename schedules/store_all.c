@@ -1,0 +1,99 @@
+/* store-all: keep x_0 .. x_{n-1}, one sweep, no recomputation. */
+#include "planner.h"
+
+#include <assert.h>
+
+struct state {
+    uint64_t n;
+    uint64_t next; /* forward: next state to store; reverse: next to undo */
+    int phase;     /* 0 forward, 1 turn, 2 reverse, 3 done */
+};
+
+static uturn_status_t prepare(uturn_plan_t *plan, uturn_error_t *error)
+{
+    const uint64_t n   = plan->problem.steps;
+    uturn_stats_t *out = &plan->stats;
+    if (plan->problem.slots < n) {
+        uturn__error_minimum(error, n, plan->problem.slot_bytes);
+        return uturn__fail(error, UTURN_E_INFEASIBLE,
+                           "store-all needs %llu slots for %llu steps; the "
+                           "capacity is %llu",
+                           (unsigned long long)n, (unsigned long long)n,
+                           (unsigned long long)plan->problem.slots);
+    }
+    out->slots = plan->problem.slots == UINT64_MAX ? n : plan->problem.slots;
+    out->forward_steps = n;
+    out->reverse_steps = n;
+    out->stores        = n;
+    out->restores      = n;
+    out->frees         = n;
+    out->peak_slots    = n;
+    /* n stores, advances, restores, reverses and frees, plus the turn. */
+    if (uturn__mul_u64(n, 5, &out->actions) != UTURN_OK ||
+        uturn__add_u64(out->actions, 1, &out->actions) != UTURN_OK)
+        return uturn__fail(error, UTURN_E_OVERFLOW,
+                           "the action count of %llu steps does not fit in "
+                           "64 bits",
+                           (unsigned long long)n);
+    return UTURN_OK;
+}
+
+static uturn_status_t state_size(const uturn_plan_t *plan, size_t *bytes)
+{
+    (void)plan;
+    *bytes = sizeof(struct state);
+    return UTURN_OK;
+}
+
+static void start(const uturn_plan_t *plan, void *state)
+{
+    struct state *s = state;
+    s->n            = plan->problem.steps;
+    s->next         = 0;
+    s->phase        = 0;
+}
+
+static size_t put(uturn_action_t *out, uturn_op_t op, uint64_t step,
+                  uint64_t step_end, uint64_t slot)
+{
+    out->op       = op;
+    out->step     = step;
+    out->step_end = step_end;
+    out->slot     = slot;
+    return 1;
+}
+
+static size_t fill(void *state, uturn_action_t *out, size_t capacity)
+{
+    struct state *s = state;
+    size_t count    = 0;
+    while (count + 3 <= capacity && s->phase != 3) {
+        const uint64_t i = s->next;
+        if (s->phase == 0) {
+            count += put(out + count, UTURN_OP_STORE, i, 0, i);
+            count += put(out + count, UTURN_OP_ADVANCE, i, i + 1, 0);
+            s->phase = i + 1 == s->n ? 1 : 0;
+            s->next  = i + 1;
+        } else if (s->phase == 1) {
+            count += put(out + count, UTURN_OP_TURN, 0, 0, 0);
+            s->phase = 2;
+        } else {
+            assert(i > 0);
+            count += put(out + count, UTURN_OP_RESTORE, i - 1, 0, i - 1);
+            count += put(out + count, UTURN_OP_REVERSE, i - 1, 0, 0);
+            count += put(out + count, UTURN_OP_FREE, 0, 0, i - 1);
+            s->next  = i - 1;
+            s->phase = i == 1 ? 3 : 2;
+        }
+    }
+    return count;
+}
+
+const struct uturn__planner uturn__store_all = {
+    .id         = UTURN_PLANNER_STORE_ALL,
+    .name       = "store-all",
+    .prepare    = prepare,
+    .state_size = state_size,
+    .start      = start,
+    .fill       = fill,
+};

@@ -1,0 +1,163 @@
+/*
+ * The validator: simulates an action stream against every rule of
+ * DESIGN.md section 2 and counts what it sees. Tests, the parser,
+ * uturn_plan_walk() and the CLI's check all go through it.
+ */
+#include "validator.h"
+
+#include <string.h>
+
+/* limits: steps, slots (capacity), slot_bytes and budget_bytes (0: none). */
+uturn_status_t uturn__validator_new(const uturn_allocator_t *alloc,
+                                    const uturn_stats_t *limits,
+                                    uturn_validator_t **out)
+{
+    uturn_allocator_t resolved;
+    uturn__alloc_resolve(alloc, &resolved);
+    uturn_validator_t *v = uturn__alloc_zeroed(&resolved, 1, sizeof *v);
+    if (v == NULL)
+        return UTURN_E_NOMEM;
+    v->alloc        = resolved;
+    v->steps        = limits->steps;
+    v->capacity     = limits->slots;
+    v->slot_bytes   = limits->slot_bytes;
+    v->budget_bytes = limits->budget_bytes;
+    v->live         = 0;
+    v->next_reverse = limits->steps;
+    uturn_stats_init(&v->stats);
+    v->stats.steps        = limits->steps;
+    v->stats.slots        = limits->slots;
+    v->stats.slot_bytes   = limits->slot_bytes;
+    v->stats.budget_bytes = limits->budget_bytes;
+    *out                  = v;
+    return UTURN_OK;
+}
+
+uturn_status_t uturn_validator_create(const uturn_problem_t *problem,
+                                      const uturn_allocator_t *alloc,
+                                      uturn_validator_t **out,
+                                      uturn_error_t *error)
+{
+    if (out != NULL)
+        *out = NULL;
+    if (problem == NULL || out == NULL)
+        return uturn__fail(error, UTURN_E_INVALID_ARG,
+                           "problem and out must not be NULL");
+    uturn_problem_t p;
+    uturn_problem_init(&p);
+    p.planner             = UTURN_PLANNER_STORE_ALL;
+    uturn_problem_t given = p;
+    uturn__problem_copy(problem, &given);
+    p.steps        = given.steps;
+    p.slots        = given.slots;
+    p.slot_bytes   = given.slot_bytes;
+    p.budget_bytes = given.budget_bytes;
+    uturn_problem_t resolved;
+    uturn_status_t status = uturn__problem_resolve(&p, &resolved, error);
+    if (status != UTURN_OK)
+        return status;
+    uturn_stats_t limits;
+    uturn_stats_init(&limits);
+    limits.steps        = resolved.steps;
+    limits.slots        = resolved.slots;
+    limits.slot_bytes   = resolved.slot_bytes;
+    limits.budget_bytes = resolved.budget_bytes;
+    status              = uturn__validator_new(alloc, &limits, out);
+    if (status != UTURN_OK)
+        return uturn__fail(error, status, "out of memory for a validator");
+    return UTURN_OK;
+}
+
+void uturn_validator_free(uturn_validator_t *v)
+{
+    if (v == NULL)
+        return;
+    const uturn_allocator_t alloc = v->alloc;
+    uturn__free(&alloc, v->slots, v->slots_len * sizeof *v->slots);
+    uturn__free(&alloc, v, sizeof *v);
+}
+
+/* The first slot still holding a state, for the end-of-plan message. */
+static uint64_t first_held(const uturn_validator_t *v)
+{
+    for (size_t k = 0; k < v->slots_len; k++)
+        if (v->slots[k] != UTURN__EMPTY)
+            return (uint64_t)k;
+    return UTURN_NONE;
+}
+
+static uturn_status_t end_rules(uturn_validator_t *v, uturn_error_t *error)
+{
+    const unsigned long long at = (unsigned long long)v->index;
+    if (!v->turned)
+        return uturn__fail_at(error, UTURN_E_INVALID_PLAN, v->index, 0,
+                              v->steps, "action %llu: end of plan: the plan "
+                              "ends before the turn", at);
+    if (v->next_reverse != 0)
+        return uturn__fail_at(error, UTURN_E_INVALID_PLAN, v->index, 0,
+                              v->next_reverse - 1,
+                              "action %llu: end of plan: step %llu is never "
+                              "reversed", at,
+                              (unsigned long long)(v->next_reverse - 1));
+    if (v->held != 0) {
+        const uint64_t k = first_held(v);
+        return uturn__fail_at(error, UTURN_E_INVALID_PLAN, v->index, 0,
+                              v->slots[k] - 1,
+                              "action %llu: end of plan: %llu slots are "
+                              "still held (slot %llu holds x_%llu)", at,
+                              (unsigned long long)v->held,
+                              (unsigned long long)k,
+                              (unsigned long long)(v->slots[k] - 1));
+    }
+    return UTURN_OK;
+}
+
+uturn_status_t uturn_validator_finish(uturn_validator_t *validator,
+                                      uturn_stats_t *observed,
+                                      uturn_error_t *error)
+{
+    if (validator == NULL)
+        return uturn__fail(error, UTURN_E_INVALID_ARG,
+                           "validator must not be NULL");
+    uturn_stats_t *s = &validator->stats;
+    s->recomputed_steps =
+        s->forward_steps > s->steps ? s->forward_steps - s->steps : 0;
+    s->forward_cost     = s->forward_steps;
+    s->recompute_cost   = s->recomputed_steps;
+    s->recompute_factor = (double)s->forward_steps / (double)s->steps;
+    if (observed != NULL)
+        uturn__stats_export(s, observed);
+    if (validator->failed != UTURN_OK) {
+        if (error != NULL)
+            *error = validator->failure;
+        return validator->failed;
+    }
+    return end_rules(validator, error);
+}
+
+uturn_status_t uturn_plan_walk(const uturn_plan_t *plan,
+                               uturn_stats_t *observed, uturn_error_t *error)
+{
+    if (plan == NULL)
+        return uturn__fail(error, UTURN_E_INVALID_ARG,
+                           "plan must not be NULL");
+    uturn_validator_t *v   = NULL;
+    uturn_cursor_t *cursor = NULL;
+    uturn_status_t status  = uturn__validator_new(&plan->alloc, &plan->stats,
+                                                  &v);
+    if (status == UTURN_OK)
+        status = uturn_cursor_create(plan, NULL, &cursor);
+    if (status != UTURN_OK) {
+        status = uturn__fail(error, status, "out of memory for the walk");
+        goto done;
+    }
+    uturn_action_t action;
+    while (status == UTURN_OK && uturn_cursor_next(cursor, &action))
+        status = uturn__validator_push_line(v, &action, 0, error);
+    if (status == UTURN_OK)
+        status = uturn_validator_finish(v, observed, error);
+done:
+    uturn_cursor_free(cursor);
+    uturn_validator_free(v);
+    return status;
+}

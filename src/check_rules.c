@@ -1,0 +1,242 @@
+/* The rules of DESIGN.md section 2, one action at a time. */
+#include "validator.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Record a broken rule: "action K[ (line L)]: TEXT: REASON". */
+#if defined(__GNUC__)
+__attribute__((format(printf, 5, 6)))
+#endif
+static uturn_status_t
+broken(uturn_validator_t *v, const uturn_action_t *a, uint64_t line,
+       uint64_t step, const char *fmt, ...)
+{
+    char reason[160], where[48], text[64];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(reason, sizeof reason, fmt, args);
+    va_end(args);
+    if (line != 0)
+        snprintf(where, sizeof where, " (line %llu)", (unsigned long long)line);
+    else
+        where[0] = '\0';
+    if (a != NULL && uturn_op_name(a->op) != NULL)
+        uturn__action_text(a, text);
+    else if (a != NULL)
+        snprintf(text, sizeof text, "op %d", (int)a->op);
+    else
+        snprintf(text, sizeof text, "end of plan");
+    uturn_error_init(&v->failure);
+    v->failed = uturn__fail_at(&v->failure, UTURN_E_INVALID_PLAN, v->index,
+                               line, step, "action %llu%s: %s: %s",
+                               (unsigned long long)v->index, where, text,
+                               reason);
+    return v->failed;
+}
+
+static const char *live_text(const uturn_validator_t *v, char buf[32])
+{
+    if (v->live == UTURN_NONE)
+        return "undefined";
+    snprintf(buf, 32, "x_%llu", (unsigned long long)v->live);
+    return buf;
+}
+
+/* Make slot k addressable; k < capacity. */
+static uturn_status_t reach_slot(uturn_validator_t *v, uint64_t k)
+{
+    if (k < v->slots_len)
+        return UTURN_OK;
+    size_t len = v->slots_len < 16 ? 16 : v->slots_len;
+    while (len <= k && len < SIZE_MAX / 2)
+        len *= 2;
+    if (len <= k || len > SIZE_MAX / sizeof *v->slots)
+        return UTURN_E_NOMEM;
+    uint64_t *grown = uturn__alloc_zeroed(&v->alloc, len, sizeof *grown);
+    if (grown == NULL)
+        return UTURN_E_NOMEM;
+    if (v->slots_len != 0)
+        memcpy(grown, v->slots, v->slots_len * sizeof *grown);
+    uturn__free(&v->alloc, v->slots, v->slots_len * sizeof *v->slots);
+    v->slots     = grown;
+    v->slots_len = len;
+    return UTURN_OK;
+}
+
+static uturn_status_t advance(uturn_validator_t *v, const uturn_action_t *a,
+                              uint64_t line)
+{
+    char buf[32];
+    if (v->live != a->step)
+        return broken(v, a, line, a->step, "the live state is %s, not x_%llu",
+                      live_text(v, buf), (unsigned long long)a->step);
+    if (a->step_end <= a->step)
+        return broken(v, a, line, a->step, "the end must be after the start");
+    if (a->step_end > v->steps)
+        return broken(v, a, line, a->step_end, "the end is past the %llu steps",
+                      (unsigned long long)v->steps);
+    if (uturn__add_u64(v->stats.forward_steps, a->step_end - a->step,
+                       &v->stats.forward_steps) != UTURN_OK)
+        return broken(v, a, line, a->step, "forward steps overflow 64 bits");
+    v->live = a->step_end;
+    return UTURN_OK;
+}
+
+static uturn_status_t slot_in_range(uturn_validator_t *v,
+                                    const uturn_action_t *a, uint64_t line)
+{
+    if (a->slot >= v->capacity)
+        return broken(v, a, line, a->step,
+                      "slot %llu is beyond the capacity of %llu slots",
+                      (unsigned long long)a->slot,
+                      (unsigned long long)v->capacity);
+    if (reach_slot(v, a->slot) != UTURN_OK)
+        return v->failed = uturn__fail(&v->failure, UTURN_E_NOMEM,
+                                       "out of memory for slot %llu",
+                                       (unsigned long long)a->slot);
+    return UTURN_OK;
+}
+
+static uturn_status_t store(uturn_validator_t *v, const uturn_action_t *a,
+                            uint64_t line)
+{
+    char buf[32];
+    uturn_status_t status = slot_in_range(v, a, line);
+    if (status != UTURN_OK)
+        return status;
+    if (v->live != a->step)
+        return broken(v, a, line, a->step, "the live state is %s, not x_%llu",
+                      live_text(v, buf), (unsigned long long)a->step);
+    if (v->slots[a->slot] != UTURN__EMPTY)
+        return broken(v, a, line, a->step, "slot %llu already holds x_%llu",
+                      (unsigned long long)a->slot,
+                      (unsigned long long)(v->slots[a->slot] - 1));
+    const uint64_t bytes = v->held_bytes + v->slot_bytes;
+    if (v->budget_bytes != 0 && bytes > v->budget_bytes)
+        return broken(v, a, line, a->step,
+                      "the slots would hold %llu bytes, above the budget of "
+                      "%llu bytes",
+                      (unsigned long long)bytes,
+                      (unsigned long long)v->budget_bytes);
+    v->slots[a->slot] = a->step + 1;
+    v->held += 1;
+    v->held_bytes = bytes;
+    v->stats.stores += 1;
+    if (v->held > v->stats.peak_slots)
+        v->stats.peak_slots = v->held;
+    if (bytes > v->stats.peak_bytes)
+        v->stats.peak_bytes = bytes;
+    return UTURN_OK;
+}
+
+static uturn_status_t restore(uturn_validator_t *v, const uturn_action_t *a,
+                              uint64_t line)
+{
+    uturn_status_t status = slot_in_range(v, a, line);
+    if (status != UTURN_OK)
+        return status;
+    const uint64_t held = v->slots[a->slot];
+    if (held == UTURN__EMPTY)
+        return broken(v, a, line, a->step, "slot %llu is empty",
+                      (unsigned long long)a->slot);
+    if (held != a->step + 1)
+        return broken(v, a, line, a->step, "slot %llu holds x_%llu, not x_%llu",
+                      (unsigned long long)a->slot,
+                      (unsigned long long)(held - 1),
+                      (unsigned long long)a->step);
+    v->live = a->step;
+    v->stats.restores += 1;
+    return UTURN_OK;
+}
+
+static uturn_status_t free_slot(uturn_validator_t *v, const uturn_action_t *a,
+                                uint64_t line)
+{
+    uturn_status_t status = slot_in_range(v, a, line);
+    if (status != UTURN_OK)
+        return status;
+    if (v->slots[a->slot] == UTURN__EMPTY)
+        return broken(v, a, line, UTURN_NONE, "slot %llu is empty",
+                      (unsigned long long)a->slot);
+    v->slots[a->slot] = UTURN__EMPTY;
+    v->held -= 1;
+    v->held_bytes -= v->slot_bytes;
+    v->stats.frees += 1;
+    return UTURN_OK;
+}
+
+static uturn_status_t turn_or_reverse(uturn_validator_t *v,
+                                      const uturn_action_t *a, uint64_t line)
+{
+    char buf[32];
+    const bool turn    = a->op == UTURN_OP_TURN;
+    const uint64_t now = turn ? v->steps : a->step;
+    if (turn && v->turned)
+        return broken(v, a, line, now, "the turn has already happened");
+    if (!turn && !v->turned)
+        return broken(v, a, line, now, "reverse before the turn");
+    if (!turn && v->next_reverse == 0)
+        return broken(v, a, line, now, "every step is already reversed");
+    if (!turn && a->step != v->next_reverse - 1)
+        return broken(v, a, line, now, "the next step to reverse is %llu",
+                      (unsigned long long)(v->next_reverse - 1));
+    if (v->live != now)
+        return broken(v, a, line, now, "the live state is %s, not x_%llu",
+                      live_text(v, buf), (unsigned long long)now);
+    if (turn) {
+        v->turned = true;
+    } else {
+        v->next_reverse -= 1;
+        v->stats.reverse_steps += 1;
+        v->live = UTURN_NONE;
+    }
+    return UTURN_OK;
+}
+
+static uturn_status_t apply(uturn_validator_t *v, const uturn_action_t *a,
+                            uint64_t line)
+{
+    switch (a->op) {
+    case UTURN_OP_ADVANCE:
+        return advance(v, a, line);
+    case UTURN_OP_STORE:
+        return store(v, a, line);
+    case UTURN_OP_RESTORE:
+        return restore(v, a, line);
+    case UTURN_OP_FREE:
+        return free_slot(v, a, line);
+    case UTURN_OP_TURN:
+    case UTURN_OP_REVERSE:
+        return turn_or_reverse(v, a, line);
+    }
+    return broken(v, a, line, UTURN_NONE, "unknown op");
+}
+
+uturn_status_t uturn__validator_push_line(uturn_validator_t *v,
+                                          const uturn_action_t *a,
+                                          uint64_t line, uturn_error_t *e)
+{
+    if (v->failed == UTURN_OK && apply(v, a, line) == UTURN_OK) {
+        v->index += 1;
+        v->stats.actions += 1;
+        return UTURN_OK;
+    }
+    if (e != NULL) {
+        const size_t keep = e->size == 0 || e->size > sizeof *e ? sizeof *e
+                                                                : e->size;
+        memcpy(e, &v->failure, keep);
+        e->size = keep;
+    }
+    return v->failed;
+}
+
+uturn_status_t uturn_validator_push(uturn_validator_t *validator,
+                                    const uturn_action_t *action,
+                                    uturn_error_t *error)
+{
+    if (validator == NULL || action == NULL)
+        return uturn__fail(error, UTURN_E_INVALID_ARG,
+                           "validator and action must not be NULL");
+    return uturn__validator_push_line(validator, action, 0, error);
+}

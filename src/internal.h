@@ -1,0 +1,113 @@
+/*
+ * Declarations shared across src/ and schedules/. Nothing here is public:
+ * every name starts with uturn__.
+ */
+#ifndef UTURN_INTERNAL_H_INCLUDED
+#define UTURN_INTERNAL_H_INCLUDED
+
+#include "uturn.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#if !defined(__SIZEOF_INT128__)
+#error "uturn needs a compiler with unsigned __int128 (gcc or clang, 64-bit)"
+#endif
+/* Exact intermediate arithmetic for binomials and their products. */
+__extension__ typedef unsigned __int128 uturn__u128;
+
+/* ---- allocation (alloc.c is the only caller of malloc and free) ---- */
+
+/* Copy *alloc, or malloc/free when alloc is NULL or incomplete. */
+void uturn__alloc_resolve(const uturn_allocator_t *alloc,
+                          uturn_allocator_t *out);
+void *uturn__alloc(const uturn_allocator_t *alloc, size_t size);
+/* count * size bytes, zeroed; NULL on overflow or failure. */
+void *uturn__alloc_zeroed(const uturn_allocator_t *alloc, size_t count,
+                          size_t size);
+void uturn__free(const uturn_allocator_t *alloc, void *ptr, size_t size);
+
+/* ---- checked arithmetic (arith.c) ---- */
+
+uturn_status_t uturn__mul_u64(uint64_t a, uint64_t b, uint64_t *out);
+uturn_status_t uturn__add_u64(uint64_t a, uint64_t b, uint64_t *out);
+/* a * b / d where the quotient is known to be exact and to fit. */
+uint64_t uturn__muldiv_exact(uint64_t a, uint64_t b, uint64_t d);
+/* C(a + b, b), saturated at cap (returns cap when it is at least cap). */
+uturn__u128 uturn__binomial_capped(uint64_t a, uint64_t b, uturn__u128 cap);
+/* floor(sqrt(x)) exactly. */
+uint64_t uturn__isqrt(uint64_t x);
+/* ceil(a / b), b > 0. */
+uint64_t uturn__ceil_div(uint64_t a, uint64_t b);
+
+/* ---- errors (error.c) ---- */
+
+/* Fill *error (if not NULL) and return status. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+uturn_status_t
+uturn__fail(uturn_error_t *error, uturn_status_t status, const char *fmt, ...);
+/* Like uturn__fail, with the action index, 1-based line (or 0) and step. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 6, 7)))
+#endif
+uturn_status_t
+uturn__fail_at(uturn_error_t *error, uturn_status_t status, uint64_t action,
+               uint64_t line, uint64_t step, const char *fmt, ...);
+/* Record the minimum capacity an infeasible request needs. */
+void uturn__error_minimum(uturn_error_t *error, uint64_t slots,
+                          uint64_t slot_bytes);
+/* Add "(line L)" knowledge to an error produced without it. */
+void uturn__error_set_line(uturn_error_t *error, uint64_t line);
+
+/* ---- problems (problem.c) ---- */
+
+/* Copy the caller's struct, honouring its size, over the defaults. */
+void uturn__problem_copy(const uturn_problem_t *in, uturn_problem_t *out);
+/* Check the fields every planner shares and resolve the capacity into
+ * out->slots (UINT64_MAX when none was given). */
+uturn_status_t uturn__problem_resolve(const uturn_problem_t *in,
+                                      uturn_problem_t *out,
+                                      uturn_error_t *error);
+/* Write stats for a caller whose struct may be older (smaller). */
+void uturn__stats_export(const uturn_stats_t *in, uturn_stats_t *out);
+/* Fill the byte-valued and derived counts of stats from the others. */
+uturn_status_t uturn__stats_finish(uturn_stats_t *stats,
+                                   const uturn_problem_t *problem,
+                                   uturn_error_t *error);
+
+/* ---- plans (plan.c) ---- */
+
+struct uturn__planner;
+
+struct uturn_plan {
+    uturn_allocator_t alloc;
+    uturn_problem_t problem; /* resolved: slots is the capacity */
+    uturn_stats_t stats;     /* predicted, or validated for parsed plans */
+    const struct uturn__planner *planner;
+    uturn_action_t *actions; /* parsed plans only */
+    uint64_t action_count;
+    uint64_t action_capacity;
+};
+
+/* An empty plan with its allocator set, for planners and the parser. */
+uturn_status_t uturn__plan_new(const uturn_allocator_t *alloc,
+                               uturn_plan_t **out, uturn_error_t *error);
+
+/* ---- validation (check.c) ---- */
+
+/* Describe a failed rule into error; used by the validator. */
+uturn_status_t uturn__check_stream(const uturn_plan_t *plan,
+                                   const uturn_problem_t *limits,
+                                   uturn_stats_t *observed,
+                                   uturn_error_t *error);
+
+/* ---- text (action.c) ---- */
+
+/* Append text for one action; returns the length written (< 64). */
+size_t uturn__action_text(const uturn_action_t *action, char out[64]);
+
+#endif

@@ -1,0 +1,128 @@
+/* Plan objects: the planner registry, creation, counts and freeing. */
+#include "planner.h"
+
+#include <string.h>
+
+/* The only table of planners (STYLE.md: src/ reaches planners here). */
+static const struct uturn__planner *const registry[] = {
+    &uturn__store_all, &uturn__periodic, &uturn__sqrt, &uturn__revolve,
+    &uturn__parsed,
+};
+
+static const struct uturn__planner *find(uturn_planner_t id)
+{
+    for (size_t i = 0; i < sizeof registry / sizeof registry[0]; i++)
+        if (registry[i]->id == id)
+            return registry[i];
+    return NULL;
+}
+
+const char *uturn_planner_name(uturn_planner_t planner)
+{
+    const struct uturn__planner *p = find(planner);
+    return p != NULL ? p->name : NULL;
+}
+
+uturn_status_t uturn_planner_from_name(const char *name,
+                                       uturn_planner_t *out)
+{
+    if (name == NULL || out == NULL)
+        return UTURN_E_INVALID_ARG;
+    for (size_t i = 0; i < sizeof registry / sizeof registry[0]; i++) {
+        if (registry[i]->id != UTURN_PLANNER_PARSED &&
+            strcmp(registry[i]->name, name) == 0) {
+            *out = registry[i]->id;
+            return UTURN_OK;
+        }
+    }
+    return UTURN_E_INVALID_ARG;
+}
+
+uturn_status_t uturn__plan_new(const uturn_allocator_t *alloc,
+                               uturn_plan_t **out, uturn_error_t *error)
+{
+    uturn_allocator_t resolved;
+    uturn__alloc_resolve(alloc, &resolved);
+    uturn_plan_t *plan = uturn__alloc_zeroed(&resolved, 1, sizeof *plan);
+    if (plan == NULL)
+        return uturn__fail(error, UTURN_E_NOMEM, "out of memory for a plan");
+    plan->alloc = resolved;
+    uturn_problem_init(&plan->problem);
+    uturn_stats_init(&plan->stats);
+    plan->planner = &uturn__parsed;
+    *out          = plan;
+    return UTURN_OK;
+}
+
+static uturn_status_t plan_prepare(uturn_plan_t *plan,
+                                   const uturn_problem_t *problem,
+                                   uturn_error_t *error)
+{
+    uturn_status_t status =
+        uturn__problem_resolve(problem, &plan->problem, error);
+    if (status != UTURN_OK)
+        return status;
+    plan->planner = find(plan->problem.planner);
+    if (plan->planner == NULL || plan->planner->id == UTURN_PLANNER_PARSED)
+        return uturn__fail(error, UTURN_E_INVALID_ARG,
+                           "unknown planner %d (known: store-all, periodic, "
+                           "sqrt, revolve)",
+                           (int)plan->problem.planner);
+    status = plan->planner->prepare(plan, error);
+    if (status != UTURN_OK)
+        return status;
+    return uturn__stats_finish(&plan->stats, &plan->problem, error);
+}
+
+uturn_status_t uturn_plan_create(const uturn_problem_t *problem,
+                                 const uturn_allocator_t *alloc,
+                                 uturn_plan_t **out, uturn_error_t *error)
+{
+    if (out != NULL)
+        *out = NULL;
+    if (problem == NULL || out == NULL)
+        return uturn__fail(error, UTURN_E_INVALID_ARG,
+                           "problem and out must not be NULL");
+    uturn_plan_t *plan    = NULL;
+    uturn_status_t status = uturn__plan_new(alloc, &plan, error);
+    if (status != UTURN_OK)
+        return status;
+    status = plan_prepare(plan, problem, error);
+    if (status != UTURN_OK) {
+        uturn_plan_free(plan);
+        return status;
+    }
+    *out = plan;
+    return UTURN_OK;
+}
+
+void uturn_plan_free(uturn_plan_t *plan)
+{
+    if (plan == NULL)
+        return;
+    const uturn_allocator_t alloc = plan->alloc;
+    uturn__free(&alloc, plan->actions,
+                (size_t)plan->action_capacity * sizeof *plan->actions);
+    uturn__free(&alloc, plan, sizeof *plan);
+}
+
+uturn_status_t uturn_plan_stats(const uturn_plan_t *plan, uturn_stats_t *out)
+{
+    if (plan == NULL || out == NULL)
+        return UTURN_E_INVALID_ARG;
+    uturn__stats_export(&plan->stats, out);
+    return UTURN_OK;
+}
+
+uturn_status_t uturn_plan_problem(const uturn_plan_t *plan,
+                                  uturn_problem_t *out)
+{
+    if (plan == NULL || out == NULL)
+        return UTURN_E_INVALID_ARG;
+    const size_t keep = out->size == 0 || out->size > sizeof *out
+                            ? sizeof *out
+                            : out->size;
+    memcpy(out, &plan->problem, keep);
+    out->size = keep;
+    return UTURN_OK;
+}

@@ -1,0 +1,67 @@
+/* Writing plans as text, one action per line, streamed from a cursor. */
+#include "internal.h"
+
+#include <string.h>
+
+#define CHUNK 65536
+
+static uturn_status_t write_header(const uturn_plan_t *plan, FILE *stream)
+{
+    const uturn_stats_t *s = &plan->stats;
+    int rc = fprintf(stream, "uturn-plan 1\nplanner %s\nsteps %llu\nslots %llu\n",
+                     uturn_planner_name(plan->problem.planner),
+                     (unsigned long long)s->steps, (unsigned long long)s->slots);
+    if (rc >= 0 && s->slot_bytes != 0)
+        rc = fprintf(stream, "slot_bytes %llu\n",
+                     (unsigned long long)s->slot_bytes);
+    if (rc >= 0 && s->budget_bytes != 0)
+        rc = fprintf(stream, "budget_bytes %llu\n",
+                     (unsigned long long)s->budget_bytes);
+    return rc < 0 ? UTURN_E_IO : UTURN_OK;
+}
+
+/* Append every action to buf, flushing it whenever it is nearly full. */
+static uturn_status_t write_actions(uturn_cursor_t *cursor, FILE *stream,
+                                    char *buf)
+{
+    size_t used = 0;
+    uturn_action_t action;
+    while (uturn_cursor_next(cursor, &action)) {
+        used += uturn__action_text(&action, buf + used);
+        buf[used++] = '\n';
+        if (used > CHUNK - 80) {
+            if (fwrite(buf, 1, used, stream) != used)
+                return UTURN_E_IO;
+            used = 0;
+        }
+    }
+    if (used != 0 && fwrite(buf, 1, used, stream) != used)
+        return UTURN_E_IO;
+    return UTURN_OK;
+}
+
+uturn_status_t uturn_plan_write(const uturn_plan_t *plan, FILE *stream,
+                                uturn_error_t *error)
+{
+    if (plan == NULL || stream == NULL)
+        return uturn__fail(error, UTURN_E_INVALID_ARG,
+                           "plan and stream must not be NULL");
+    uturn_cursor_t *cursor = NULL;
+    char *buf              = uturn__alloc(&plan->alloc, CHUNK);
+    uturn_status_t status  = buf == NULL ? UTURN_E_NOMEM : UTURN_OK;
+    if (status == UTURN_OK)
+        status = uturn_cursor_create(plan, NULL, &cursor);
+    if (status == UTURN_OK)
+        status = write_header(plan, stream);
+    if (status == UTURN_OK)
+        status = write_actions(cursor, stream, buf);
+    if (status == UTURN_OK && fflush(stream) != 0)
+        status = UTURN_E_IO;
+    uturn_cursor_free(cursor);
+    uturn__free(&plan->alloc, buf, CHUNK);
+    if (status == UTURN_E_IO)
+        return uturn__fail(error, status, "writing the plan failed");
+    if (status != UTURN_OK)
+        return uturn__fail(error, status, "out of memory writing the plan");
+    return UTURN_OK;
+}

@@ -1,0 +1,108 @@
+/* Problem and stats structs: defaults, size-aware copies, shared checks. */
+#include "internal.h"
+
+#include <string.h>
+
+void uturn_problem_init(uturn_problem_t *problem)
+{
+    if (problem == NULL)
+        return;
+    memset(problem, 0, sizeof *problem);
+    problem->size    = sizeof *problem;
+    problem->planner = UTURN_PLANNER_REVOLVE;
+}
+
+void uturn_stats_init(uturn_stats_t *stats)
+{
+    if (stats == NULL)
+        return;
+    memset(stats, 0, sizeof *stats);
+    stats->size = sizeof *stats;
+}
+
+/* Bytes of a caller's struct that the library may touch: its recorded
+ * size, capped at what this library knows. A zero size (the caller skipped
+ * _init) is read as the current size. */
+static size_t usable_size(size_t recorded, size_t known)
+{
+    if (recorded == 0 || recorded > known)
+        return known;
+    return recorded;
+}
+
+void uturn__problem_copy(const uturn_problem_t *in, uturn_problem_t *out)
+{
+    uturn_problem_init(out);
+    const size_t n = usable_size(in->size, sizeof *in);
+    memcpy(out, in, n);
+    out->size = sizeof *out;
+}
+
+void uturn__stats_export(const uturn_stats_t *in, uturn_stats_t *out)
+{
+    const size_t n = usable_size(out->size, sizeof *out);
+    memcpy(out, in, n);
+    out->size = n;
+}
+
+static uturn_status_t resolve_capacity(uturn_problem_t *p,
+                                       uturn_error_t *error)
+{
+    if (p->slots != 0 && p->budget_bytes != 0)
+        return uturn__fail(error, UTURN_E_INVALID_ARG,
+                           "give either slots or budget_bytes, not both");
+    if (p->budget_bytes != 0 && p->slot_bytes == 0)
+        return uturn__fail(error, UTURN_E_INVALID_ARG,
+                           "budget_bytes needs slot_bytes (the size of one "
+                           "stored state)");
+    if (p->slots == 0)
+        p->slots = p->budget_bytes != 0 ? p->budget_bytes / p->slot_bytes
+                                        : UINT64_MAX;
+    return UTURN_OK;
+}
+
+uturn_status_t uturn__problem_resolve(const uturn_problem_t *in,
+                                      uturn_problem_t *out,
+                                      uturn_error_t *error)
+{
+    uturn__problem_copy(in, out);
+    if (out->steps == 0)
+        return uturn__fail(error, UTURN_E_INVALID_ARG,
+                           "steps must be at least 1");
+    if (out->stride != 0 && out->planner != UTURN_PLANNER_PERIODIC)
+        return uturn__fail(error, UTURN_E_INVALID_ARG,
+                           "a stride applies to the periodic planner only");
+    if (out->stride > out->steps)
+        return uturn__fail(error, UTURN_E_INVALID_ARG,
+                           "stride %llu is above the %llu steps (valid "
+                           "strides are 1..%llu)",
+                           (unsigned long long)out->stride,
+                           (unsigned long long)out->steps,
+                           (unsigned long long)out->steps);
+    return resolve_capacity(out, error);
+}
+
+uturn_status_t uturn__stats_finish(uturn_stats_t *stats,
+                                   const uturn_problem_t *problem,
+                                   uturn_error_t *error)
+{
+    stats->size         = sizeof *stats;
+    stats->steps        = problem->steps;
+    stats->slot_bytes   = problem->slot_bytes;
+    stats->budget_bytes = problem->budget_bytes;
+    if (stats->slots == 0)
+        stats->slots = problem->slots;
+    if (uturn__mul_u64(stats->peak_slots, problem->slot_bytes,
+                       &stats->peak_bytes) != UTURN_OK)
+        return uturn__fail(error, UTURN_E_OVERFLOW,
+                           "peak bytes (%llu slots of %llu bytes) do not fit "
+                           "in 64 bits",
+                           (unsigned long long)stats->peak_slots,
+                           (unsigned long long)problem->slot_bytes);
+    stats->recomputed_steps = stats->forward_steps - stats->steps;
+    stats->forward_cost     = stats->forward_steps;
+    stats->recompute_cost   = stats->recomputed_steps;
+    stats->recompute_factor =
+        (double)stats->forward_steps / (double)stats->steps;
+    return UTURN_OK;
+}

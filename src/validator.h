@@ -1,0 +1,32 @@
+/* The validator's state, shared by check.c and check_rules.c. */
+#ifndef UTURN_VALIDATOR_H_INCLUDED
+#define UTURN_VALIDATOR_H_INCLUDED
+
+#include "internal.h"
+
+#define UTURN__EMPTY 0 /* slot contents are step + 1 */
+
+struct uturn_validator {
+    uturn_allocator_t alloc;
+    uint64_t steps, capacity, slot_bytes, budget_bytes;
+    uint64_t *slots; /* contents of slots 0 .. slots_len-1 */
+    size_t slots_len;
+    uint64_t live; /* step of the live state, or UTURN_NONE */
+    uint64_t next_reverse;
+    bool turned;
+    uint64_t held, held_bytes, index;
+    uturn_stats_t stats;
+    uturn_status_t failed;
+    uturn_error_t failure;
+};
+
+/* limits: steps, slots (capacity), slot_bytes and budget_bytes (0: none). */
+uturn_status_t uturn__validator_new(const uturn_allocator_t *alloc,
+                                    const uturn_stats_t *limits,
+                                    uturn_validator_t **out);
+/* Push one action; line (1-based, or 0) goes into the message. */
+uturn_status_t uturn__validator_push_line(uturn_validator_t *v,
+                                          const uturn_action_t *a,
+                                          uint64_t line, uturn_error_t *e);
+
+#endif

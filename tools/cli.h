@@ -1,0 +1,59 @@
+/* The uturn command-line tool: declarations shared by its files. */
+#ifndef UTURN_CLI_H_INCLUDED
+#define UTURN_CLI_H_INCLUDED
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <uturn.h>
+
+/* Exit statuses of DESIGN.md section 7. */
+enum { CLI_OK = 0, CLI_BAD_INPUT = 1, CLI_CANNOT = 2 };
+
+enum cli_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_CSV };
+
+/* Everything the subcommands accept; each takes the part it needs. */
+struct cli_options {
+    const char *command;
+    const char *positional; /* planner name or file */
+    uint64_t steps, slots, budget, state_bytes, slot_bytes, stride;
+    bool has_steps, has_slots, has_budget, has_state_bytes, has_slot_bytes;
+    bool has_stride, walk, help;
+    enum cli_format format;
+};
+
+/* One option a subcommand takes: its name, whether it has a value. */
+struct cli_spec {
+    const char *name;
+    bool takes_value;
+};
+
+/* Parse argv[first..argc) for the subcommand's specs into opts.
+ * Returns CLI_OK or CLI_BAD_INPUT (after printing the message). */
+int cli_parse(int argc, char **argv, int first, const struct cli_spec *specs,
+              struct cli_options *opts);
+/* Parse a whole number / a size with an optional suffix (KiB MiB GiB KB MB
+ * GB); on failure print "uturn: WHAT: ..." and return false. */
+bool cli_number(const char *what, const char *text, uint64_t *out);
+bool cli_size(const char *what, const char *text, uint64_t *out);
+
+/* Print "uturn: MESSAGE" on stderr; returns CLI_BAD_INPUT. */
+int cli_fail(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+/* Report a library failure and return its exit status. */
+int cli_library_error(uturn_status_t status, const uturn_error_t *error);
+
+/* Output of counts, as text or one JSON object. */
+void cli_print_stats(FILE *out, const char *planner, const uturn_stats_t *s,
+                     uint64_t stride, enum cli_format format);
+/* The plan as a JSON object with an "actions" array. */
+int cli_print_plan_json(FILE *out, const uturn_plan_t *plan);
+
+int cli_cmd_plan(int argc, char **argv);
+int cli_cmd_stats(int argc, char **argv);
+int cli_cmd_check(int argc, char **argv);
+
+#endif

@@ -1,0 +1,105 @@
+/* Option parsing for the uturn tool: strict, with messages that name the
+ * option and the problem. */
+#include "cli.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+int cli_fail(const char *fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    fputs("uturn: ", stderr);
+    vfprintf(stderr, fmt, args);
+    fputc('\n', stderr);
+    va_end(args);
+    return CLI_BAD_INPUT;
+}
+
+int cli_library_error(uturn_status_t status, const uturn_error_t *error)
+{
+    const char *detail = error != NULL && error->message[0] != '\0'
+                             ? error->message
+                             : uturn_strerror(status);
+    if (status == UTURN_E_INVALID_PLAN)
+        cli_fail("invalid plan: %s", detail);
+    else if (status == UTURN_E_PARSE)
+        cli_fail("malformed plan: %s", detail);
+    else
+        cli_fail("%s", detail);
+    switch (status) {
+    case UTURN_E_INVALID_ARG:
+    case UTURN_E_INVALID_PLAN:
+    case UTURN_E_PARSE:
+    case UTURN_E_IO:
+        return CLI_BAD_INPUT;
+    default:
+        return CLI_CANNOT;
+    }
+}
+
+/* Digits of text[0..len) into *out; false on anything else or overflow. */
+static bool digits(const char *text, size_t len, uint64_t *out, bool *big)
+{
+    uint64_t value = 0;
+    *big           = false;
+    if (len == 0)
+        return false;
+    for (size_t i = 0; i < len; i++) {
+        if (text[i] < '0' || text[i] > '9')
+            return false;
+        const uint64_t d = (uint64_t)(text[i] - '0');
+        if (value > (UINT64_MAX - d) / 10) {
+            *big = true;
+            return false;
+        }
+        value = value * 10 + d;
+    }
+    *out = value;
+    return true;
+}
+
+bool cli_number(const char *what, const char *text, uint64_t *out)
+{
+    bool big = false;
+    if (digits(text, strlen(text), out, &big))
+        return true;
+    if (big)
+        cli_fail("%s: '%s' does not fit in 64 bits", what, text);
+    else
+        cli_fail("%s: '%s' is not a whole number (digits only)", what, text);
+    return false;
+}
+
+bool cli_size(const char *what, const char *text, uint64_t *out)
+{
+    static const struct {
+        const char *suffix;
+        uint64_t factor;
+    } units[] = {{"KiB", 1024ull},       {"MiB", 1024ull * 1024},
+                 {"GiB", 1ull << 30},    {"TiB", 1ull << 40},
+                 {"KB", 1000ull},        {"MB", 1000000ull},
+                 {"GB", 1000000000ull},  {"TB", 1000000000000ull},
+                 {"B", 1ull},            {"", 1ull}};
+    const size_t len = strlen(text);
+    size_t end       = 0;
+    while (end < len && text[end] >= '0' && text[end] <= '9')
+        end++;
+    for (size_t u = 0; u < sizeof units / sizeof units[0]; u++) {
+        if (strcmp(text + end, units[u].suffix) != 0)
+            continue;
+        uint64_t value = 0;
+        bool big       = false;
+        if (digits(text, end, &value, &big) &&
+            !__builtin_mul_overflow(value, units[u].factor, out))
+            return true;
+        if (big || end > 0)
+            return cli_fail("%s: '%s' does not fit in 64 bits", what, text),
+                   false;
+        break;
+    }
+    cli_fail("%s: '%s' is not a size (a whole number of bytes, optionally "
+             "followed by KiB, MiB, GiB, TiB, KB, MB, GB or TB)",
+             what, text);
+    return false;
+}

@@ -1,0 +1,99 @@
+/* Matching command-line words against a subcommand's option specs. */
+#include "cli.h"
+
+#include <string.h>
+
+static bool set_format(struct cli_options *o, const char *v)
+{
+    if (strcmp(v, "text") == 0)
+        o->format = FORMAT_TEXT;
+    else if (strcmp(v, "json") == 0)
+        o->format = FORMAT_JSON;
+    else if (strcmp(v, "csv") == 0 && strcmp(o->command, "sweep") == 0)
+        o->format = FORMAT_CSV;
+    else
+        return cli_fail("--format: '%s' is not a format (text, json%s)", v,
+                        strcmp(o->command, "sweep") == 0 ? ", csv" : ""),
+               false;
+    return true;
+}
+
+/* Store one option's value; false (message printed) when it is bad. */
+static bool apply(struct cli_options *o, const char *name, const char *v)
+{
+    if (strcmp(name, "steps") == 0)
+        return o->has_steps = true, cli_number("--steps", v, &o->steps);
+    if (strcmp(name, "slots") == 0)
+        return o->has_slots = true, cli_number("--slots", v, &o->slots);
+    if (strcmp(name, "stride") == 0)
+        return o->has_stride = true, cli_number("--stride", v, &o->stride);
+    if (strcmp(name, "budget") == 0)
+        return o->has_budget = true, cli_size("--budget", v, &o->budget);
+    if (strcmp(name, "state-bytes") == 0)
+        return o->has_state_bytes = true,
+               cli_size("--state-bytes", v, &o->state_bytes);
+    if (strcmp(name, "slot-bytes") == 0)
+        return o->has_slot_bytes = true,
+               cli_size("--slot-bytes", v, &o->slot_bytes);
+    if (strcmp(name, "format") == 0)
+        return set_format(o, v);
+    if (strcmp(name, "json") == 0)
+        return o->format = FORMAT_JSON, true;
+    if (strcmp(name, "walk") == 0)
+        return o->walk = true, true;
+    if (strcmp(name, "help") == 0)
+        return o->help = true, true;
+    return cli_fail("internal: option --%s has no handler", name), false;
+}
+
+static const struct cli_spec *find_spec(const struct cli_spec *specs,
+                                        const char *name, size_t len)
+{
+    for (; specs->name != NULL; specs++)
+        if (strlen(specs->name) == len && strncmp(specs->name, name, len) == 0)
+            return specs;
+    return NULL;
+}
+
+/* One "--name[=value]" word (and maybe the next word as its value). */
+static int one_option(int argc, char **argv, int *i,
+                      const struct cli_spec *specs, struct cli_options *o)
+{
+    const char *word = argv[*i] + 2;
+    const char *eq   = strchr(word, '=');
+    const size_t len = eq != NULL ? (size_t)(eq - word) : strlen(word);
+    const struct cli_spec *spec = find_spec(specs, word, len);
+    if (spec == NULL)
+        return cli_fail("%s: unknown option '%s' (see uturn %s --help)",
+                        o->command, argv[*i], o->command);
+    const char *value = eq != NULL ? eq + 1 : NULL;
+    if (spec->takes_value && value == NULL) {
+        if (*i + 1 >= argc)
+            return cli_fail("--%s needs a value", spec->name);
+        value = argv[++*i];
+    } else if (!spec->takes_value && value != NULL) {
+        return cli_fail("--%s takes no value", spec->name);
+    }
+    return apply(o, spec->name, value) ? CLI_OK : CLI_BAD_INPUT;
+}
+
+int cli_parse(int argc, char **argv, int first, const struct cli_spec *specs,
+              struct cli_options *o)
+{
+    for (int i = first; i < argc; i++) {
+        const char *word = argv[i];
+        if (strncmp(word, "--", 2) == 0 && word[2] != '\0') {
+            const int rc = one_option(argc, argv, &i, specs, o);
+            if (rc != CLI_OK)
+                return rc;
+        } else if (word[0] == '-' && word[1] != '\0') {
+            return cli_fail("%s: unknown option '%s' (see uturn %s --help)",
+                            o->command, word, o->command);
+        } else if (o->positional == NULL) {
+            o->positional = word;
+        } else {
+            return cli_fail("%s: unexpected argument '%s'", o->command, word);
+        }
+    }
+    return CLI_OK;
+}

@@ -1,0 +1,222 @@
+/* uturn plan | stats | check. */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct cli_spec plan_specs[] = {
+    {"steps", true},       {"slots", true},       {"budget", true},
+    {"state-bytes", true}, {"slot-bytes", true},  {"stride", true},
+    {"format", true},      {"json", false},       {"walk", false},
+    {"help", false},       {NULL, false}};
+
+static const char plan_help[] =
+    "usage: uturn plan PLANNER --steps N [--slots S | --budget SIZE "
+    "--state-bytes SIZE [--slot-bytes SIZE]]\n"
+    "                  [--stride K] [--format text|json]\n"
+    "Print the plan, one action per line, in the plan file format (so that\n"
+    "'uturn plan ... | uturn check -' works), or as JSON.\n"
+    "PLANNER is store-all, periodic, sqrt or revolve. revolve, and periodic\n"
+    "without --stride, need a capacity: --slots, or --budget with the size\n"
+    "of one state (--state-bytes; --slot-bytes overrides what a slot counts\n"
+    "as). Sizes take KiB MiB GiB TiB KB MB GB TB. Slots hold x_0 too.\n";
+
+static const char stats_help[] =
+    "usage: uturn stats PLANNER --steps N [--slots S | --budget SIZE "
+    "--state-bytes SIZE [--slot-bytes SIZE]]\n"
+    "                   [--stride K] [--format text|json] [--json] [--walk]\n"
+    "Print the plan's counts (forward_steps, peak_slots, ...), predicted\n"
+    "without generating the plan. --walk generates and validates every\n"
+    "action instead, and fails (exit 2) if the walk disagrees with the\n"
+    "prediction. Options as for 'uturn plan'.\n";
+
+static const char check_help[] =
+    "usage: uturn check FILE [--format text|json]\n"
+    "Validate a plan file ('-' reads standard input) against every rule of\n"
+    "the model and print its counts. Exit 0 when valid; 1 with\n"
+    "'invalid plan: action K (line L): REASON' when not.\n";
+
+/* The problem the options describe; CLI_OK or an exit status. */
+static int build_problem(const struct cli_options *o, uturn_problem_t *p)
+{
+    uturn_problem_init(p);
+    if (o->positional == NULL)
+        return cli_fail("%s: name a planner (store-all, periodic, sqrt, "
+                        "revolve)", o->command);
+    if (uturn_planner_from_name(o->positional, &p->planner) != UTURN_OK)
+        return cli_fail("unknown planner '%s' (store-all, periodic, sqrt, "
+                        "revolve)", o->positional);
+    if (!o->has_steps)
+        return cli_fail("%s: --steps is required", o->command);
+    if (o->has_slots && o->has_budget)
+        return cli_fail("give --slots or --budget, not both");
+    if (o->has_budget && !o->has_state_bytes && !o->has_slot_bytes)
+        return cli_fail("--budget needs --state-bytes (the size of one "
+                        "state)");
+    p->steps        = o->steps;
+    p->slot_bytes   = o->has_slot_bytes ? o->slot_bytes : o->state_bytes;
+    p->budget_bytes = o->has_budget ? o->budget : 0;
+    p->stride       = o->has_stride ? o->stride : 0;
+    if (o->has_stride && o->stride == 0)
+        return cli_fail("--stride must be at least 1");
+    if (o->has_slots && o->slots == 0)
+        return cli_fail("--slots must be at least 1 (every plan keeps x_0 "
+                        "in a slot)");
+    p->slots = o->has_slots ? o->slots : 0;
+    return CLI_OK;
+}
+
+/* Parse options, build the problem and its plan; CLI_OK or exit status. */
+static int open_plan(int argc, char **argv, struct cli_options *o,
+                     const char *help, uturn_plan_t **plan)
+{
+    int rc = cli_parse(argc, argv, 2, plan_specs, o);
+    if (rc != CLI_OK || o->help) {
+        if (o->help)
+            fputs(help, stdout);
+        return rc;
+    }
+    if (strcmp(o->command, "plan") == 0 && o->walk)
+        return cli_fail("plan: --walk belongs to 'uturn stats'");
+    uturn_problem_t problem;
+    rc = build_problem(o, &problem);
+    if (rc != CLI_OK)
+        return rc;
+    uturn_error_t error;
+    uturn_error_init(&error);
+    const uturn_status_t status =
+        uturn_plan_create(&problem, NULL, plan, &error);
+    return status == UTURN_OK ? CLI_OK : cli_library_error(status, &error);
+}
+
+int cli_cmd_plan(int argc, char **argv)
+{
+    struct cli_options o = {.command = "plan"};
+    uturn_plan_t *plan   = NULL;
+    int rc               = open_plan(argc, argv, &o, plan_help, &plan);
+    if (rc != CLI_OK || o.help)
+        return rc;
+    if (o.format == FORMAT_JSON) {
+        rc = cli_print_plan_json(stdout, plan);
+    } else {
+        uturn_error_t error;
+        uturn_error_init(&error);
+        const uturn_status_t status = uturn_plan_write(plan, stdout, &error);
+        rc = status == UTURN_OK ? CLI_OK : cli_library_error(status, &error);
+    }
+    uturn_plan_free(plan);
+    return rc;
+}
+
+/* Name the first count where a walk and the prediction differ, or NULL. */
+static const char *first_difference(const uturn_stats_t *a,
+                                    const uturn_stats_t *b)
+{
+    if (a->forward_steps != b->forward_steps)
+        return "forward_steps";
+    if (a->stores != b->stores || a->restores != b->restores ||
+        a->frees != b->frees)
+        return "stores, restores or frees";
+    if (a->peak_slots != b->peak_slots || a->peak_bytes != b->peak_bytes)
+        return "peak_slots or peak_bytes";
+    if (a->actions != b->actions || a->reverse_steps != b->reverse_steps)
+        return "actions or reverse_steps";
+    return NULL;
+}
+
+int cli_cmd_stats(int argc, char **argv)
+{
+    struct cli_options o = {.command = "stats"};
+    uturn_plan_t *plan   = NULL;
+    int rc               = open_plan(argc, argv, &o, stats_help, &plan);
+    if (rc != CLI_OK || o.help)
+        return rc;
+    uturn_stats_t predicted, shown;
+    uturn_problem_t problem;
+    uturn_stats_init(&predicted);
+    uturn_problem_init(&problem);
+    uturn_plan_stats(plan, &predicted);
+    uturn_plan_problem(plan, &problem);
+    shown = predicted;
+    if (o.walk) {
+        uturn_error_t error;
+        uturn_error_init(&error);
+        uturn_stats_init(&shown);
+        const uturn_status_t st = uturn_plan_walk(plan, &shown, &error);
+        const char *diff = st == UTURN_OK ? first_difference(&shown, &predicted)
+                                          : NULL;
+        if (st != UTURN_OK)
+            rc = cli_library_error(st, &error);
+        else if (diff != NULL)
+            rc = (cli_fail("the walk disagrees with the prediction on %s",
+                           diff), CLI_CANNOT);
+    }
+    if (rc == CLI_OK)
+        cli_print_stats(stdout, o.positional, &shown, problem.stride,
+                        o.format);
+    uturn_plan_free(plan);
+    return rc;
+}
+
+/* The whole of a file, or of standard input for "-". */
+static int read_all(const char *path, char **text, size_t *length)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    if (f == NULL)
+        return cli_fail("cannot read '%s': %s", path, strerror(errno));
+    size_t cap = 65536, len = 0;
+    char *buf  = malloc(cap);
+    while (buf != NULL) {
+        len += fread(buf + len, 1, cap - len, f);
+        if (len < cap)
+            break;
+        char *grown = realloc(buf, cap * 2);
+        if (grown == NULL)
+            free(buf);
+        buf = grown;
+        cap *= 2;
+    }
+    const bool failed = buf == NULL || ferror(f);
+    if (f != stdin)
+        fclose(f);
+    if (failed) {
+        free(buf);
+        return cli_fail("cannot read '%s'%s", path,
+                        buf == NULL ? ": out of memory" : "");
+    }
+    *text   = buf;
+    *length = len;
+    return CLI_OK;
+}
+
+int cli_cmd_check(int argc, char **argv)
+{
+    static const struct cli_spec specs[] = {
+        {"format", true}, {"json", false}, {"help", false}, {NULL, false}};
+    struct cli_options o = {.command = "check"};
+    int rc               = cli_parse(argc, argv, 2, specs, &o);
+    if (rc != CLI_OK || o.help)
+        return o.help ? (fputs(check_help, stdout), CLI_OK) : rc;
+    if (o.positional == NULL)
+        return cli_fail("check: name a plan file, or - for standard input");
+    char *text    = NULL;
+    size_t length = 0;
+    rc            = read_all(o.positional, &text, &length);
+    if (rc != CLI_OK)
+        return rc;
+    uturn_plan_t *plan = NULL;
+    uturn_error_t error;
+    uturn_error_init(&error);
+    const uturn_status_t st = uturn_plan_parse(text, length, NULL, &plan,
+                                               &error);
+    free(text);
+    if (st != UTURN_OK)
+        return cli_library_error(st, &error);
+    uturn_stats_t stats;
+    uturn_stats_init(&stats);
+    uturn_plan_stats(plan, &stats);
+    cli_print_stats(stdout, "parsed", &stats, 0, o.format);
+    uturn_plan_free(plan);
+    return CLI_OK;
+}

@@ -1,0 +1,93 @@
+/* Printing counts and plans for people (aligned text) and machines (JSON). */
+#include "cli.h"
+
+#include <stddef.h>
+
+static const struct {
+    const char *key;
+    size_t offset;
+} count_fields[] = {
+    {"steps", offsetof(uturn_stats_t, steps)},
+    {"forward_steps", offsetof(uturn_stats_t, forward_steps)},
+    {"recomputed_steps", offsetof(uturn_stats_t, recomputed_steps)},
+    {"reverse_steps", offsetof(uturn_stats_t, reverse_steps)},
+    {"stores", offsetof(uturn_stats_t, stores)},
+    {"restores", offsetof(uturn_stats_t, restores)},
+    {"frees", offsetof(uturn_stats_t, frees)},
+    {"peak_slots", offsetof(uturn_stats_t, peak_slots)},
+    {"peak_bytes", offsetof(uturn_stats_t, peak_bytes)},
+    {"actions", offsetof(uturn_stats_t, actions)},
+    {"slots", offsetof(uturn_stats_t, slots)},
+    {"slot_bytes", offsetof(uturn_stats_t, slot_bytes)},
+    {"budget_bytes", offsetof(uturn_stats_t, budget_bytes)},
+    {"forward_cost", offsetof(uturn_stats_t, forward_cost)},
+    {"recompute_cost", offsetof(uturn_stats_t, recompute_cost)},
+};
+
+static unsigned long long field(const uturn_stats_t *s, size_t offset)
+{
+    const unsigned char *base = (const unsigned char *)s;
+    return (unsigned long long)*(const uint64_t *)(const void *)(base +
+                                                                  offset);
+}
+
+void cli_print_stats(FILE *out, const char *planner, const uturn_stats_t *s,
+                     uint64_t stride, enum cli_format format)
+{
+    const size_t n = sizeof count_fields / sizeof count_fields[0];
+    if (format == FORMAT_JSON) {
+        fprintf(out, "{\"planner\": \"%s\"", planner);
+        for (size_t i = 0; i < n; i++)
+            fprintf(out, ", \"%s\": %llu", count_fields[i].key,
+                    field(s, count_fields[i].offset));
+        fprintf(out, ", \"recompute_factor\": %.6g}\n", s->recompute_factor);
+        return;
+    }
+    fprintf(out, "%-17s %s\n", "planner", planner);
+    if (stride != 0)
+        fprintf(out, "%-17s %llu\n", "stride", (unsigned long long)stride);
+    for (size_t i = 0; i < n; i++)
+        fprintf(out, "%-17s %llu\n", count_fields[i].key,
+                field(s, count_fields[i].offset));
+    fprintf(out, "%-17s %.6g\n", "recompute_factor", s->recompute_factor);
+}
+
+static void print_action_json(FILE *out, const uturn_action_t *a)
+{
+    fprintf(out, "{\"op\": \"%s\"", uturn_op_name(a->op));
+    if (a->op != UTURN_OP_TURN && a->op != UTURN_OP_FREE)
+        fprintf(out, ", \"step\": %llu", (unsigned long long)a->step);
+    if (a->op == UTURN_OP_ADVANCE)
+        fprintf(out, ", \"step_end\": %llu", (unsigned long long)a->step_end);
+    if (a->op == UTURN_OP_STORE || a->op == UTURN_OP_RESTORE ||
+        a->op == UTURN_OP_FREE)
+        fprintf(out, ", \"slot\": %llu", (unsigned long long)a->slot);
+    fputc('}', out);
+}
+
+int cli_print_plan_json(FILE *out, const uturn_plan_t *plan)
+{
+    uturn_stats_t s;
+    uturn_problem_t p;
+    uturn_stats_init(&s);
+    uturn_problem_init(&p);
+    uturn_plan_stats(plan, &s);
+    uturn_plan_problem(plan, &p);
+    uturn_cursor_t *cursor = NULL;
+    if (uturn_cursor_create(plan, NULL, &cursor) != UTURN_OK)
+        return cli_library_error(UTURN_E_NOMEM, NULL);
+    fprintf(out,
+            "{\"planner\": \"%s\", \"steps\": %llu, \"slots\": %llu, "
+            "\"slot_bytes\": %llu, \"budget_bytes\": %llu, \"actions\": [",
+            uturn_planner_name(p.planner), (unsigned long long)s.steps,
+            (unsigned long long)s.slots, (unsigned long long)s.slot_bytes,
+            (unsigned long long)s.budget_bytes);
+    uturn_action_t a;
+    for (bool first = true; uturn_cursor_next(cursor, &a); first = false) {
+        fputs(first ? "\n  " : ",\n  ", out);
+        print_action_json(out, &a);
+    }
+    fputs("\n]}\n", out);
+    uturn_cursor_free(cursor);
+    return fflush(out) == 0 ? CLI_OK : cli_fail("writing the plan failed");
+}

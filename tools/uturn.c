@@ -1,0 +1,33 @@
+/* uturn: plan, inspect and check checkpointing schedules. */
+#include "cli.h"
+
+#include <string.h>
+
+static const char usage[] =
+    "usage: uturn COMMAND [options]   (uturn COMMAND --help for more)\n"
+    "\n"
+    "  plan PLANNER ...    print a plan (plan file format or JSON)\n"
+    "  stats PLANNER ...   print a plan's counts without generating it\n"
+    "  check FILE          validate a plan file and print its counts\n"
+    "\n"
+    "Planners: store-all, periodic, sqrt, revolve.\n"
+    "  --help, --version\n";
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        return fputs(usage, stderr), CLI_BAD_INPUT;
+    const char *command = argv[1];
+    if (strcmp(command, "--help") == 0 || strcmp(command, "help") == 0)
+        return fputs(usage, stdout), CLI_OK;
+    if (strcmp(command, "--version") == 0)
+        return printf("uturn %s\n", uturn_version_string()), CLI_OK;
+    if (strcmp(command, "plan") == 0)
+        return cli_cmd_plan(argc, argv);
+    if (strcmp(command, "stats") == 0)
+        return cli_cmd_stats(argc, argv);
+    if (strcmp(command, "check") == 0)
+        return cli_cmd_check(argc, argv);
+    return cli_fail("unknown command '%s' (plan, stats, check; see uturn "
+                    "--help)", command);
+}
