@@ -457,6 +457,165 @@ UTURN_EXPORT uturn_status_t uturn_validator_finish(
 /** Free @p validator. NULL is a no-op. Since: 0.1 */
 UTURN_EXPORT void uturn_validator_free(uturn_validator_t *validator);
 
+
+/* ------------------------------------------------------------------------ */
+/* The executor: running a model to a plan                                  */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * The caller's model. Prepare with uturn_model_init(). Every callback takes
+ * `user` first and returns 0 to continue; any other value stops the run
+ * with UTURN_E_CALLBACK (the value is reported in the error message).
+ *
+ * The state is either one contiguous buffer (`state`, `state_bytes`), which
+ * the executor copies with memcpy, or, when `state` is NULL, reached through
+ * `save`/`load`: save(step, dst, bytes) writes the live state x_step into
+ * dst, load(step, src, bytes) makes src the live state. With save/load,
+ * `state_size` may give a per-step size (bytes of x_step); when it is NULL
+ * every state has `state_bytes`.
+ *
+ * The adjoint callback receives the live state x_step; forward work it does
+ * itself (recomputing stages or x_{step+1}) is not counted by uturn.
+ * Since: 0.1
+ */
+typedef struct uturn_model {
+    size_t size; /* set by uturn_model_init() */
+    void *user;  /* passed to every callback */
+    int (*forward)(void *user, uint64_t step); /* live x_step -> x_step+1 */
+    int (*turn)(void *user);                   /* live x_n: J, seed xbar_n */
+    int (*adjoint)(void *user, uint64_t step); /* xbar_{step+1} -> xbar_step */
+    void *state;          /* the contiguous live state, or NULL */
+    uint64_t state_bytes; /* its size; with save/load, the uniform size */
+    int (*save)(void *user, uint64_t step, void *dst, uint64_t bytes);
+    int (*load)(void *user, uint64_t step, const void *src, uint64_t bytes);
+    uint64_t (*state_size)(void *user, uint64_t step); /* or NULL */
+} uturn_model_t;
+
+/** Set every field of @p model to 0/NULL and record its size. Since: 0.1 */
+UTURN_EXPORT void uturn_model_init(uturn_model_t *model);
+
+/**
+ * Options of one run. Prepare with uturn_run_options_init().
+ * Since: 0.1
+ */
+typedef struct uturn_run_options {
+    size_t size;           /* set by uturn_run_options_init() */
+    uint64_t budget_bytes; /* 0: the plan's budget_bytes (0 there: none) */
+    bool verify;           /* hash states; see uturn_executor_run() */
+    /* Called after every `progress_every` reverse steps and after the last;
+     * a non-zero return stops the run with UTURN_E_CALLBACK. May be NULL. */
+    int (*progress)(void *user, uint64_t reversed, uint64_t steps);
+    void *progress_user;
+    uint64_t progress_every; /* 0: about every 1% of the steps */
+} uturn_run_options_t;
+
+/** Set @p options to its defaults and record its size. Since: 0.1 */
+UTURN_EXPORT void uturn_run_options_init(uturn_run_options_t *options);
+
+/**
+ * What a run did, beyond the counts (which come back as uturn_stats_t).
+ * Prepare with uturn_report_init(). Filled on success and on failure.
+ * Times are wall-clock seconds; when actions are short (under about a
+ * microsecond) the split is estimated by timing one action in 32, since a
+ * clock read costs about as much as such an action; overhead is the wall
+ * time not attributed to the model or to copies.
+ * Since: 0.1
+ */
+typedef struct uturn_report {
+    size_t size;                  /* set by uturn_report_init() */
+    uturn_status_t status;        /* what uturn_executor_run() returned */
+    uint64_t actions_done;        /* actions completed */
+    uint64_t failed_action;       /* index of the action that failed */
+    uint64_t failed_step;         /* its step, or UTURN_NONE */
+    uint64_t slot_bytes;          /* what one slot really costs (uniform) */
+    uint64_t planned_peak_bytes;  /* predicted peak at the real slot cost */
+    uint64_t measured_peak_bytes; /* the allocator's figure for the slots */
+    uint64_t verify_bytes;        /* memory verify mode kept, outside budget */
+    double wall_seconds;          /* the whole run */
+    double forward_seconds;       /* forward callbacks */
+    double adjoint_seconds;       /* turn and adjoint callbacks */
+    double copy_seconds;          /* store and restore (memcpy, save, load) */
+    double overhead_seconds;      /* everything else */
+    bool jemalloc;                /* slots lived in a jemalloc arena */
+} uturn_report_t;
+
+/** Reset @p report and record its size. NULL is a no-op. Since: 0.1 */
+UTURN_EXPORT void uturn_report_init(uturn_report_t *report);
+
+/** Runs models to plans; owns the slot storage. */
+typedef struct uturn_executor uturn_executor_t;
+
+/**
+ * Make an executor. Slot storage comes from @p alloc when it is given (so a
+ * counting allocator sees every byte), else from a jemalloc arena of its own
+ * when jemalloc is the process's allocator (the executor finds it at run
+ * time; uturn does not link it), else from malloc.
+ * @return UTURN_OK; UTURN_E_INVALID_ARG (out NULL); UTURN_E_NOMEM.
+ * Thread safety: reentrant; one thread per executor at a time.
+ * Since: 0.1
+ */
+UTURN_EXPORT uturn_status_t uturn_executor_create(
+    const uturn_allocator_t *alloc, uturn_executor_t **out,
+    uturn_error_t *error);
+
+/** Free @p executor and its arena. NULL is a no-op. Since: 0.1 */
+UTURN_EXPORT void uturn_executor_free(uturn_executor_t *executor);
+
+/**
+ * What the executor's storage really spends on a slot of @p state_bytes
+ * (the allocator's size class), which is what budgets are checked against.
+ * @return UTURN_OK; UTURN_E_INVALID_ARG (NULL pointer, zero bytes);
+ *         UTURN_E_OVERFLOW.
+ * Since: 0.1
+ */
+UTURN_EXPORT uturn_status_t uturn_executor_slot_bytes(
+    const uturn_executor_t *executor, uint64_t state_bytes, uint64_t *out);
+
+/**
+ * uturn_plan_create() with each slot counted at its real cost: the plan is
+ * made for problem->slot_bytes replaced by
+ * uturn_executor_slot_bytes(problem->slot_bytes), so that a plan that fits
+ * its budget_bytes still fits when run. Statuses as uturn_plan_create().
+ * Since: 0.1
+ */
+UTURN_EXPORT uturn_status_t uturn_executor_plan(
+    const uturn_executor_t *executor, const uturn_problem_t *problem,
+    uturn_plan_t **out, uturn_error_t *error);
+
+/**
+ * Run @p model to @p plan. Before the first callback the executor checks
+ * the model, checks the plan's peak at the real slot cost against the
+ * budget (options->budget_bytes, else the plan's; UTURN_E_INFEASIBLE names
+ * the least budget that fits, and no callback has run) and allocates the
+ * slots. It then performs every action, and frees every slot on every
+ * exit path; an executor may be reused after any failure.
+ *
+ * Verify mode hashes every state the first time it is computed and again
+ * whenever it is recomputed (contiguous states after every forward step;
+ * save/load states when they are stored); a difference stops the run with
+ * UTURN_E_NONDETERMINISTIC naming the step. It keeps 8 bytes per step
+ * outside the budget (report->verify_bytes).
+ *
+ * @param options   NULL for the defaults.
+ * @param observed  The counts as they happened (equal to the plan's
+ *                  uturn_plan_stats() after a complete run), or NULL.
+ * @param report    Times, peaks and the failure point, or NULL.
+ * @return UTURN_OK;
+ *   UTURN_E_INVALID_ARG  a NULL pointer, a model without its callbacks or
+ *                        state, a plan with more steps than the model;
+ *   UTURN_E_INFEASIBLE   the plan does not fit the budget here;
+ *   UTURN_E_NOMEM        slot storage could not be allocated;
+ *   UTURN_E_CALLBACK     a callback returned non-zero (the error names it,
+ *                        its step, its return value and the action index);
+ *   UTURN_E_NONDETERMINISTIC  a recomputed state differs (verify mode).
+ * Thread safety: one thread per executor; a plan may be shared.
+ * Since: 0.1
+ */
+UTURN_EXPORT uturn_status_t uturn_executor_run(
+    uturn_executor_t *executor, const uturn_plan_t *plan,
+    const uturn_model_t *model, const uturn_run_options_t *options,
+    uturn_stats_t *observed, uturn_report_t *report, uturn_error_t *error);
+
 #ifdef __cplusplus
 }
 #endif

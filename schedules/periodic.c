@@ -70,6 +70,7 @@ uturn_status_t uturn__periodic_prepare_stride(uturn_plan_t *plan, uint64_t k,
                            (unsigned long long)n,
                            (unsigned long long)plan->problem.slots);
     }
+    plan->slot_span = peak;
     plan->stats.slots =
         plan->problem.slots == UINT64_MAX ? peak : plan->problem.slots;
     return UTURN_OK;

@@ -16,6 +16,12 @@ struct state {
     struct uturn__rv_node stack[];
 };
 
+static uint64_t effective_slots(const uturn_plan_t *plan)
+{
+    const uint64_t n = plan->problem.steps, s = plan->problem.slots;
+    return s < n ? s : n;
+}
+
 static uturn_status_t prepare(uturn_plan_t *plan, uturn_error_t *error)
 {
     const uturn_problem_t *p = &plan->problem;
@@ -40,13 +46,8 @@ static uturn_status_t prepare(uturn_plan_t *plan, uturn_error_t *error)
                            (unsigned long long)p->steps,
                            (unsigned long long)p->slots);
     plan->stats.slots = p->slots;
+    plan->slot_span   = effective_slots(plan);
     return UTURN_OK;
-}
-
-static uint64_t effective_slots(const uturn_plan_t *plan)
-{
-    const uint64_t n = plan->problem.steps, s = plan->problem.slots;
-    return s < n ? s : n;
 }
 
 static uturn_status_t state_size(const uturn_plan_t *plan, size_t *bytes)

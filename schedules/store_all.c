@@ -28,6 +28,7 @@ static uturn_status_t prepare(uturn_plan_t *plan, uturn_error_t *error)
     out->restores      = n;
     out->frees         = n;
     out->peak_slots    = n;
+    plan->slot_span    = n;
     /* n stores, advances, restores, reverses and frees, plus the turn. */
     if (uturn__mul_u64(n, 5, &out->actions) != UTURN_OK ||
         uturn__add_u64(out->actions, 1, &out->actions) != UTURN_OK)

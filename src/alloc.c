@@ -1,6 +1,7 @@
 /* Allocator plumbing: the only place that calls malloc and free. */
 #include "internal.h"
 
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,4 +54,15 @@ void uturn__free(const uturn_allocator_t *alloc, void *ptr, size_t size)
     if (ptr == NULL)
         return;
     alloc->free(alloc->user, ptr, size == 0 ? 1 : size);
+}
+
+size_t uturn__malloc_usable(void *ptr)
+{
+    return malloc_usable_size(ptr);
+}
+
+bool uturn__alloc_is_default(const uturn_allocator_t *alloc)
+{
+    return alloc == NULL || alloc->alloc == NULL || alloc->free == NULL ||
+           alloc->alloc == default_alloc;
 }

@@ -28,6 +28,10 @@ void *uturn__alloc(const uturn_allocator_t *alloc, size_t size);
 void *uturn__alloc_zeroed(const uturn_allocator_t *alloc, size_t count,
                           size_t size);
 void uturn__free(const uturn_allocator_t *alloc, void *ptr, size_t size);
+/* Bytes malloc really handed out for ptr (which came from malloc). */
+size_t uturn__malloc_usable(void *ptr);
+/* true when alloc is malloc/free (NULL or incomplete counts as that). */
+bool uturn__alloc_is_default(const uturn_allocator_t *alloc);
 
 /* ---- checked arithmetic (arith.c) ---- */
 
@@ -88,6 +92,7 @@ struct uturn_plan {
     uturn_problem_t problem; /* resolved: slots is the capacity */
     uturn_stats_t stats;     /* predicted, or validated for parsed plans */
     const struct uturn__planner *planner;
+    uint64_t slot_span;      /* highest slot index used, plus one */
     uturn_action_t *actions; /* parsed plans only */
     uint64_t action_count;
     uint64_t action_capacity;

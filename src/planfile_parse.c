@@ -161,6 +161,10 @@ static uturn_status_t append(struct parser *p, const uturn_action_t *a)
         plan->action_capacity = cap;
     }
     plan->actions[plan->action_count++] = *a;
+    const bool has_slot = a->op == UTURN_OP_STORE ||
+                          a->op == UTURN_OP_RESTORE || a->op == UTURN_OP_FREE;
+    if (has_slot && a->slot >= plan->slot_span)
+        plan->slot_span = a->slot + 1;
     return UTURN_OK;
 }
 

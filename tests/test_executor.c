@@ -1,0 +1,424 @@
+/* Executor: observed counts equal the predictions for every planner, the
+ * gradient equals an independent store-everything loop bit for bit, budgets
+ * are checked before any callback, and failures free everything. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+#include <uturn.h>
+
+#include "counting_alloc.h"
+
+/* x_{i+1} = sin(x_i) + 0.01 i, J = x_n, so dJ/dx_0 = prod cos(x_i). */
+struct toy {
+    double x, xbar;
+    uint64_t calls, fail_at; /* fail the fail_at-th callback (1-based) */
+    int nondeterministic;
+};
+
+static int tick(struct toy *t)
+{
+    t->calls += 1;
+    return t->fail_at != 0 && t->calls == t->fail_at ? 7 : 0;
+}
+
+static int toy_forward(void *user, uint64_t step)
+{
+    struct toy *t = user;
+    t->x          = sin(t->x) + 0.01 * (double)step;
+    if (t->nondeterministic && step == 3)
+        t->x += 1e-12 * (double)t->calls;
+    return tick(t);
+}
+
+static int toy_turn(void *user)
+{
+    struct toy *t = user;
+    t->xbar       = 1.0;
+    return tick(t);
+}
+
+static int toy_adjoint(void *user, uint64_t step)
+{
+    struct toy *t = user;
+    (void)step;
+    t->xbar *= cos(t->x);
+    return tick(t);
+}
+
+static double reference_gradient(uint64_t n, double x0)
+{
+    double *xs = malloc(n * sizeof *xs);
+    double x   = x0, g = 1.0;
+    for (uint64_t i = 0; i < n; i++) {
+        xs[i] = x;
+        x     = sin(x) + 0.01 * (double)i;
+    }
+    for (uint64_t i = n; i-- > 0;)
+        g *= cos(xs[i]);
+    free(xs);
+    return g;
+}
+
+static uturn_model_t toy_model(struct toy *t)
+{
+    uturn_model_t m;
+    uturn_model_init(&m);
+    m.forward     = toy_forward;
+    m.turn        = toy_turn;
+    m.adjoint     = toy_adjoint;
+    m.state       = &t->x;
+    m.state_bytes = sizeof t->x;
+    m.user        = t;
+    return m;
+}
+
+static uturn_plan_t *make_plan(uturn_executor_t *ex, uturn_planner_t planner,
+                               uint64_t n, uint64_t slots, uint64_t stride)
+{
+    uturn_problem_t p;
+    uturn_problem_init(&p);
+    p.planner    = planner;
+    p.steps      = n;
+    p.slot_bytes = sizeof(double);
+    p.stride     = stride;
+    uint64_t real = 0;
+    cr_assert_eq(uturn_executor_slot_bytes(ex, sizeof(double), &real),
+                 UTURN_OK);
+    p.budget_bytes    = slots * real;
+    uturn_plan_t *plan = NULL;
+    uturn_error_t err;
+    uturn_error_init(&err);
+    const uturn_status_t st = uturn_executor_plan(ex, &p, &plan, &err);
+    return st == UTURN_OK ? plan : NULL;
+}
+
+static void expect_same_counts(const uturn_stats_t *a, const uturn_stats_t *b,
+                               const char *what)
+{
+    cr_assert_eq(a->forward_steps, b->forward_steps, "%s forward", what);
+    cr_assert_eq(a->reverse_steps, b->reverse_steps, "%s reverse", what);
+    cr_assert_eq(a->stores, b->stores, "%s stores", what);
+    cr_assert_eq(a->restores, b->restores, "%s restores", what);
+    cr_assert_eq(a->frees, b->frees, "%s frees", what);
+    cr_assert_eq(a->peak_slots, b->peak_slots, "%s peak_slots", what);
+    cr_assert_eq(a->peak_bytes, b->peak_bytes, "%s peak_bytes", what);
+    cr_assert_eq(a->actions, b->actions, "%s actions", what);
+}
+
+static const uturn_planner_t planners[] = {
+    UTURN_PLANNER_STORE_ALL, UTURN_PLANNER_PERIODIC, UTURN_PLANNER_SQRT,
+    UTURN_PLANNER_REVOLVE};
+
+Test(executor, counts_and_gradient_for_every_planner)
+{
+    counting_alloc_t counts = {0};
+    const uturn_allocator_t alloc = counting_allocator(&counts);
+    uturn_executor_t *ex = NULL;
+    cr_assert_eq(uturn_executor_create(&alloc, &ex, NULL), UTURN_OK);
+    for (uint64_t n = 1; n <= 40; n++) {
+        const double want = reference_gradient(n, 0.7);
+        for (size_t p = 0; p < 4; p++) {
+            for (uint64_t s = 1; s <= n + 1; s++) {
+                uturn_plan_t *plan = make_plan(ex, planners[p], n, s, 0);
+                if (plan == NULL)
+                    continue; /* infeasible at this budget */
+                struct toy t = {.x = 0.7};
+                uturn_model_t m = toy_model(&t);
+                uturn_stats_t seen, predicted;
+                uturn_stats_init(&seen);
+                uturn_stats_init(&predicted);
+                uturn_report_t rep;
+                uturn_report_init(&rep);
+                cr_assert_eq(uturn_executor_run(ex, plan, &m, NULL, &seen,
+                                                &rep, NULL),
+                             UTURN_OK, "n=%llu p=%zu s=%llu",
+                             (unsigned long long)n, p, (unsigned long long)s);
+                uturn_plan_stats(plan, &predicted);
+                expect_same_counts(&seen, &predicted, "run");
+                cr_assert(memcmp(&t.xbar, &want, sizeof want) == 0,
+                          "gradient n=%llu p=%zu s=%llu: %.17g vs %.17g",
+                          (unsigned long long)n, p, (unsigned long long)s,
+                          t.xbar, want);
+                cr_assert_leq(rep.measured_peak_bytes, predicted.budget_bytes);
+                cr_assert_eq(rep.planned_peak_bytes, predicted.peak_bytes);
+                uturn_plan_free(plan);
+            }
+        }
+    }
+    uturn_executor_free(ex);
+    cr_assert_eq(counts.live_blocks, 0);
+    cr_assert_eq(counts.size_mismatches, 0);
+}
+
+Test(executor, over_budget_plan_is_refused_before_any_callback)
+{
+    uturn_executor_t *ex = NULL;
+    cr_assert_eq(uturn_executor_create(NULL, &ex, NULL), UTURN_OK);
+    uturn_problem_t p;
+    uturn_problem_init(&p);
+    p.planner          = UTURN_PLANNER_REVOLVE;
+    p.steps            = 50;
+    p.slots            = 6;
+    p.slot_bytes       = 1000; /* what the caller thinks a slot costs */
+    uturn_plan_t *plan = NULL;
+    cr_assert_eq(uturn_plan_create(&p, NULL, &plan, NULL), UTURN_OK);
+    double state[125] = {0};   /* 1000 bytes */
+    struct toy t      = {.x = 0.5};
+    uturn_model_t m   = toy_model(&t);
+    m.state           = state;
+    m.state_bytes     = sizeof state;
+    uturn_run_options_t o;
+    uturn_run_options_init(&o);
+    o.budget_bytes = 6 * 1000 - 1;
+    uturn_error_t err;
+    uturn_error_init(&err);
+    cr_assert_eq(uturn_executor_run(ex, plan, &m, &o, NULL, NULL, &err),
+                 UTURN_E_INFEASIBLE);
+    cr_assert_eq(t.calls, 0, "no callback may run before the budget check");
+    uint64_t real = 0;
+    uturn_executor_slot_bytes(ex, sizeof state, &real);
+    cr_assert_eq(err.minimum_bytes, 6 * real, "%llu", (unsigned long long)err.minimum_bytes);
+    cr_assert(strstr(err.message, "budget") != NULL, "%s", err.message);
+    uturn_plan_free(plan);
+    uturn_executor_free(ex);
+}
+
+Test(executor, bad_models_are_invalid_arguments_without_callbacks)
+{
+    uturn_executor_t *ex = NULL;
+    uturn_executor_create(NULL, &ex, NULL);
+    uturn_plan_t *plan = make_plan(ex, UTURN_PLANNER_STORE_ALL, 5, 5, 0);
+    cr_assert_not_null(plan);
+    struct toy t    = {.x = 0.5};
+    uturn_model_t m = toy_model(&t);
+    m.adjoint       = NULL;
+    cr_assert_eq(uturn_executor_run(ex, plan, &m, NULL, NULL, NULL, NULL),
+                 UTURN_E_INVALID_ARG);
+    m         = toy_model(&t);
+    m.state   = NULL; /* and no save/load */
+    cr_assert_eq(uturn_executor_run(ex, plan, &m, NULL, NULL, NULL, NULL),
+                 UTURN_E_INVALID_ARG);
+    cr_assert_eq(uturn_executor_run(ex, plan, NULL, NULL, NULL, NULL, NULL),
+                 UTURN_E_INVALID_ARG);
+    cr_assert_eq(t.calls, 0);
+    uturn_plan_free(plan);
+    uturn_executor_free(ex);
+}
+
+/* Every callback of every action fails once: the run stops with the step
+ * named, the report says how far it got, nothing leaks, and the executor
+ * then runs the same plan to the right gradient. */
+Test(executor, failure_at_every_callback_of_every_planner)
+{
+    counting_alloc_t counts = {0};
+    const uturn_allocator_t alloc = counting_allocator(&counts);
+    uturn_executor_t *ex = NULL;
+    cr_assert_eq(uturn_executor_create(&alloc, &ex, NULL), UTURN_OK);
+    const uint64_t n  = 9;
+    const double want = reference_gradient(n, 0.3);
+    for (size_t p = 0; p < 4; p++) {
+        uturn_plan_t *plan = make_plan(ex, planners[p], n, p == 0 ? n : 5, 0);
+        cr_assert_not_null(plan, "planner %zu", p);
+        struct toy probe = {.x = 0.3};
+        uturn_model_t m  = toy_model(&probe);
+        cr_assert_eq(uturn_executor_run(ex, plan, &m, NULL, NULL, NULL, NULL),
+                     UTURN_OK);
+        const uint64_t total_calls = probe.calls;
+        for (uint64_t k = 1; k <= total_calls; k++) {
+            struct toy t = {.x = 0.3, .fail_at = k};
+            m            = toy_model(&t);
+            uturn_report_t rep;
+            uturn_report_init(&rep);
+            uturn_error_t err;
+            uturn_error_init(&err);
+            cr_assert_eq(uturn_executor_run(ex, plan, &m, NULL, NULL, &rep,
+                                            &err),
+                         UTURN_E_CALLBACK, "planner %zu call %llu", p,
+                         (unsigned long long)k);
+            cr_assert_eq(rep.status, UTURN_E_CALLBACK);
+            cr_assert_eq(rep.failed_action, rep.actions_done);
+            cr_assert_eq(err.action, rep.failed_action);
+            cr_assert_neq(rep.failed_step, UTURN_NONE);
+            cr_assert(strstr(err.message, "returned 7") != NULL, "%s",
+                      err.message);
+            cr_assert_eq(counts.live_blocks, 2, /* the executor and the plan */
+                         "planner %zu call %llu: %llu blocks live", p,
+                         (unsigned long long)k,
+                         (unsigned long long)counts.live_blocks);
+        }
+        struct toy ok = {.x = 0.3};
+        m             = toy_model(&ok);
+        cr_assert_eq(uturn_executor_run(ex, plan, &m, NULL, NULL, NULL, NULL),
+                     UTURN_OK);
+        cr_assert(memcmp(&ok.xbar, &want, sizeof want) == 0);
+        uturn_plan_free(plan);
+    }
+    uturn_executor_free(ex);
+    cr_assert_eq(counts.live_blocks, 0);
+}
+
+Test(executor, verify_mode_catches_a_nondeterministic_model)
+{
+    uturn_executor_t *ex = NULL;
+    uturn_executor_create(NULL, &ex, NULL);
+    uturn_plan_t *plan = make_plan(ex, UTURN_PLANNER_REVOLVE, 20, 3, 0);
+    cr_assert_not_null(plan);
+    uturn_run_options_t o;
+    uturn_run_options_init(&o);
+    o.verify        = true;
+    struct toy good = {.x = 0.2};
+    uturn_model_t m = toy_model(&good);
+    uturn_report_t rep;
+    uturn_report_init(&rep);
+    cr_assert_eq(uturn_executor_run(ex, plan, &m, &o, NULL, &rep, NULL),
+                 UTURN_OK);
+    cr_assert_eq(rep.verify_bytes, 21 * 8);
+    struct toy bad = {.x = 0.2, .nondeterministic = 1};
+    m              = toy_model(&bad);
+    uturn_error_t err;
+    uturn_error_init(&err);
+    cr_assert_eq(uturn_executor_run(ex, plan, &m, &o, NULL, &rep, &err),
+                 UTURN_E_NONDETERMINISTIC);
+    cr_assert_eq(err.step, 4, "x_4 comes out of the drifting step 3");
+    cr_assert(strstr(err.message, "x_4") != NULL, "%s", err.message);
+    /* Without verify the same model runs and silently drifts. */
+    struct toy quiet = {.x = 0.2, .nondeterministic = 1};
+    m                = toy_model(&quiet);
+    cr_assert_eq(uturn_executor_run(ex, plan, &m, NULL, NULL, NULL, NULL),
+                 UTURN_OK);
+    uturn_plan_free(plan);
+    uturn_executor_free(ex);
+}
+
+/* save/load with per-step sizes: x_i is saved as 8 * (1 + i % 3) bytes,
+ * x first and a pattern after it that load checks. */
+static uint64_t sized_bytes(void *user, uint64_t step)
+{
+    (void)user;
+    return 8 * (1 + step % 3);
+}
+
+static int sized_save(void *user, uint64_t step, void *dst, uint64_t bytes)
+{
+    struct toy *t = user;
+    cr_assert_eq(bytes, sized_bytes(user, step));
+    memset(dst, (int)(step & 0xff), (size_t)bytes);
+    memcpy(dst, &t->x, sizeof t->x);
+    return 0;
+}
+
+static int sized_load(void *user, uint64_t step, const void *src,
+                      uint64_t bytes)
+{
+    struct toy *t            = user;
+    const unsigned char *raw = src;
+    cr_assert_eq(bytes, sized_bytes(user, step));
+    for (uint64_t i = 8; i < bytes; i++)
+        cr_assert_eq(raw[i], (unsigned char)(step & 0xff));
+    memcpy(&t->x, src, sizeof t->x);
+    return 0;
+}
+
+Test(executor, save_load_with_per_step_sizes)
+{
+    counting_alloc_t counts = {0};
+    const uturn_allocator_t alloc = counting_allocator(&counts);
+    uturn_executor_t *ex = NULL;
+    uturn_executor_create(&alloc, &ex, NULL);
+    const uint64_t n = 30;
+    const double want = reference_gradient(n, 0.9);
+    for (size_t p = 0; p < 4; p++) {
+        uturn_problem_t pr;
+        uturn_problem_init(&pr);
+        pr.planner = planners[p];
+        pr.steps   = n;
+        pr.slots   = p == 0 ? n : 12;
+        uturn_plan_t *plan = NULL;
+        cr_assert_eq(uturn_plan_create(&pr, NULL, &plan, NULL), UTURN_OK);
+        struct toy t = {.x = 0.9};
+        uturn_model_t m = toy_model(&t);
+        m.state         = NULL;
+        m.state_bytes   = 0;
+        m.save          = sized_save;
+        m.load          = sized_load;
+        m.state_size    = sized_bytes;
+        uturn_stats_t seen;
+        uturn_stats_init(&seen);
+        uturn_report_t rep;
+        uturn_report_init(&rep);
+        cr_assert_eq(uturn_executor_run(ex, plan, &m, NULL, &seen, &rep,
+                                        NULL),
+                     UTURN_OK);
+        cr_assert(memcmp(&t.xbar, &want, sizeof want) == 0);
+        cr_assert_eq(rep.measured_peak_bytes, rep.planned_peak_bytes,
+                     "counting storage reports exact bytes");
+        cr_assert_leq(seen.peak_bytes, 24 * seen.peak_slots);
+        /* The run is refused when the budget is one byte short. */
+        uturn_run_options_t o;
+        uturn_run_options_init(&o);
+        o.budget_bytes = rep.planned_peak_bytes - 1;
+        t              = (struct toy){.x = 0.9};
+        cr_assert_eq(uturn_executor_run(ex, plan, &m, &o, NULL, NULL, NULL),
+                     UTURN_E_INFEASIBLE);
+        cr_assert_eq(t.calls, 0);
+        uturn_plan_free(plan);
+    }
+    uturn_executor_free(ex);
+    cr_assert_eq(counts.live_blocks, 0);
+}
+
+Test(executor, runs_a_parsed_plan)
+{
+    static const char text[] = "uturn-plan 1\nsteps 3\nslots 2\n"
+                               "store 0 0\nadvance 0 2\nstore 2 1\n"
+                               "advance 2 3\nturn\nrestore 2 1\nreverse 2\n"
+                               "free 1\nrestore 0 0\nadvance 0 1\nreverse 1\n"
+                               "restore 0 0\nreverse 0\nfree 0\n";
+    uturn_plan_t *plan = NULL;
+    cr_assert_eq(uturn_plan_parse(text, sizeof text - 1, NULL, &plan, NULL),
+                 UTURN_OK);
+    uturn_executor_t *ex = NULL;
+    uturn_executor_create(NULL, &ex, NULL);
+    struct toy t    = {.x = 0.4};
+    uturn_model_t m = toy_model(&t);
+    uturn_stats_t seen;
+    uturn_stats_init(&seen);
+    cr_assert_eq(uturn_executor_run(ex, plan, &m, NULL, &seen, NULL, NULL),
+                 UTURN_OK);
+    const double want = reference_gradient(3, 0.4);
+    cr_assert(memcmp(&t.xbar, &want, sizeof want) == 0);
+    cr_assert_eq(seen.forward_steps, 4); /* 3 + the replay of step 0 */
+    uturn_plan_free(plan);
+    uturn_executor_free(ex);
+}
+
+static int count_progress(void *user, uint64_t reversed, uint64_t steps)
+{
+    uint64_t *calls = user;
+    cr_assert_leq(reversed, steps);
+    *calls += 1;
+    return reversed == 7 ? 1 : 0; /* then ask to stop */
+}
+
+Test(executor, progress_is_reported_and_can_stop_the_run)
+{
+    uturn_executor_t *ex = NULL;
+    uturn_executor_create(NULL, &ex, NULL);
+    uturn_plan_t *plan = make_plan(ex, UTURN_PLANNER_REVOLVE, 100, 5, 0);
+    uint64_t calls     = 0;
+    uturn_run_options_t o;
+    uturn_run_options_init(&o);
+    o.progress       = count_progress;
+    o.progress_user  = &calls;
+    o.progress_every = 1;
+    struct toy t     = {.x = 0.1};
+    uturn_model_t m  = toy_model(&t);
+    uturn_report_t rep;
+    uturn_report_init(&rep);
+    cr_assert_eq(uturn_executor_run(ex, plan, &m, &o, NULL, &rep, NULL),
+                 UTURN_E_CALLBACK);
+    cr_assert_eq(calls, 7);
+    cr_assert_geq(rep.wall_seconds, rep.forward_seconds + rep.adjoint_seconds);
+    uturn_plan_free(plan);
+    uturn_executor_free(ex);
+}
