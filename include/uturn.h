@@ -410,6 +410,19 @@ UTURN_EXPORT uturn_status_t uturn_cursor_create(const uturn_plan_t *plan,
 UTURN_EXPORT bool uturn_cursor_next(uturn_cursor_t *cursor,
                                     uturn_action_t *action);
 
+/**
+ * Write up to @p capacity next actions into @p actions: the batch form of
+ * uturn_cursor_next(), for consumers that walk long plans (it saves a call
+ * per action). Both forms may be mixed on one cursor.
+ * @param[out] count  Actions written; 0 only at the end of the plan.
+ * @return UTURN_OK; UTURN_E_INVALID_ARG if a pointer is NULL or capacity
+ *         is 0.
+ * Thread safety: one thread per cursor. Since: 0.1
+ */
+UTURN_EXPORT uturn_status_t uturn_cursor_read(uturn_cursor_t *cursor,
+                                              uturn_action_t *actions,
+                                              size_t capacity, size_t *count);
+
 /** Free @p cursor. NULL is a no-op. Since: 0.1 */
 UTURN_EXPORT void uturn_cursor_free(uturn_cursor_t *cursor);
 

@@ -72,8 +72,17 @@ static void start(const uturn_plan_t *plan, void *state)
     uturn__rv_root(st->n, st->s, &st->cur);
 }
 
-static void put(uturn_action_t *out, uturn_op_t op, uint64_t step,
-                uint64_t step_end, uint64_t slot)
+/* The generator's working copy, held in locals while fill() runs so that
+ * writing actions cannot be taken to change it (both are uint64_t). */
+struct walker {
+    struct uturn__rv_node cur;
+    struct uturn__rv_node *stack;
+    uint64_t depth, s, n;
+    bool live, done;
+};
+
+static inline void put(uturn_action_t *out, uturn_op_t op, uint64_t step,
+                       uint64_t step_end, uint64_t slot)
 {
     out->op       = op;
     out->step     = step;
@@ -82,60 +91,62 @@ static void put(uturn_action_t *out, uturn_op_t op, uint64_t step,
 }
 
 /* Reverse x_i, which is live: the turn for x_n, an adjoint step otherwise. */
-static void put_reverse(const struct state *st, uturn_action_t *out,
-                        uint64_t i)
+static inline void put_reverse(const struct walker *w, uturn_action_t *out,
+                               uint64_t i)
 {
-    put(out, i == st->n ? UTURN_OP_TURN : UTURN_OP_REVERSE,
-        i == st->n ? 0 : i, 0, 0);
+    if (i == w->n)
+        put(out, UTURN_OP_TURN, 0, 0, 0);
+    else
+        put(out, UTURN_OP_REVERSE, i, 0, 0);
 }
 
 /* A single state: restore it, reverse it, then free the slot of the right
  * part it ends and resume that part's pending left part. */
-static size_t leaf(struct state *st, uturn_action_t *out)
+static inline size_t leaf(struct walker *w, uturn_action_t *out)
 {
-    size_t count      = 0;
-    const uint64_t a  = st->cur.a;
-    const uint64_t sl = st->s - st->cur.c;
-    if (!st->live)
-        put(out + count++, UTURN_OP_RESTORE, a, 0, sl);
-    put_reverse(st, out + count++, a);
-    if (st->depth == 0) {
+    size_t count     = 0;
+    const uint64_t a = w->cur.a;
+    if (!w->live)
+        put(out + count++, UTURN_OP_RESTORE, a, 0, w->s - w->cur.c);
+    put_reverse(w, out + count++, a);
+    if (w->depth == 0) {
         put(out + count++, UTURN_OP_FREE, 0, 0, 0);
-        st->phase = 2;
+        w->done = true;
         return count;
     }
-    st->cur = st->stack[--st->depth];
-    put(out + count++, UTURN_OP_FREE, 0, 0, st->s - st->cur.c + 1);
-    st->live = false;
+    w->cur = w->stack[--w->depth];
+    put(out + count++, UTURN_OP_FREE, 0, 0, w->s - w->cur.c + 1);
+    w->live = false;
     return count;
 }
 
 /* Split the current node: advance to x_{a+j}, then either reverse it at
  * once (a one-state right part) or store it and work on the right part. */
-static size_t split(struct state *st, uturn_action_t *out)
+static inline size_t split(struct walker *w, uturn_action_t *out)
 {
     struct uturn__rv_node left, right;
-    const uint64_t j  = uturn__rv_split(&st->cur, &left, &right);
-    const uint64_t a  = st->cur.a;
-    const uint64_t sl = st->s - st->cur.c;
+    const uint64_t j  = uturn__rv_split(&w->cur, &left, &right);
+    const uint64_t a  = w->cur.a;
+    const uint64_t sl = w->s - w->cur.c;
     size_t count      = 0;
-    if (!st->live)
+    if (!w->live)
         put(out + count++, UTURN_OP_RESTORE, a, 0, sl);
     put(out + count++, UTURN_OP_ADVANCE, a, a + j, 0);
     if (right.l == 1) {
-        put_reverse(st, out + count++, a + j);
-        st->cur  = left;
-        st->live = false;
+        put_reverse(w, out + count++, a + j);
+        w->cur  = left;
+        w->live = false;
         return count;
     }
     put(out + count++, UTURN_OP_STORE, a + j, 0, sl + 1);
-    st->stack[st->depth++] = left;
-    st->cur                = right;
-    st->live               = true;
+    w->stack[w->depth++] = left;
+    w->cur               = right;
+    w->live              = true;
     return count;
 }
 
-static size_t fill(void *state, uturn_action_t *out, size_t capacity)
+static size_t fill(void *state, uturn_action_t *restrict out,
+                   size_t capacity)
 {
     struct state *st = state;
     size_t count     = 0;
@@ -143,9 +154,16 @@ static size_t fill(void *state, uturn_action_t *out, size_t capacity)
         put(out + count++, UTURN_OP_STORE, 0, 0, 0);
         st->phase = 1;
     }
-    while (st->phase == 1 && count + 3 <= capacity)
-        count += st->cur.l == 1 ? leaf(st, out + count)
-                                : split(st, out + count);
+    if (st->phase != 1)
+        return count;
+    struct walker w = {st->cur, st->stack, st->depth, st->s,
+                       st->n,   st->live,  false};
+    while (!w.done && count + 3 <= capacity)
+        count += w.cur.l == 1 ? leaf(&w, out + count) : split(&w, out + count);
+    st->cur   = w.cur;
+    st->depth = w.depth;
+    st->live  = w.live;
+    st->phase = w.done ? 2 : 1;
     return count;
 }
 

@@ -13,17 +13,6 @@ uturn_status_t uturn__add_u64(uint64_t a, uint64_t b, uint64_t *out)
     return __builtin_add_overflow(a, b, out) ? UTURN_E_OVERFLOW : UTURN_OK;
 }
 
-uint64_t uturn__muldiv_exact(uint64_t a, uint64_t b, uint64_t d)
-{
-    assert(d > 0);
-    uint64_t product = 0;
-    if (!__builtin_mul_overflow(a, b, &product))
-        return product / d;
-    const uturn__u128 wide = (uturn__u128)a * b / d;
-    assert(wide <= UINT64_MAX);
-    return (uint64_t)wide;
-}
-
 /* C(a + b, k) for k = min(a, b), built up as C(a+b-k+i, i) for i = 1..k,
  * each an integer; the sequence only grows, so saturating is safe. */
 uturn__u128 uturn__binomial_capped(uint64_t a, uint64_t b, uturn__u128 cap)

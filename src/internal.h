@@ -37,8 +37,15 @@ bool uturn__alloc_is_default(const uturn_allocator_t *alloc);
 
 uturn_status_t uturn__mul_u64(uint64_t a, uint64_t b, uint64_t *out);
 uturn_status_t uturn__add_u64(uint64_t a, uint64_t b, uint64_t *out);
-/* a * b / d where the quotient is known to be exact and to fit. */
-uint64_t uturn__muldiv_exact(uint64_t a, uint64_t b, uint64_t d);
+/* a * b / d where the quotient is known to be exact and to fit; inline
+ * because revolve's generator calls it once per split. */
+static inline uint64_t uturn__muldiv_exact(uint64_t a, uint64_t b, uint64_t d)
+{
+    uint64_t product = 0;
+    if (!__builtin_mul_overflow(a, b, &product))
+        return product / d;
+    return (uint64_t)((uturn__u128)a * b / d);
+}
 /* C(a + b, b), saturated at cap (returns cap when it is at least cap). */
 uturn__u128 uturn__binomial_capped(uint64_t a, uint64_t b, uturn__u128 cap);
 /* floor(sqrt(x)) exactly. */
