@@ -345,8 +345,11 @@ UTURN_EXPORT uturn_status_t uturn_plan_stats(const uturn_plan_t *plan,
                                              uturn_stats_t *out);
 
 /**
- * The problem as the plan resolved it: slots filled in (capacity), and for
- * periodic the stride it chose.
+ * The problem as the plan resolved it: slots is the capacity the plan was
+ * made for (as uturn_stats_t.slots; derived from the budget or the planner
+ * when not given), and for periodic and sqrt, stride is the stride used.
+ * budget_bytes stays as given, so feed this back to uturn_plan_create()
+ * only after clearing one of slots and budget_bytes.
  * @return UTURN_OK; UTURN_E_INVALID_ARG if a pointer is NULL.
  * Thread safety: safe on a shared plan. Since: 0.1
  */

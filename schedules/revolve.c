@@ -30,8 +30,7 @@ static uturn_status_t prepare(uturn_plan_t *plan, uturn_error_t *error)
                            "revolve needs a capacity: slots, or a byte "
                            "budget and slot_bytes");
     if (p->slots == 0) {
-        uturn__error_minimum(error, 1, p->slot_bytes);
-        return uturn__fail(error, UTURN_E_INFEASIBLE,
+        return uturn__fail_infeasible(error, 1, p->slot_bytes,
                            "revolve needs at least 1 slot (%llu bytes) to "
                            "hold x_0; the capacity is 0",
                            (unsigned long long)p->slot_bytes);

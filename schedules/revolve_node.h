@@ -6,7 +6,9 @@
  * a slot, with c slots (that one included) to reverse it. beta(c, r) =
  * C(c + r, c) states can be reversed while running no step more than r
  * times; r is the least such for l, so beta(c, r-1) < l <= beta(c, r).
- * A node keeps U = beta(c, r-1) and V = beta(c-1, r) (V may pass 2^64).
+ * A node keeps U = beta(c, r-1) < l and V = beta(c-1, r); V can pass 2^64
+ * when c is huge, and is then UTURN__RV_SAT (which is >= every l), to be
+ * recomputed exactly if a part ever needs it.
  *
  * The split advances to x_{a+j}: the left part (j states, c slots) and the
  * right part (l - j states, c - 1 more slots) then run at most r-1 and r
@@ -23,14 +25,23 @@
 
 #include <assert.h>
 
+#define UTURN__RV_SAT UINT64_MAX
+
 struct uturn__rv_node {
-    uturn__u128 V; /* beta(c-1, r) */
     uint64_t a;    /* first state */
     uint64_t l;    /* states, l >= 1 */
     uint64_t U;    /* beta(c, r-1), 0 when r = 0 */
     uint64_t r;    /* repetitions */
     uint64_t c;    /* slots, c >= 1 */
+    uint64_t V;    /* beta(c-1, r), or UTURN__RV_SAT */
 };
+
+/* beta(c, r) = C(c + r, c), or UTURN__RV_SAT when it does not fit. */
+static inline uint64_t uturn__rv_beta(uint64_t c, uint64_t r)
+{
+    const uturn__u128 b = uturn__binomial_capped(c, r, UTURN__RV_SAT);
+    return b >= UTURN__RV_SAT ? UTURN__RV_SAT : (uint64_t)b;
+}
 
 /* Split a node with l >= 2 into its parts; returns j. */
 static inline uint64_t uturn__rv_split(const struct uturn__rv_node *p,
@@ -39,13 +50,16 @@ static inline uint64_t uturn__rv_split(const struct uturn__rv_node *p,
 {
     assert(p->l >= 2 && p->r >= 1 && p->c >= 1);
     const uint64_t W = uturn__muldiv_exact(p->U, p->r - 1, p->c + p->r - 1);
-    uint64_t j       = p->l > p->V ? p->l - (uint64_t)p->V : 0;
+    uint64_t j       = p->l > p->V ? p->l - p->V : 0;
     j                = j > W ? j : W;
     j                = j > 0 ? j : 1;
     const uint64_t rest = p->U - W; /* beta(c-1, r-1) */
-    *left  = (struct uturn__rv_node){p->U - W, p->a, j, W, p->r - 1, p->c};
-    *right = (struct uturn__rv_node){p->V - rest, p->a + j, p->l - j, rest,
-                                     p->r, p->c - 1};
+    const uint64_t right_V = p->V != UTURN__RV_SAT ? p->V - rest
+                             : p->c >= 2 ? uturn__rv_beta(p->c - 2, p->r)
+                                         : 0;
+    *left  = (struct uturn__rv_node){p->a, j, W, p->r - 1, p->c, p->U - W};
+    *right = (struct uturn__rv_node){p->a + j, p->l - j, rest, p->r,
+                                     p->c - 1, right_V};
     if (j == W) { /* left is the full block beta(c, r-2) */
         left->r = p->r - 2;
         left->U = uturn__muldiv_exact(W, p->r - 2, p->c + p->r - 2);

@@ -23,8 +23,10 @@ void uturn__rv_root(uint64_t n, uint64_t s, struct uturn__rv_node *root)
     }
     const uint64_t r = lo;
     const uint64_t U = (uint64_t)uturn__binomial_capped(c, r - 1, l);
-    const uturn__u128 B = (uturn__u128)U * (c + r) / r;
-    *root = (struct uturn__rv_node){B - U, 0, l, U, r, c};
+    const uturn__u128 V = (uturn__u128)U * (c + r) / r - U;
+    *root = (struct uturn__rv_node){0, l, U, r, c,
+                                    V >= UTURN__RV_SAT ? UTURN__RV_SAT
+                                                       : (uint64_t)V};
 }
 
 /* t(l, c) for the root: r*l - beta(c+1, r-1), with
@@ -56,7 +58,7 @@ static void note_peak(struct tally *t, uint64_t slots)
 
 static bool is_full(const struct uturn__rv_node *x)
 {
-    return x->l == x->U + x->V;
+    return x->V != UTURN__RV_SAT && x->l - x->U == x->V;
 }
 
 /* A node whose counts are closed forms: a full block, a store-all node

@@ -14,8 +14,7 @@ static uturn_status_t prepare(uturn_plan_t *plan, uturn_error_t *error)
     const uint64_t n   = plan->problem.steps;
     uturn_stats_t *out = &plan->stats;
     if (plan->problem.slots < n) {
-        uturn__error_minimum(error, n, plan->problem.slot_bytes);
-        return uturn__fail(error, UTURN_E_INFEASIBLE,
+        return uturn__fail_infeasible(error, n, plan->problem.slot_bytes,
                            "store-all needs %llu slots for %llu steps; the "
                            "capacity is %llu",
                            (unsigned long long)n, (unsigned long long)n,

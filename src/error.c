@@ -67,17 +67,24 @@ uturn_status_t uturn__fail_at(uturn_error_t *error, uturn_status_t status,
     return status;
 }
 
-void uturn__error_minimum(uturn_error_t *error, uint64_t slots,
-                          uint64_t slot_bytes)
+uturn_status_t uturn__fail_infeasible(uturn_error_t *error, uint64_t slots,
+                                      uint64_t slot_bytes, const char *fmt,
+                                      ...)
 {
-    if (error == NULL ||
-        !has_field(error, offsetof(uturn_error_t, minimum_bytes) + 8))
-        return;
-    error->minimum_slots = slots;
-    uint64_t bytes       = 0;
+    if (error == NULL)
+        return UTURN_E_INFEASIBLE;
+    va_list args;
+    va_start(args, fmt);
+    error_vset(error, UTURN_E_INFEASIBLE, fmt, args);
+    va_end(args);
+    if (!has_field(error, offsetof(uturn_error_t, minimum_bytes) + 8))
+        return UTURN_E_INFEASIBLE;
+    uint64_t bytes = 0;
     if (uturn__mul_u64(slots, slot_bytes, &bytes) != UTURN_OK)
         bytes = UINT64_MAX;
+    error->minimum_slots = slots;
     error->minimum_bytes = bytes;
+    return UTURN_E_INFEASIBLE;
 }
 
 void uturn__error_set_line(uturn_error_t *error, uint64_t line)

@@ -68,9 +68,14 @@ __attribute__((format(printf, 6, 7)))
 uturn_status_t
 uturn__fail_at(uturn_error_t *error, uturn_status_t status, uint64_t action,
                uint64_t line, uint64_t step, const char *fmt, ...);
-/* Record the minimum capacity an infeasible request needs. */
-void uturn__error_minimum(uturn_error_t *error, uint64_t slots,
-                          uint64_t slot_bytes);
+/* Fail with UTURN_E_INFEASIBLE and record the least capacity that would
+ * fit: `slots` slots of `slot_bytes` each. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5)))
+#endif
+uturn_status_t
+uturn__fail_infeasible(uturn_error_t *error, uint64_t slots,
+                       uint64_t slot_bytes, const char *fmt, ...);
 /* Add "(line L)" knowledge to an error produced without it. */
 void uturn__error_set_line(uturn_error_t *error, uint64_t line);
 

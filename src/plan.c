@@ -71,6 +71,7 @@ static uturn_status_t plan_prepare(uturn_plan_t *plan,
     status = plan->planner->prepare(plan, error);
     if (status != UTURN_OK)
         return status;
+    plan->problem.slots = plan->stats.slots; /* the capacity it was made for */
     return uturn__stats_finish(&plan->stats, &plan->problem, error);
 }
 

@@ -34,19 +34,17 @@ static uint64_t budget_of(const struct uturn__run *run)
 static uturn_status_t over_budget(const struct uturn__run *run,
                                   uint64_t peak, uint64_t budget)
 {
-    uturn__fail(run->error, UTURN_E_INFEASIBLE,
-                "the plan needs %llu bytes of slots here (%llu slots at %llu "
-                "bytes each, the allocator's real cost), above the budget "
-                "of %llu bytes; plan with uturn_executor_plan() to fit it",
-                (unsigned long long)peak,
-                (unsigned long long)run->plan->stats.peak_slots,
-                (unsigned long long)run->slot_cost,
-                (unsigned long long)budget);
-    if (run->error != NULL) {
-        run->error->minimum_slots = run->plan->stats.peak_slots;
+    const uturn_status_t status = uturn__fail_infeasible(
+        run->error, run->plan->stats.peak_slots, 0,
+        "the plan needs %llu bytes of slots here (%llu slots at %llu bytes "
+        "each, the allocator's real cost), above the budget of %llu bytes; "
+        "plan with uturn_executor_plan() to fit it",
+        (unsigned long long)peak,
+        (unsigned long long)run->plan->stats.peak_slots,
+        (unsigned long long)run->slot_cost, (unsigned long long)budget);
+    if (run->error != NULL)
         run->error->minimum_bytes = peak;
-    }
-    return UTURN_E_INFEASIBLE;
+    return status;
 }
 
 /* Uniform states: the peak is the plan's peak slots at real cost. */
