@@ -20,6 +20,10 @@ struct cli_options {
     bool has_steps, has_slots, has_budget, has_state_bytes, has_slot_bytes;
     bool has_stride, walk, help;
     enum cli_format format;
+    /* sweep */
+    const char *model, *budgets, *budget_range, *planners, *plot;
+    uint64_t grid;
+    bool has_grid, run;
 };
 
 /* One option a subcommand takes: its name, whether it has a value. */
@@ -55,5 +59,6 @@ int cli_print_plan_json(FILE *out, const uturn_plan_t *plan);
 int cli_cmd_plan(int argc, char **argv);
 int cli_cmd_stats(int argc, char **argv);
 int cli_cmd_check(int argc, char **argv);
+int cli_cmd_sweep(int argc, char **argv);
 
 #endif

@@ -18,6 +18,24 @@ static bool set_format(struct cli_options *o, const char *v)
     return true;
 }
 
+/* The options only uturn sweep takes. */
+static bool apply_sweep(struct cli_options *o, const char *name,
+                        const char *v)
+{
+    if (strcmp(name, "grid") == 0)
+        return o->has_grid = true, cli_number("--grid", v, &o->grid);
+    if (strcmp(name, "run") == 0)
+        return o->run = true, true;
+    const char **const text[] = {&o->model, &o->budgets, &o->budget_range,
+                                 &o->planners, &o->plot};
+    const char *const names[] = {"model", "budgets", "budget-range",
+                                 "planners", "plot"};
+    for (size_t i = 0; i < 5; i++)
+        if (strcmp(name, names[i]) == 0)
+            return *text[i] = v, true;
+    return cli_fail("internal: option --%s has no handler", name), false;
+}
+
 /* Store one option's value; false (message printed) when it is bad. */
 static bool apply(struct cli_options *o, const char *name, const char *v)
 {
@@ -43,7 +61,7 @@ static bool apply(struct cli_options *o, const char *name, const char *v)
         return o->walk = true, true;
     if (strcmp(name, "help") == 0)
         return o->help = true, true;
-    return cli_fail("internal: option --%s has no handler", name), false;
+    return apply_sweep(o, name, v);
 }
 
 static const struct cli_spec *find_spec(const struct cli_spec *specs,

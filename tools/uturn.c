@@ -9,6 +9,8 @@ static const char usage[] =
     "  plan PLANNER ...    print a plan (plan file format or JSON)\n"
     "  stats PLANNER ...   print a plan's counts without generating it\n"
     "  check FILE          validate a plan file and print its counts\n"
+    "  sweep [--run]       every planner over a range of budgets: how much\n"
+    "                      memory buys how much time (built-in Burgers model)\n"
     "\n"
     "Planners: store-all, periodic, sqrt, revolve.\n"
     "  --help, --version\n";
@@ -28,6 +30,8 @@ int main(int argc, char **argv)
         return cli_cmd_stats(argc, argv);
     if (strcmp(command, "check") == 0)
         return cli_cmd_check(argc, argv);
-    return cli_fail("unknown command '%s' (plan, stats, check; see uturn "
+    if (strcmp(command, "sweep") == 0)
+        return cli_cmd_sweep(argc, argv);
+    return cli_fail("unknown command '%s' (plan, stats, check, sweep; see uturn "
                     "--help)", command);
 }

@@ -1,0 +1,160 @@
+/* uturn sweep: planning each row, and with --run executing the Burgers
+ * model through it and comparing its gradient with store-all's. */
+#define _POSIX_C_SOURCE 200809L
+#include "burgers_model.h"
+#include "sweep.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+struct runner {
+    uturn_executor_t *ex;
+    burgers_t *model;
+    double *reference; /* store-all gradient */
+    double started;
+    bool tty, shown;
+};
+
+static double seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* A progress bar on stderr, only for a terminal and after one second. */
+static void progress(struct runner *r, size_t done, size_t total)
+{
+    if (!r->tty || seconds() - r->started < 1.0)
+        return;
+    const size_t width = 30, filled = done * width / total;
+    char bar[31];
+    memset(bar, '#', filled);
+    memset(bar + filled, '.', width - filled);
+    bar[width] = '\0';
+    fprintf(stderr, "\ruturn sweep [%s] %zu/%zu rows", bar, done, total);
+    fflush(stderr);
+    r->shown = true;
+}
+
+/* Run the model to plan; fills the run columns of row. */
+static int run_row(struct runner *r, const struct sweep *sw,
+                   const uturn_plan_t *plan, struct sweep_row *row)
+{
+    uturn_model_t m;
+    uturn_model_init(&m);
+    burgers_reset(r->model);
+    burgers_model(r->model, &m);
+    uturn_report_t rep;
+    uturn_report_init(&rep);
+    uturn_error_t err;
+    uturn_error_init(&err);
+    const uturn_status_t st =
+        uturn_executor_run(r->ex, plan, &m, NULL, NULL, &rep, &err);
+    if (st != UTURN_OK)
+        return cli_library_error(st, &err);
+    row->wall_seconds        = rep.wall_seconds;
+    row->measured_peak_bytes = rep.measured_peak_bytes;
+    row->gradient_matches =
+        memcmp(burgers_gradient(r->model), r->reference,
+               (size_t)sw->grid * sizeof(double)) == 0;
+    return CLI_OK;
+}
+
+/* Plan one (budget, planner) row, and run it when asked. */
+static int fill_row(struct runner *r, const struct sweep *sw,
+                    struct sweep_row *row)
+{
+    uturn_problem_t p;
+    uturn_problem_init(&p);
+    p.planner      = row->planner;
+    p.steps        = sw->steps;
+    p.slot_bytes   = sw->state_bytes;
+    p.budget_bytes = row->budget_bytes;
+    uturn_plan_t *plan = NULL;
+    uturn_error_t err;
+    uturn_error_init(&err);
+    const uturn_status_t st = sw->run
+                                  ? uturn_executor_plan(r->ex, &p, &plan, &err)
+                                  : uturn_plan_create(&p, NULL, &plan, &err);
+    if (st == UTURN_E_INFEASIBLE)
+        return CLI_OK; /* a result, not an error */
+    if (st != UTURN_OK)
+        return cli_library_error(st, &err);
+    uturn_stats_t s;
+    uturn_stats_init(&s);
+    uturn_plan_stats(plan, &s);
+    row->feasible         = true;
+    row->slots            = s.slots;
+    row->forward_steps    = s.forward_steps;
+    row->peak_bytes       = s.peak_bytes;
+    row->recompute_factor = s.recompute_factor;
+    const int rc = sw->run ? run_row(r, sw, plan, row) : CLI_OK;
+    uturn_plan_free(plan);
+    return rc;
+}
+
+/* The executor, the model and the store-all gradient every row must
+ * reproduce bit for bit. */
+static int start_runner(struct runner *r, const struct sweep *sw)
+{
+    if (uturn_executor_create(NULL, &r->ex, NULL) != UTURN_OK ||
+        burgers_create((size_t)sw->grid, sw->steps, &r->model) != 0)
+        return cli_fail("out of memory for the Burgers model (grid %llu)",
+                        (unsigned long long)sw->grid), CLI_CANNOT;
+    r->reference = calloc((size_t)sw->grid, sizeof(double));
+    if (r->reference == NULL)
+        return cli_fail("out of memory"), CLI_CANNOT;
+    struct sweep_row row = {.planner = UTURN_PLANNER_STORE_ALL};
+    uturn_problem_t p;
+    uturn_problem_init(&p);
+    p.planner          = UTURN_PLANNER_STORE_ALL;
+    p.steps            = sw->steps;
+    p.slot_bytes       = sw->state_bytes;
+    uturn_plan_t *plan = NULL;
+    uturn_error_t err;
+    uturn_error_init(&err);
+    const uturn_status_t st = uturn_executor_plan(r->ex, &p, &plan, &err);
+    if (st != UTURN_OK)
+        return cli_library_error(st, &err);
+    const int rc = run_row(r, sw, plan, &row);
+    uturn_plan_free(plan);
+    if (rc == CLI_OK)
+        memcpy(r->reference, burgers_gradient(r->model),
+               (size_t)sw->grid * sizeof(double));
+    return rc;
+}
+
+static void stop_runner(struct runner *r)
+{
+    if (r->shown)
+        fputs("\r\033[K", stderr);
+    free(r->reference);
+    burgers_free(r->model);
+    uturn_executor_free(r->ex);
+}
+
+int sweep_fill(struct sweep *sw)
+{
+    const size_t total = sw->budget_count * sw->planner_count;
+    sw->rows           = calloc(total, sizeof *sw->rows);
+    if (sw->rows == NULL)
+        return cli_fail("out of memory"), CLI_CANNOT;
+    struct runner r = {.started = seconds(),
+                       .tty     = isatty(STDERR_FILENO) == 1};
+    int rc          = sw->run ? start_runner(&r, sw) : CLI_OK;
+    for (size_t i = 0; rc == CLI_OK && i < total; i++) {
+        struct sweep_row *row = &sw->rows[i];
+        row->budget_bytes     = sw->budgets[i / sw->planner_count];
+        row->planner          = sw->planners[i % sw->planner_count];
+        if (row->budget_bytes == 0)
+            rc = cli_fail("--budgets: a budget must be at least 1 byte");
+        else
+            rc = fill_row(&r, sw, row);
+        progress(&r, i + 1, total);
+    }
+    stop_runner(&r);
+    return rc;
+}

@@ -1,0 +1,151 @@
+/* uturn sweep output: an aligned table for people, CSV and JSON for
+ * machines (DESIGN.md section 3 names as keys and columns). */
+#include "sweep.h"
+
+#include <string.h>
+
+void sweep_human_bytes(uint64_t bytes, char *out, size_t cap)
+{
+    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB",
+                                        "PiB", "EiB"};
+    double value = (double)bytes;
+    size_t u     = 0;
+    while (value >= 1024.0 && u + 1 < sizeof units / sizeof units[0]) {
+        value /= 1024.0;
+        u++;
+    }
+    if (u == 0 || value >= 100.0 || value == (double)(uint64_t)value)
+        snprintf(out, cap, "%.0f %s", value, units[u]);
+    else
+        snprintf(out, cap, "%.3g %s", value, units[u]);
+}
+
+static const char *name_of(const struct sweep_row *row)
+{
+    return uturn_planner_name(row->planner);
+}
+
+static void print_csv(FILE *out, const struct sweep *sw)
+{
+    fputs("planner,budget_bytes,feasible,slots,forward_steps,"
+          "recompute_factor,peak_bytes",
+          out);
+    fputs(sw->run ? ",wall_seconds,measured_peak_bytes,gradient_matches\n"
+                  : "\n",
+          out);
+    for (size_t i = 0; i < sw->budget_count * sw->planner_count; i++) {
+        const struct sweep_row *r = &sw->rows[i];
+        fprintf(out, "%s,%llu,%s", name_of(r),
+                (unsigned long long)r->budget_bytes,
+                r->feasible ? "true" : "false");
+        if (!r->feasible) {
+            fputs(sw->run ? ",,,,,,,\n" : ",,,,\n", out);
+            continue;
+        }
+        fprintf(out, ",%llu,%llu,%.6g,%llu", (unsigned long long)r->slots,
+                (unsigned long long)r->forward_steps, r->recompute_factor,
+                (unsigned long long)r->peak_bytes);
+        if (sw->run)
+            fprintf(out, ",%.6f,%llu,%s", r->wall_seconds,
+                    (unsigned long long)r->measured_peak_bytes,
+                    r->gradient_matches ? "true" : "false");
+        fputc('\n', out);
+    }
+}
+
+static void print_json_row(FILE *out, const struct sweep *sw,
+                           const struct sweep_row *r)
+{
+    fprintf(out, "  {\"planner\": \"%s\", \"budget_bytes\": %llu, "
+                 "\"feasible\": %s",
+            name_of(r), (unsigned long long)r->budget_bytes,
+            r->feasible ? "true" : "false");
+    if (!r->feasible) {
+        fputs(", \"slots\": null, \"forward_steps\": null, "
+              "\"recompute_factor\": null, \"peak_bytes\": null",
+              out);
+        if (sw->run)
+            fputs(", \"wall_seconds\": null, \"measured_peak_bytes\": null, "
+                  "\"gradient_matches\": null",
+                  out);
+        fputc('}', out);
+        return;
+    }
+    fprintf(out, ", \"slots\": %llu, \"forward_steps\": %llu, "
+                 "\"recompute_factor\": %.6g, \"peak_bytes\": %llu",
+            (unsigned long long)r->slots, (unsigned long long)r->forward_steps,
+            r->recompute_factor, (unsigned long long)r->peak_bytes);
+    if (sw->run)
+        fprintf(out, ", \"wall_seconds\": %.6f, \"measured_peak_bytes\": %llu, "
+                     "\"gradient_matches\": %s",
+                r->wall_seconds, (unsigned long long)r->measured_peak_bytes,
+                r->gradient_matches ? "true" : "false");
+    fputc('}', out);
+}
+
+static void print_json(FILE *out, const struct sweep *sw)
+{
+    const size_t total = sw->budget_count * sw->planner_count;
+    fputs("[\n", out);
+    for (size_t i = 0; i < total; i++) {
+        print_json_row(out, sw, &sw->rows[i]);
+        fputs(i + 1 < total ? ",\n" : "\n", out);
+    }
+    fputs("]\n", out);
+}
+
+static void print_header(FILE *out, const struct sweep *sw)
+{
+    char state[32], slot[32];
+    sweep_human_bytes(sw->state_bytes, state, sizeof state);
+    sweep_human_bytes(sw->slot_cost, slot, sizeof slot);
+    if (sw->model)
+        fprintf(out, "Burgers model: %llu grid points, %llu steps; ",
+                (unsigned long long)sw->grid, (unsigned long long)sw->steps);
+    else
+        fprintf(out, "Planning only: %llu steps; ",
+                (unsigned long long)sw->steps);
+    fprintf(out, "a state is %s, a slot counts as %s%s.\n", state, slot,
+            sw->run ? " (the allocator's size class)" : "");
+    fprintf(out, "%-10s %10s %-8s %6s %13s %9s %10s", "planner", "budget",
+            "feasible", "slots", "forward_steps", "recompute", "peak");
+    if (sw->run)
+        fprintf(out, " %9s %10s %8s", "wall_s", "measured", "gradient");
+    fputc('\n', out);
+}
+
+static void print_text_row(FILE *out, const struct sweep *sw,
+                           const struct sweep_row *r)
+{
+    char budget[32], peak[32], measured[32];
+    sweep_human_bytes(r->budget_bytes, budget, sizeof budget);
+    if (!r->feasible) {
+        fprintf(out, "%-10s %10s %-8s %6s %13s %9s %10s%s\n", name_of(r),
+                budget, "no", "-", "-", "-", "-",
+                sw->run ? " " "        -          -        -" : "");
+        return;
+    }
+    sweep_human_bytes(r->peak_bytes, peak, sizeof peak);
+    fprintf(out, "%-10s %10s %-8s %6llu %13llu %9.3f %10s", name_of(r),
+            budget, "yes", (unsigned long long)r->slots,
+            (unsigned long long)r->forward_steps, r->recompute_factor, peak);
+    if (sw->run) {
+        sweep_human_bytes(r->measured_peak_bytes, measured, sizeof measured);
+        fprintf(out, " %9.4f %10s %8s", r->wall_seconds, measured,
+                r->gradient_matches ? "bitwise" : "DIFFERS");
+    }
+    fputc('\n', out);
+}
+
+void sweep_print(FILE *out, const struct sweep *sw)
+{
+    if (sw->format == FORMAT_CSV) {
+        print_csv(out, sw);
+    } else if (sw->format == FORMAT_JSON) {
+        print_json(out, sw);
+    } else {
+        print_header(out, sw);
+        for (size_t i = 0; i < sw->budget_count * sw->planner_count; i++)
+            print_text_row(out, sw, &sw->rows[i]);
+    }
+}

@@ -1,0 +1,49 @@
+/* uturn sweep: rows of (budget, planner) results, shared by its files. */
+#ifndef UTURN_SWEEP_H_INCLUDED
+#define UTURN_SWEEP_H_INCLUDED
+
+#include "cli.h"
+
+#include <stddef.h>
+
+#define SWEEP_MAX_PLANNERS 4
+#define SWEEP_MAX_BUDGETS  256
+
+struct sweep_row {
+    uturn_planner_t planner;
+    uint64_t budget_bytes;
+    bool feasible;
+    uint64_t slots, forward_steps, peak_bytes;
+    double recompute_factor;
+    /* --run only */
+    double wall_seconds;
+    uint64_t measured_peak_bytes;
+    bool gradient_matches;
+};
+
+struct sweep {
+    bool model;          /* the built-in Burgers model, else planning only */
+    bool run;            /* execute each feasible row */
+    uint64_t grid;       /* Burgers grid points */
+    uint64_t steps;      /* n */
+    uint64_t state_bytes;
+    uint64_t slot_cost;  /* what a slot counts as: real cost with --run */
+    uint64_t budgets[SWEEP_MAX_BUDGETS];
+    size_t budget_count;
+    uturn_planner_t planners[SWEEP_MAX_PLANNERS];
+    size_t planner_count;
+    enum cli_format format;
+    const char *plot;
+    struct sweep_row *rows; /* budget_count * planner_count, budget-major */
+};
+
+/* Fill every row (planning, and with --run executing); CLI exit status. */
+int sweep_fill(struct sweep *sw);
+/* Print the rows as text, CSV or JSON. */
+void sweep_print(FILE *out, const struct sweep *sw);
+/* Draw recompute factor (and wall time with --run) against budget. */
+int sweep_plot(const struct sweep *sw, const char *path);
+/* "2 KiB", "1.5 MiB": a size for people. */
+void sweep_human_bytes(uint64_t bytes, char *out, size_t cap);
+
+#endif
