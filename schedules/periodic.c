@@ -62,12 +62,14 @@ uturn_status_t uturn__periodic_prepare_stride(uturn_plan_t *plan, uint64_t k,
                            (unsigned long long)n, (unsigned long long)k);
     const uint64_t peak = plan->stats.peak_slots;
     if (plan->problem.slots < peak) {
+        char given[128];
+        uturn__capacity_text(&plan->problem, given, sizeof given);
         return uturn__fail_infeasible(error, peak, plan->problem.slot_bytes,
-                           "stride %llu needs %llu slots for %llu steps; the "
-                           "capacity is %llu",
-                           (unsigned long long)k, (unsigned long long)peak,
-                           (unsigned long long)n,
-                           (unsigned long long)plan->problem.slots);
+                                      "stride %llu needs %llu slots for %llu "
+                                      "steps; %s",
+                                      (unsigned long long)k,
+                                      (unsigned long long)peak,
+                                      (unsigned long long)n, given);
     }
     plan->slot_span = peak;
     plan->stats.slots =
@@ -87,12 +89,14 @@ static uturn_status_t prepare(uturn_plan_t *plan, uturn_error_t *error)
                            "or a byte budget) to choose one");
     uint64_t k = 0, min_slots = 0;
     if (!uturn__periodic_choose(n, plan->problem.slots, &k, &min_slots)) {
+        char given[128];
+        uturn__capacity_text(&plan->problem, given, sizeof given);
         return uturn__fail_infeasible(error, min_slots,
-                           plan->problem.slot_bytes, "periodic needs at least %llu slots for %llu "
-                           "steps; the capacity is %llu",
-                           (unsigned long long)min_slots,
-                           (unsigned long long)n,
-                           (unsigned long long)plan->problem.slots);
+                                      plan->problem.slot_bytes,
+                                      "periodic needs at least %llu slots "
+                                      "for %llu steps; %s",
+                                      (unsigned long long)min_slots,
+                                      (unsigned long long)n, given);
     }
     return uturn__periodic_prepare_stride(plan, k, error);
 }

@@ -30,10 +30,13 @@ static uturn_status_t prepare(uturn_plan_t *plan, uturn_error_t *error)
                            "revolve needs a capacity: slots, or a byte "
                            "budget and slot_bytes");
     if (p->slots == 0) {
+        char given[128];
+        uturn__capacity_text(p, given, sizeof given);
         return uturn__fail_infeasible(error, 1, p->slot_bytes,
-                           "revolve needs at least 1 slot (%llu bytes) to "
-                           "hold x_0; the capacity is 0",
-                           (unsigned long long)p->slot_bytes);
+                                      "revolve needs at least 1 slot (%llu "
+                                      "bytes) to hold x_0; %s",
+                                      (unsigned long long)p->slot_bytes,
+                                      given);
     }
     if (p->steps >= UINT64_MAX - 1)
         return uturn__fail(error, UTURN_E_OVERFLOW,

@@ -14,11 +14,13 @@ static uturn_status_t prepare(uturn_plan_t *plan, uturn_error_t *error)
     const uint64_t n   = plan->problem.steps;
     uturn_stats_t *out = &plan->stats;
     if (plan->problem.slots < n) {
+        char given[128];
+        uturn__capacity_text(&plan->problem, given, sizeof given);
         return uturn__fail_infeasible(error, n, plan->problem.slot_bytes,
-                           "store-all needs %llu slots for %llu steps; the "
-                           "capacity is %llu",
-                           (unsigned long long)n, (unsigned long long)n,
-                           (unsigned long long)plan->problem.slots);
+                                      "store-all needs %llu slots for %llu "
+                                      "steps; %s",
+                                      (unsigned long long)n,
+                                      (unsigned long long)n, given);
     }
     out->slots = plan->problem.slots == UINT64_MAX ? n : plan->problem.slots;
     out->forward_steps = n;

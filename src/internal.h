@@ -88,6 +88,9 @@ void uturn__problem_copy(const uturn_problem_t *in, uturn_problem_t *out);
 uturn_status_t uturn__problem_resolve(const uturn_problem_t *in,
                                       uturn_problem_t *out,
                                       uturn_error_t *error);
+/* "a budget of 100 bytes holds 0 slots of 1024 bytes" or "a capacity of
+ * 5 slots": what the caller gave, for infeasible messages. */
+void uturn__capacity_text(const uturn_problem_t *p, char *out, size_t cap);
 /* Write stats for a caller whose struct may be older (smaller). */
 void uturn__stats_export(const uturn_stats_t *in, uturn_stats_t *out);
 /* Fill the byte-valued and derived counts of stats from the others. */

@@ -1,6 +1,7 @@
 /* Problem and stats structs: defaults, size-aware copies, shared checks. */
 #include "internal.h"
 
+#include <stdio.h>
 #include <string.h>
 
 void uturn_problem_init(uturn_problem_t *problem)
@@ -105,4 +106,17 @@ uturn_status_t uturn__stats_finish(uturn_stats_t *stats,
     stats->recompute_factor =
         (double)stats->forward_steps / (double)stats->steps;
     return UTURN_OK;
+}
+
+void uturn__capacity_text(const uturn_problem_t *p, char *out, size_t cap)
+{
+    if (p->budget_bytes != 0)
+        snprintf(out, cap, "a budget of %llu bytes holds %llu slot%s of %llu "
+                           "bytes",
+                 (unsigned long long)p->budget_bytes,
+                 (unsigned long long)p->slots, p->slots == 1 ? "" : "s",
+                 (unsigned long long)p->slot_bytes);
+    else
+        snprintf(out, cap, "a capacity of %llu slot%s",
+                 (unsigned long long)p->slots, p->slots == 1 ? "" : "s");
 }

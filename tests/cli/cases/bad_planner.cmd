@@ -1,0 +1,1 @@
+stats quicksort --steps 10 --slots 2

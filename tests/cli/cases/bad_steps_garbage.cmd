@@ -1,0 +1,1 @@
+stats revolve --steps 12abc --slots 2

@@ -1,0 +1,1 @@
+stats revolve --steps -5 --slots 2

@@ -1,0 +1,1 @@
+stats revolve --steps 99999999999999999999 --slots 2

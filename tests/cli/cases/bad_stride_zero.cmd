@@ -1,0 +1,1 @@
+stats periodic --steps 10 --stride 0

@@ -1,0 +1,1 @@
+stats revolve --steps 100 --budget 100 --state-bytes 1KiB

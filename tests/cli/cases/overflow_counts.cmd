@@ -1,0 +1,1 @@
+stats revolve --steps 1000000000000 --slots 1

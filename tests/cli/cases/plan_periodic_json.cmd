@@ -1,0 +1,1 @@
+plan periodic --steps 5 --stride 2 --format json

@@ -1,0 +1,1 @@
+plan revolve --steps 6 --slots 2

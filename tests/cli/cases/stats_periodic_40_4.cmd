@@ -1,0 +1,1 @@
+stats periodic --steps 40 --stride 4

@@ -1,0 +1,1 @@
+stats revolve --steps 100000 --slots 50 --format json

@@ -1,0 +1,1 @@
+stats revolve --steps 1000 --budget 10KiB --state-bytes 1KiB --json

@@ -1,0 +1,1 @@
+stats revolve --steps 10000 --slots 20 --json

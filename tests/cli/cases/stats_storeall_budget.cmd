@@ -1,0 +1,1 @@
+stats store-all --steps 40 --budget 320 --state-bytes 8

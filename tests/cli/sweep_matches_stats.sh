@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Every feasible row of a planning-only sweep has the counts that
+# `uturn stats` gives for the same problem, and every infeasible row is one
+# that `uturn stats` refuses with exit 2 (infeasible), while the sweep
+# itself exits 0.
+# usage: sweep_matches_stats.sh UTURN_BINARY
+set -u
+uturn=$1
+pass=0 fail=0
+check() { # steps state_bytes budgets
+  local csv
+  csv=$("$uturn" sweep --steps "$1" --state-bytes "$2" --budgets "$3" --format csv)
+  [ $? -eq 0 ] || { echo "FAIL sweep exit status"; fail=$((fail + 1)); return; }
+  while IFS=, read -r planner budget feasible slots forward factor peak; do
+    [ "$planner" = planner ] && continue
+    stats=$("$uturn" stats "$planner" --steps "$1" --budget "$budget" \
+            --state-bytes "$2" --format json 2>/dev/null)
+    code=$?
+    if [ "$feasible" = false ]; then
+      [ $code -eq 2 ] && pass=$((pass + 1)) ||
+        { echo "FAIL $planner $budget: sweep infeasible, stats exit $code"; fail=$((fail + 1)); }
+      continue
+    fi
+    want="\"forward_steps\": $forward,.*\"peak_bytes\": $peak,.*\"slots\": $slots,"
+    if [ $code -eq 0 ] && [[ $stats =~ $want ]]; then
+      pass=$((pass + 1))
+    else
+      echo "FAIL $planner $budget: sweep $slots/$forward/$peak, stats: $stats"
+      fail=$((fail + 1))
+    fi
+  done <<<"$csv"
+}
+check 100 1024 1KiB,3KiB,10KiB,19KiB,20KiB,50KiB,100KiB,1MiB
+check 1000 8 8,16,100,500,1000,8000
+check 7 3 3,9,21,30
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
