@@ -591,7 +591,9 @@ UTURN_EXPORT uturn_status_t uturn_executor_slot_bytes(
  * uturn_plan_create() with each slot counted at its real cost: the plan is
  * made for problem->slot_bytes replaced by
  * uturn_executor_slot_bytes(problem->slot_bytes), so that a plan that fits
- * its budget_bytes still fits when run. Statuses as uturn_plan_create().
+ * its budget_bytes still fits when run. Statuses as uturn_plan_create(),
+ * and UTURN_E_INVALID_ARG when problem->slot_bytes is 0 (it must be the
+ * size of one state).
  * Since: 0.1
  */
 UTURN_EXPORT uturn_status_t uturn_executor_plan(

@@ -73,7 +73,7 @@ uturn_status_t uturn__periodic_prepare_stride(uturn_plan_t *plan, uint64_t k,
     }
     plan->slot_span = peak;
     plan->stats.slots =
-        plan->problem.slots == UINT64_MAX ? peak : plan->problem.slots;
+        plan->has_capacity ? plan->problem.slots : peak;
     return UTURN_OK;
 }
 
@@ -83,7 +83,7 @@ static uturn_status_t prepare(uturn_plan_t *plan, uturn_error_t *error)
     if (plan->problem.stride != 0)
         return uturn__periodic_prepare_stride(plan, plan->problem.stride,
                                               error);
-    if (plan->problem.slots == UINT64_MAX)
+    if (!plan->has_capacity)
         return uturn__fail(error, UTURN_E_INVALID_ARG,
                            "periodic needs a stride or a capacity (slots, "
                            "or a byte budget) to choose one");

@@ -25,7 +25,7 @@ static uint64_t effective_slots(const uturn_plan_t *plan)
 static uturn_status_t prepare(uturn_plan_t *plan, uturn_error_t *error)
 {
     const uturn_problem_t *p = &plan->problem;
-    if (p->slots == UINT64_MAX)
+    if (!plan->has_capacity)
         return uturn__fail(error, UTURN_E_INVALID_ARG,
                            "revolve needs a capacity: slots, or a byte "
                            "budget and slot_bytes");

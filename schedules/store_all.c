@@ -22,7 +22,7 @@ static uturn_status_t prepare(uturn_plan_t *plan, uturn_error_t *error)
                                       (unsigned long long)n,
                                       (unsigned long long)n, given);
     }
-    out->slots = plan->problem.slots == UINT64_MAX ? n : plan->problem.slots;
+    out->slots = plan->has_capacity ? plan->problem.slots : n;
     out->forward_steps = n;
     out->reverse_steps = n;
     out->stores        = n;

@@ -5,6 +5,7 @@
  */
 #include "validator.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* limits: steps, slots (capacity), slot_bytes and budget_bytes (0: none). */
@@ -53,7 +54,9 @@ uturn_status_t uturn_validator_create(const uturn_problem_t *problem,
     p.slot_bytes   = given.slot_bytes;
     p.budget_bytes = given.budget_bytes;
     uturn_problem_t resolved;
-    uturn_status_t status = uturn__problem_resolve(&p, &resolved, error);
+    bool has_capacity     = false;
+    uturn_status_t status =
+        uturn__problem_resolve(&p, &resolved, &has_capacity, error);
     if (status != UTURN_OK)
         return status;
     uturn_stats_t limits;
@@ -86,30 +89,59 @@ static uint64_t first_held(const uturn_validator_t *v)
     return UTURN_NONE;
 }
 
-static uturn_status_t end_rules(uturn_validator_t *v, uturn_error_t *error)
+/* "action K" or "action K (line L)": where an end rule broke. */
+static void where(const uturn_validator_t *v, uint64_t line, char out[64])
 {
-    const unsigned long long at = (unsigned long long)v->index;
+    if (line != 0)
+        snprintf(out, 64, "action %llu (line %llu)",
+                 (unsigned long long)v->index, (unsigned long long)line);
+    else
+        snprintf(out, 64, "action %llu", (unsigned long long)v->index);
+}
+
+static uturn_status_t end_rules(uturn_validator_t *v, uint64_t line,
+                                uturn_error_t *error)
+{
+    char at[64];
+    where(v, line, at);
     if (!v->turned)
-        return uturn__fail_at(error, UTURN_E_INVALID_PLAN, v->index, 0,
-                              v->steps, "action %llu: end of plan: the plan "
-                              "ends before the turn", at);
+        return uturn__fail_at(error, UTURN_E_INVALID_PLAN, v->index, line,
+                              v->steps, "%s: end of plan: the plan ends "
+                              "before the turn", at);
     if (v->next_reverse != 0)
-        return uturn__fail_at(error, UTURN_E_INVALID_PLAN, v->index, 0,
+        return uturn__fail_at(error, UTURN_E_INVALID_PLAN, v->index, line,
                               v->next_reverse - 1,
-                              "action %llu: end of plan: step %llu is never "
-                              "reversed", at,
-                              (unsigned long long)(v->next_reverse - 1));
+                              "%s: end of plan: step %llu is never reversed",
+                              at, (unsigned long long)(v->next_reverse - 1));
     if (v->held != 0) {
         const uint64_t k = first_held(v);
-        return uturn__fail_at(error, UTURN_E_INVALID_PLAN, v->index, 0,
+        return uturn__fail_at(error, UTURN_E_INVALID_PLAN, v->index, line,
                               v->slots[k] - 1,
-                              "action %llu: end of plan: %llu slots are "
-                              "still held (slot %llu holds x_%llu)", at,
+                              "%s: end of plan: %llu slots are still held "
+                              "(slot %llu holds x_%llu)", at,
                               (unsigned long long)v->held,
                               (unsigned long long)k,
                               (unsigned long long)(v->slots[k] - 1));
     }
     return UTURN_OK;
+}
+
+uturn_status_t uturn__validator_finish_line(uturn_validator_t *v,
+                                            uturn_stats_t *observed,
+                                            uint64_t line,
+                                            uturn_error_t *error)
+{
+    uturn_stats_t *s = &v->stats;
+    s->recomputed_steps =
+        s->forward_steps > s->steps ? s->forward_steps - s->steps : 0;
+    s->forward_cost     = s->forward_steps;
+    s->recompute_cost   = s->recomputed_steps;
+    s->recompute_factor = (double)s->forward_steps / (double)s->steps;
+    if (observed != NULL)
+        uturn__stats_export(s, observed);
+    if (v->failed != UTURN_OK)
+        return uturn__validator_push_line(v, NULL, 0, error);
+    return end_rules(v, line, error);
 }
 
 uturn_status_t uturn_validator_finish(uturn_validator_t *validator,
@@ -119,20 +151,7 @@ uturn_status_t uturn_validator_finish(uturn_validator_t *validator,
     if (validator == NULL)
         return uturn__fail(error, UTURN_E_INVALID_ARG,
                            "validator must not be NULL");
-    uturn_stats_t *s = &validator->stats;
-    s->recomputed_steps =
-        s->forward_steps > s->steps ? s->forward_steps - s->steps : 0;
-    s->forward_cost     = s->forward_steps;
-    s->recompute_cost   = s->recomputed_steps;
-    s->recompute_factor = (double)s->forward_steps / (double)s->steps;
-    if (observed != NULL)
-        uturn__stats_export(s, observed);
-    if (validator->failed != UTURN_OK) {
-        if (error != NULL)
-            *error = validator->failure;
-        return validator->failed;
-    }
-    return end_rules(validator, error);
+    return uturn__validator_finish_line(validator, observed, 0, error);
 }
 
 uturn_status_t uturn_plan_walk(const uturn_plan_t *plan,

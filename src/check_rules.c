@@ -217,7 +217,8 @@ uturn_status_t uturn__validator_push_line(uturn_validator_t *v,
                                           const uturn_action_t *a,
                                           uint64_t line, uturn_error_t *e)
 {
-    if (v->failed == UTURN_OK && apply(v, a, line) == UTURN_OK) {
+    /* a is NULL only to copy an earlier failure out (see check.c). */
+    if (v->failed == UTURN_OK && a != NULL && apply(v, a, line) == UTURN_OK) {
         v->index += 1;
         v->stats.actions += 1;
         return UTURN_OK;

@@ -86,9 +86,3 @@ uturn_status_t uturn__fail_infeasible(uturn_error_t *error, uint64_t slots,
     error->minimum_bytes = bytes;
     return UTURN_E_INFEASIBLE;
 }
-
-void uturn__error_set_line(uturn_error_t *error, uint64_t line)
-{
-    if (error != NULL && has_field(error, offsetof(uturn_error_t, line) + 8))
-        error->line = line;
-}

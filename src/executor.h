@@ -33,7 +33,7 @@ struct uturn__run {
     uturn_report_t report;
     /* Timing by sampling: see run_loop.c. */
     double spent[3];
-    uint64_t countdown, weight;
+    uint64_t countdown, weight, random;
 };
 
 /* Preflight (run_prep.c): check the model and the budget, allocate. */

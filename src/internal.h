@@ -76,17 +76,17 @@ __attribute__((format(printf, 4, 5)))
 uturn_status_t
 uturn__fail_infeasible(uturn_error_t *error, uint64_t slots,
                        uint64_t slot_bytes, const char *fmt, ...);
-/* Add "(line L)" knowledge to an error produced without it. */
-void uturn__error_set_line(uturn_error_t *error, uint64_t line);
 
 /* ---- problems (problem.c) ---- */
 
 /* Copy the caller's struct, honouring its size, over the defaults. */
 void uturn__problem_copy(const uturn_problem_t *in, uturn_problem_t *out);
 /* Check the fields every planner shares and resolve the capacity into
- * out->slots (UINT64_MAX when none was given). */
+ * out->slots; when none was given, *has_capacity is false and out->slots
+ * is UINT64_MAX (unlimited), which a caller may also give explicitly. */
 uturn_status_t uturn__problem_resolve(const uturn_problem_t *in,
                                       uturn_problem_t *out,
+                                      bool *has_capacity,
                                       uturn_error_t *error);
 /* "a budget of 100 bytes holds 0 slots of 1024 bytes" or "a capacity of
  * 5 slots": what the caller gave, for infeasible messages. */
@@ -105,6 +105,7 @@ struct uturn__planner;
 struct uturn_plan {
     uturn_allocator_t alloc;
     uturn_problem_t problem; /* resolved: slots is the capacity */
+    bool has_capacity;       /* slots or a budget was given */
     uturn_stats_t stats;     /* predicted, or validated for parsed plans */
     const struct uturn__planner *planner;
     uint64_t slot_span;      /* highest slot index used, plus one */

@@ -59,7 +59,8 @@ static uturn_status_t plan_prepare(uturn_plan_t *plan,
                                    uturn_error_t *error)
 {
     uturn_status_t status =
-        uturn__problem_resolve(problem, &plan->problem, error);
+        uturn__problem_resolve(problem, &plan->problem, &plan->has_capacity,
+                               error);
     if (status != UTURN_OK)
         return status;
     plan->planner = find(plan->problem.planner);

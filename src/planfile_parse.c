@@ -231,7 +231,7 @@ static uturn_status_t one_line(struct parser *p)
 static uturn_status_t parse_all(struct parser *p)
 {
     uturn_status_t status = UTURN_OK;
-    if (memchr(p->text, '\0', p->len) != NULL) {
+    if (p->len != 0 && memchr(p->text, '\0', p->len) != NULL) {
         p->line = 1;
         for (size_t i = 0; p->text[i] != '\0'; i++)
             p->line += p->text[i] == '\n';
@@ -246,9 +246,8 @@ static uturn_status_t parse_all(struct parser *p)
     if (status != UTURN_OK)
         return status;
     p->plan->problem.planner = UTURN_PLANNER_PARSED;
-    status = uturn_validator_finish(p->validator, &p->plan->stats, p->error);
-    uturn__error_set_line(p->error, status == UTURN_OK ? 0 : p->line);
-    return status;
+    return uturn__validator_finish_line(p->validator, &p->plan->stats,
+                                        p->line, p->error);
 }
 
 uturn_status_t uturn_plan_parse(const char *text, size_t length,

@@ -47,6 +47,7 @@ void uturn__stats_export(const uturn_stats_t *in, uturn_stats_t *out)
 }
 
 static uturn_status_t resolve_capacity(uturn_problem_t *p,
+                                       bool *has_capacity,
                                        uturn_error_t *error)
 {
     if (p->slots != 0 && p->budget_bytes != 0)
@@ -56,6 +57,7 @@ static uturn_status_t resolve_capacity(uturn_problem_t *p,
         return uturn__fail(error, UTURN_E_INVALID_ARG,
                            "budget_bytes needs slot_bytes (the size of one "
                            "stored state)");
+    *has_capacity = p->slots != 0 || p->budget_bytes != 0;
     if (p->slots == 0)
         p->slots = p->budget_bytes != 0 ? p->budget_bytes / p->slot_bytes
                                         : UINT64_MAX;
@@ -64,6 +66,7 @@ static uturn_status_t resolve_capacity(uturn_problem_t *p,
 
 uturn_status_t uturn__problem_resolve(const uturn_problem_t *in,
                                       uturn_problem_t *out,
+                                      bool *has_capacity,
                                       uturn_error_t *error)
 {
     uturn__problem_copy(in, out);
@@ -80,7 +83,7 @@ uturn_status_t uturn__problem_resolve(const uturn_problem_t *in,
                            (unsigned long long)out->stride,
                            (unsigned long long)out->steps,
                            (unsigned long long)out->steps);
-    return resolve_capacity(out, error);
+    return resolve_capacity(out, has_capacity, error);
 }
 
 uturn_status_t uturn__stats_finish(uturn_stats_t *stats,

@@ -1,8 +1,11 @@
 /*
  * The executor's action loop. Time is sampled: when actions are short, one
- * in SAMPLE_PERIOD is timed and stands for the ones around it, since a clock
- * read costs about as much as a short action; once a timed action takes
- * longer than LONG_ACTION every action is timed.
+ * action at a random gap of 1..2*SAMPLE_PERIOD-1 (mean SAMPLE_PERIOD) is
+ * timed and stands for the gap, since a clock read costs about as much as a
+ * short action. The gap is random because plans are periodic: a fixed even
+ * period would, on store-all's store/advance/store/advance, only ever time
+ * advances. Once a timed action takes longer than LONG_ACTION every action
+ * is timed.
  */
 #include "executor.h"
 
@@ -243,6 +246,17 @@ static enum uturn__cost_kind cost_kind(uturn_op_t op)
     }
 }
 
+/* xorshift64: a gap in 1 .. 2*SAMPLE_PERIOD-1. */
+static uint64_t next_gap(struct uturn__run *run)
+{
+    uint64_t x = run->random;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    run->random = x;
+    return 1 + x % (2 * SAMPLE_PERIOD - 1);
+}
+
 /* Perform one action, timing it when its turn in the sample comes. */
 static uturn_status_t timed(struct uturn__run *run, const uturn_action_t *a)
 {
@@ -254,7 +268,7 @@ static uturn_status_t timed(struct uturn__run *run, const uturn_action_t *a)
     const enum uturn__cost_kind kind = cost_kind(a->op);
     if (kind != COST_NONE)
         run->spent[kind] += spent * (double)run->weight;
-    run->weight    = spent > LONG_ACTION ? 1 : SAMPLE_PERIOD;
+    run->weight    = spent > LONG_ACTION ? 1 : next_gap(run);
     run->countdown = run->weight;
     return status;
 }
@@ -267,6 +281,7 @@ uturn_status_t uturn__run_actions(struct uturn__run *run)
                            "out of memory for a cursor");
     run->countdown        = 1;
     run->weight           = 1;
+    run->random           = 0x9e3779b97f4a7c15u;
     uturn_status_t status = UTURN_OK;
     uturn_action_t a;
     while (status == UTURN_OK && uturn_cursor_next(cursor, &a)) {

@@ -29,4 +29,10 @@ uturn_status_t uturn__validator_push_line(uturn_validator_t *v,
                                           const uturn_action_t *a,
                                           uint64_t line, uturn_error_t *e);
 
+/* Finish; a broken end rule names `line` (1-based, or 0) too. */
+uturn_status_t uturn__validator_finish_line(uturn_validator_t *v,
+                                            uturn_stats_t *observed,
+                                            uint64_t line,
+                                            uturn_error_t *error);
+
 #endif
