@@ -1,0 +1,137 @@
+/* One test per API row of docs/bad-input.md: the status each bad input
+ * gets, and the words its message must contain. */
+#include <criterion/criterion.h>
+#include <string.h>
+#include <uturn.h>
+
+static uturn_problem_t base(uturn_planner_t planner)
+{
+    uturn_problem_t p;
+    uturn_problem_init(&p);
+    p.planner = planner;
+    p.steps   = 10;
+    p.slots   = 4;
+    return p;
+}
+
+/* Create a plan from p; expect status and a message containing `words`. */
+static void expect(const uturn_problem_t *p, uturn_status_t status,
+                   const char *words)
+{
+    uturn_plan_t *plan = (uturn_plan_t *)1;
+    uturn_error_t err;
+    uturn_error_init(&err);
+    cr_assert_eq(uturn_plan_create(p, NULL, &plan, &err), status, "%s: %s",
+                 uturn_status_name(status), err.message);
+    cr_assert_null(plan);
+    cr_assert_eq(err.status, status);
+    cr_assert(strstr(err.message, words) != NULL, "'%s' lacks '%s'",
+              err.message, words);
+}
+
+Test(bad_input, null_pointers)
+{
+    uturn_plan_t *plan = NULL;
+    uturn_problem_t p  = base(UTURN_PLANNER_REVOLVE);
+    cr_assert_eq(uturn_plan_create(NULL, NULL, &plan, NULL),
+                 UTURN_E_INVALID_ARG);
+    cr_assert_eq(uturn_plan_create(&p, NULL, NULL, NULL), UTURN_E_INVALID_ARG);
+    cr_assert_eq(uturn_plan_stats(NULL, NULL), UTURN_E_INVALID_ARG);
+    cr_assert_eq(uturn_plan_parse(NULL, 5, NULL, &plan, NULL),
+                 UTURN_E_INVALID_ARG);
+    uturn_plan_free(NULL); /* a no-op */
+}
+
+Test(bad_input, zero_steps)
+{
+    uturn_problem_t p = base(UTURN_PLANNER_REVOLVE);
+    p.steps           = 0;
+    expect(&p, UTURN_E_INVALID_ARG, "steps must be at least 1");
+}
+
+Test(bad_input, zero_slots_and_no_budget)
+{
+    uturn_problem_t p = base(UTURN_PLANNER_REVOLVE);
+    p.slots           = 0;
+    expect(&p, UTURN_E_INVALID_ARG, "needs a capacity");
+}
+
+Test(bad_input, budget_below_one_state)
+{
+    uturn_problem_t p = base(UTURN_PLANNER_REVOLVE);
+    p.slots           = 0;
+    p.slot_bytes      = 1024;
+    p.budget_bytes    = 1000;
+    expect(&p, UTURN_E_INFEASIBLE, "at least 1 slot (1024 bytes)");
+    uturn_error_t err;
+    uturn_error_init(&err);
+    uturn_plan_t *plan = NULL;
+    uturn_plan_create(&p, NULL, &plan, &err);
+    cr_assert_eq(err.minimum_bytes, 1024);
+}
+
+Test(bad_input, slots_and_budget_together)
+{
+    uturn_problem_t p = base(UTURN_PLANNER_REVOLVE);
+    p.slot_bytes      = 8;
+    p.budget_bytes    = 64;
+    expect(&p, UTURN_E_INVALID_ARG, "not both");
+}
+
+Test(bad_input, budget_without_slot_bytes)
+{
+    uturn_problem_t p = base(UTURN_PLANNER_REVOLVE);
+    p.slots           = 0;
+    p.budget_bytes    = 64;
+    expect(&p, UTURN_E_INVALID_ARG, "needs slot_bytes");
+}
+
+Test(bad_input, stride_above_steps)
+{
+    uturn_problem_t p = base(UTURN_PLANNER_PERIODIC);
+    p.slots           = 0;
+    p.stride          = 11;
+    expect(&p, UTURN_E_INVALID_ARG, "valid strides are 1..10");
+}
+
+Test(bad_input, stride_for_another_planner)
+{
+    uturn_problem_t p = base(UTURN_PLANNER_REVOLVE);
+    p.stride          = 2;
+    expect(&p, UTURN_E_INVALID_ARG, "periodic planner only");
+}
+
+Test(bad_input, unknown_planner)
+{
+    uturn_problem_t p = base((uturn_planner_t)42);
+    expect(&p, UTURN_E_INVALID_ARG, "unknown planner");
+    uturn_planner_t out = UTURN_PLANNER_SQRT;
+    cr_assert_eq(uturn_planner_from_name("quicksort", &out),
+                 UTURN_E_INVALID_ARG);
+    cr_assert_eq(out, UTURN_PLANNER_SQRT, "left alone on failure");
+}
+
+Test(bad_input, counts_overflow)
+{
+    uturn_problem_t p = base(UTURN_PLANNER_REVOLVE);
+    p.steps           = 1000000000000ull;
+    p.slots           = 1;
+    expect(&p, UTURN_E_OVERFLOW, "do not fit in 64 bits");
+    p.steps = UINT64_MAX;
+    p.slots = 5;
+    expect(&p, UTURN_E_OVERFLOW, "at most");
+}
+
+Test(bad_input, store_all_short_of_slots)
+{
+    uturn_problem_t p = base(UTURN_PLANNER_STORE_ALL);
+    expect(&p, UTURN_E_INFEASIBLE, "store-all needs 10 slots");
+}
+
+Test(bad_input, periodic_short_of_slots)
+{
+    uturn_problem_t p = base(UTURN_PLANNER_PERIODIC);
+    p.slots           = 3;
+    /* k = 3: m = 4, L = 1, max(m + L - 1, m + k - 3) = 4 */
+    expect(&p, UTURN_E_INFEASIBLE, "periodic needs at least 4 slots");
+}
