@@ -1,0 +1,101 @@
+# Tests of what `cmake --install` ships (included by cmake/install.cmake
+# when UTURN_BUILD_TESTS is on):
+#   symbols_exported   libuturn.so exports exactly the UTURN_EXPORT functions
+#   install_prefix     fixture: install into <build>/consumers/prefix
+#   install_tree       the installed files, CLI, uturn.pc, version file
+#   consumer_*         programs in C (find_package, pkg-config), C++,
+#                      Fortran and Python built and run against that prefix
+#   consumer_docs      docs/consumers.md shows the consumer files verbatim
+# Everything they write stays under <build>/consumers.
+set(_uturn_cdir ${CMAKE_CURRENT_LIST_DIR})
+set(_uturn_cwork ${PROJECT_BINARY_DIR}/consumers)
+set(_uturn_prefix ${_uturn_cwork}/prefix)
+if(CMAKE_NM)
+  set(UTURN_NM ${CMAKE_NM})
+else()
+  find_program(UTURN_NM NAMES nm)
+endif()
+add_test(NAME symbols_exported
+  COMMAND ${CMAKE_COMMAND} -DNM=${UTURN_NM} -DLIB=$<TARGET_FILE:uturn>
+          -DHEADER=${PROJECT_SOURCE_DIR}/include/uturn.h
+          -P ${_uturn_cdir}/check_symbols.cmake)
+set_tests_properties(symbols_exported PROPERTIES TIMEOUT 60)
+
+if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")
+  message(STATUS "uturn: absolute CMAKE_INSTALL_LIBDIR, install tests off")
+  return()
+endif()
+set(_uturn_libdir ${_uturn_prefix}/${CMAKE_INSTALL_LIBDIR})
+
+add_test(NAME install_prefix
+  COMMAND ${CMAKE_COMMAND} -DBUILD=${PROJECT_BINARY_DIR}
+          -DPREFIX=${_uturn_prefix} -P ${_uturn_cdir}/install_prefix.cmake)
+set_tests_properties(install_prefix PROPERTIES
+  FIXTURES_SETUP uturn_installed TIMEOUT 60)
+
+find_program(UTURN_PKG_CONFIG NAMES pkg-config pkgconf)
+add_test(NAME install_tree
+  COMMAND ${CMAKE_COMMAND} -DPREFIX=${_uturn_prefix}
+          -DLIBDIR=${CMAKE_INSTALL_LIBDIR}
+          -DINCLUDEDIR=${CMAKE_INSTALL_INCLUDEDIR}
+          -DBINDIR=${CMAKE_INSTALL_BINDIR} -DDATADIR=${CMAKE_INSTALL_DATADIR}
+          -DCMAKEDIR=${UTURN_INSTALL_CMAKEDIR} -DVERSION=${PROJECT_VERSION}
+          -DSONAME=$<TARGET_SONAME_FILE_NAME:uturn>
+          -DPKG_CONFIG=${UTURN_PKG_CONFIG}
+          -P ${_uturn_cdir}/check_install.cmake)
+set_tests_properties(install_tree PROPERTIES
+  FIXTURES_REQUIRED uturn_installed TIMEOUT 60)
+
+# The consumers: name (= directory), the files docs/consumers.md shows, the
+# tool it needs (a variable) and that tool's name. A consumer whose tool is
+# missing is skipped. A sanitizer build installs an instrumented library
+# that plain programs (and Python) cannot load: none run there.
+set(_uturn_consumers
+  "c_find_package|CMakeLists.txt main.c build.sh|CMAKE_COMMAND|cmake"
+  "c_pkgconfig|main.c build.sh|UTURN_PKG_CONFIG|pkg-config"
+  "cxx|main.cpp build.sh|UTURN_CXX|g++"
+  "fortran|main.f90 build.sh|UTURN_FC|gfortran"
+  "python|main.py build.sh|Python3_EXECUTABLE|python3")
+find_program(UTURN_CXX NAMES g++ c++)
+find_program(UTURN_FC NAMES gfortran)
+find_package(Python3 COMPONENTS Interpreter QUIET)
+get_filename_component(_uturn_cmake_bin ${CMAKE_COMMAND} DIRECTORY)
+set(_uturn_consumer_files "")
+foreach(entry IN LISTS _uturn_consumers)
+  string(REPLACE "|" ";" entry "${entry}")
+  list(GET entry 0 name)
+  list(GET entry 1 files)
+  list(GET entry 2 tool)
+  list(GET entry 3 tool_name)
+  separate_arguments(files)
+  foreach(f IN LISTS files)
+    list(APPEND _uturn_consumer_files tests/consumers/${name}/${f})
+  endforeach()
+  if(UTURN_SANITIZE)
+    continue()
+  endif()
+  set(missing "")
+  if(NOT ${tool})
+    set(missing ${tool_name})
+  endif()
+  add_test(NAME consumer_${name}
+    COMMAND ${CMAKE_COMMAND} -E env
+            PREFIX=${_uturn_prefix} LIBDIR=${_uturn_libdir}
+            CC=${CMAKE_C_COMPILER} CXX=${UTURN_CXX} FC=${UTURN_FC}
+            PYTHON=${Python3_EXECUTABLE} CMAKE_GENERATOR=${CMAKE_GENERATOR}
+            UTURN_MISSING_TOOL=${missing}
+            sh ${_uturn_cdir}/run.sh ${_uturn_cdir}/${name}
+               ${_uturn_cwork}/${name})
+  set_tests_properties(consumer_${name} PROPERTIES
+    FIXTURES_REQUIRED uturn_installed
+    ENVIRONMENT_MODIFICATION "PATH=path_list_prepend:${_uturn_cmake_bin}"
+    SKIP_RETURN_CODE 77 TIMEOUT 60
+    FAIL_REGULAR_EXPRESSION "FAIL|Sanitizer|runtime error")
+endforeach()
+
+add_test(NAME consumer_docs
+  COMMAND sh ${_uturn_cdir}/check_docs.sh
+          ${PROJECT_SOURCE_DIR}/docs/consumers.md ${PROJECT_SOURCE_DIR}
+          ${_uturn_consumer_files}
+  WORKING_DIRECTORY ${PROJECT_BINARY_DIR})
+set_tests_properties(consumer_docs PROPERTIES TIMEOUT 60)
