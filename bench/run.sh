@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The benchmark harness: builds Release, runs the C micro-benchmarks
+# (revolve plan generation, executor overhead and copy throughput) and
+# hyperfine on whole `uturn sweep --run` commands (each planner at a few
+# budgets on the Burgers model, side by side), then regenerates
+# bench/RESULTS.md with the machine description and the exact commands.
+# Figures are ratios measured side by side in one run: the machines here
+# are shared and noisy. Never a test, never a CI gate.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps >/dev/null
+build=build-bench
+cmake -S . -B $build -DCMAKE_BUILD_TYPE=Release -DUTURN_BUILD_TESTS=OFF \
+  -DUTURN_BUILD_EXAMPLES=OFF >/dev/null
+cmake --build $build -j"$(nproc)" >/dev/null
+out=bench/out
+mkdir -p $out
+uturn=$build/tools/uturn
+
+echo "== revolve plan generation"
+$build/bench/bench_revolve | tee $out/revolve.txt
+if [ -x $build/bench/bench_executor ]; then
+  echo "== executor"
+  $build/bench/bench_executor | tee $out/executor.txt
+fi
+
+echo "== hyperfine: uturn sweep --run, one planner and budget per command"
+# Burgers, 256 points x 2000 steps: a state is 2 KiB, store-all 3.9 MiB.
+hyperfine --warmup 3 --runs 10 --style basic \
+  --export-json $out/planners.json --export-markdown $out/planners.md \
+  -L planner revolve,periodic,sqrt -L budget 128KiB,512KiB,2MiB \
+  "$uturn sweep --run --planners {planner} --budgets {budget} --format csv" \
+  "$uturn sweep --run --planners store-all --budgets 4MiB --format csv" \
+  | tee $out/hyperfine.txt
+
+bench/write-results.sh "$build" > bench/RESULTS.md
+echo "bench/RESULTS.md regenerated"
