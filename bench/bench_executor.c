@@ -586,6 +586,10 @@ static void bench_copy_size(uturn_executor_t *ex, uint64_t bytes)
     struct model m   = {NULL, 0, 0, 0};
     struct recycler rec   = {bytes, NULL, 0, 0};
     uturn_executor_t *exr = make_executor(&rec);
+    /* The 8-byte baseline runs on an executor of its own: one executor
+     * per model keeps its slot buffers between runs, and alternating
+     * state sizes on one executor would refit its pool every run. */
+    uturn_executor_t *ex8 = make_executor(NULL);
     const uturn_model_t um = make_model(&m, true, state, bytes);
     const uturn_model_t u8 = make_model(&m, true, &tiny, sizeof tiny);
     uturn_plan_t *plan = make_plan(ex, UTURN_PLANNER_STORE_ALL, n, 0, bytes);
@@ -617,7 +621,7 @@ static void bench_copy_size(uturn_executor_t *ex, uint64_t bytes)
     hand_copies(state, bufs, n, bytes); /* warm-ups */
     exec_run(ex, plan, &um, &scratch);
     exec_run(exr, planr, &um, &scratch);
-    exec_run(ex, plan8, &u8, &scratch);
+    exec_run(ex8, plan8, &u8, &scratch);
     exec_run(exr, planr8, &u8, &scratch);
     for (int r = 0; r < reps; r++) {
         for (int k = 0; k < C_COUNT; k++) {
@@ -632,7 +636,7 @@ static void bench_copy_size(uturn_executor_t *ex, uint64_t bytes)
                 t[v][r] = exec_run(ex, plan, &um, &report);
                 break;
             case C_UTURN8:
-                t[v][r] = exec_run(ex, plan8, &u8, &scratch);
+                t[v][r] = exec_run(ex8, plan8, &u8, &scratch);
                 break;
             case C_RECYCLE:
                 t[v][r] = exec_run(exr, planr, &um, &scratch);
@@ -692,6 +696,7 @@ static void bench_copy_size(uturn_executor_t *ex, uint64_t bytes)
     uturn_plan_free(planr);
     uturn_plan_free(planr8);
     uturn_executor_free(exr);
+    uturn_executor_free(ex8);
     recycler_drain(&rec);
     free(state);
 }

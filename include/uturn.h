@@ -574,8 +574,19 @@ UTURN_EXPORT uturn_status_t uturn_executor_create(
     const uturn_allocator_t *alloc, uturn_executor_t **out,
     uturn_error_t *error);
 
-/** Free @p executor and its arena. NULL is a no-op. Since: 0.1 */
+/** Free @p executor, its slot buffers and its arena. NULL is a no-op.
+ *  Since: 0.1 */
 UTURN_EXPORT void uturn_executor_free(uturn_executor_t *executor);
+
+/**
+ * Give back the slot buffers the executor keeps between runs. A run empties
+ * every slot on every exit path, but keeps the buffers of uniform slots for
+ * the next run (so a code that computes a gradient per iteration does not
+ * fault in fresh pages every time); the next run reuses, adds or frees
+ * buffers so that it holds exactly what its plan needs. NULL is a no-op.
+ * Thread safety: not while the executor runs. Since: 0.1
+ */
+UTURN_EXPORT void uturn_executor_trim(uturn_executor_t *executor);
 
 /**
  * What the executor's storage really spends on a slot of @p state_bytes

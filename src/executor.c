@@ -61,6 +61,7 @@ void uturn_executor_free(uturn_executor_t *executor)
 {
     if (executor == NULL)
         return;
+    uturn__pool_trim(executor);
     uturn__storage_close(&executor->storage);
     const uturn_allocator_t alloc = executor->alloc;
     uturn__free(&alloc, executor, sizeof *executor);

@@ -7,6 +7,8 @@
 struct uturn_executor {
     uturn_allocator_t alloc; /* for the executor's own bookkeeping */
     struct uturn__storage storage;
+    void **pool; /* uniform slot buffers kept between runs (slot_pool.c) */
+    uint64_t pool_count, pool_capacity, pool_bytes;
 };
 
 enum uturn__cost_kind { COST_FORWARD, COST_ADJOINT, COST_COPY, COST_NONE };
@@ -23,7 +25,7 @@ struct uturn__run {
     uint64_t slot_cost; /* uniform: real bytes of one slot */
     void **slot;        /* slot index -> buffer, slot_span entries */
     uint64_t *slot_bytes; /* per_step: bytes asked for each held slot */
-    void **pool;        /* uniform: every slot buffer, allocated up front */
+    void **pool;        /* uniform: the executor's buffers, ready up front */
     uint64_t pool_size, pool_free; /* pool[0 .. pool_free) are unused */
     uint64_t *hashes;   /* verify: hash of x_i, or 0 while unknown */
     uint64_t held_real, peak_real; /* real bytes in slots (per-step) */
@@ -33,8 +35,14 @@ struct uturn__run {
     uturn_report_t report;
     /* Timing by sampling: see run_loop.c. */
     double spent[3];
+    double mean_spent; /* running mean of the timed actions */
     uint64_t countdown, weight, random;
 };
+
+/* The kept buffers (slot_pool.c): exactly count of bytes each. */
+uturn_status_t uturn__pool_fit(uturn_executor_t *ex, uint64_t count,
+                               uint64_t bytes);
+void uturn__pool_trim(uturn_executor_t *ex);
 
 /* Preflight (run_prep.c): check the model and the budget, allocate. */
 uturn_status_t uturn__run_prepare(struct uturn__run *run);

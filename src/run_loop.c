@@ -4,8 +4,8 @@
  * timed and stands for the gap, since a clock read costs about as much as a
  * short action. The gap is random because plans are periodic: a fixed even
  * period would, on store-all's store/advance/store/advance, only ever time
- * advances. Once a timed action takes longer than LONG_ACTION every action
- * is timed.
+ * advances. Once timed actions take longer than LONG_ACTION on average,
+ * every action is timed.
  */
 #include "executor.h"
 
@@ -268,7 +268,11 @@ static uturn_status_t timed(struct uturn__run *run, const uturn_action_t *a)
     const enum uturn__cost_kind kind = cost_kind(a->op);
     if (kind != COST_NONE)
         run->spent[kind] += spent * (double)run->weight;
-    run->weight    = spent > LONG_ACTION ? 1 : next_gap(run);
+    /* Decide on a running mean, not on this one action: a gap that
+     * depended on the action just timed would bias the estimate when long
+     * and short actions alternate (store-all's store/advance). */
+    run->mean_spent += (spent - run->mean_spent) / 8.0;
+    run->weight = run->mean_spent > LONG_ACTION ? 1 : next_gap(run);
     run->countdown = run->weight;
     return status;
 }

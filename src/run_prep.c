@@ -124,16 +124,10 @@ static uturn_status_t allocate(struct uturn__run *run)
         return run->slot_bytes == NULL ? UTURN_E_NOMEM : UTURN_OK;
     }
     const uint64_t count = run->plan->stats.peak_slots;
-    run->pool            = uturn__alloc_zeroed(a, count, sizeof *run->pool);
-    if (run->pool == NULL)
+    if (uturn__pool_fit(run->ex, count, run->model.state_bytes) != UTURN_OK)
         return UTURN_E_NOMEM;
-    for (run->pool_size = 0; run->pool_size < count; run->pool_size++) {
-        void *buf =
-            uturn__storage_alloc(&run->ex->storage, run->model.state_bytes);
-        if (buf == NULL)
-            return UTURN_E_NOMEM;
-        run->pool[run->pool_size] = buf;
-    }
+    run->pool                       = run->ex->pool;
+    run->pool_size                  = count;
     run->pool_free                  = count;
     run->report.measured_peak_bytes = uturn__storage_measure(&run->ex->storage);
     return UTURN_OK;
@@ -170,11 +164,11 @@ void uturn__run_release(struct uturn__run *run)
     for (uint64_t k = 0; run->slot_bytes != NULL && k < span; k++)
         uturn__storage_free(&run->ex->storage, run->slot[k],
                             run->slot_bytes[k]);
-    for (uint64_t i = 0; i < run->pool_size; i++)
-        uturn__storage_free(&run->ex->storage, run->pool[i],
-                            run->model.state_bytes);
-    uturn__free(a, run->pool, (size_t)run->plan->stats.peak_slots *
-                                  sizeof *run->pool);
+    /* Slots a failed run still holds go back to the executor's pool. */
+    for (uint64_t k = 0; run->pool != NULL && run->slot != NULL && k < span;
+         k++)
+        if (run->slot[k] != NULL)
+            run->pool[run->pool_free++] = run->slot[k];
     uturn__free(a, run->slot, (size_t)span * sizeof *run->slot);
     uturn__free(a, run->slot_bytes, (size_t)span * sizeof *run->slot_bytes);
     uturn__free(a, run->hashes, (size_t)(run->steps + 1) * sizeof *run->hashes);

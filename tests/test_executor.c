@@ -241,10 +241,19 @@ Test(executor, failure_at_every_callback_of_every_planner)
             cr_assert_neq(rep.failed_step, UTURN_NONE);
             cr_assert(strstr(err.message, "returned 7") != NULL, "%s",
                       err.message);
-            cr_assert_eq(counts.live_blocks, 2, /* the executor and the plan */
+            /* The executor keeps exactly the plan's slot buffers (and
+             * their array) for the next run; trimmed, only it and the
+             * plan remain. */
+            uturn_stats_t ps;
+            uturn_stats_init(&ps);
+            uturn_plan_stats(plan, &ps);
+            cr_assert_eq(counts.live_blocks, 2 + 1 + ps.peak_slots,
                          "planner %zu call %llu: %llu blocks live", p,
                          (unsigned long long)k,
                          (unsigned long long)counts.live_blocks);
+            uturn_executor_trim(ex);
+            cr_assert_eq(counts.live_blocks, 2, "planner %zu call %llu", p,
+                         (unsigned long long)k);
         }
         struct toy ok = {.x = 0.3};
         m             = toy_model(&ok);
@@ -421,4 +430,43 @@ Test(executor, progress_is_reported_and_can_stop_the_run)
     cr_assert_geq(rep.wall_seconds, rep.forward_seconds + rep.adjoint_seconds);
     uturn_plan_free(plan);
     uturn_executor_free(ex);
+}
+
+/* The executor keeps exactly the last plan's slot buffers between runs:
+ * the next run allocates none of them again, a smaller plan gives extras
+ * back, and the allocator's figure stays the planned peak. */
+Test(executor, slot_buffers_are_kept_between_runs_and_trimmed)
+{
+    counting_alloc_t counts = {0};
+    const uturn_allocator_t alloc = counting_allocator(&counts);
+    uturn_executor_t *ex = NULL;
+    uturn_executor_create(&alloc, &ex, NULL);
+    uturn_plan_t *big   = make_plan(ex, UTURN_PLANNER_REVOLVE, 60, 9, 0);
+    uturn_plan_t *small = make_plan(ex, UTURN_PLANNER_REVOLVE, 60, 4, 0);
+    uint64_t allocs[3];
+    uturn_report_t rep[3];
+    uturn_plan_t *order[3] = {big, big, small};
+    for (int i = 0; i < 3; i++) {
+        struct toy t    = {.x = 0.6};
+        uturn_model_t m = toy_model(&t);
+        uturn_report_init(&rep[i]);
+        const uint64_t before = counts.total_allocs;
+        cr_assert_eq(uturn_executor_run(ex, order[i], &m, NULL, NULL, &rep[i],
+                                        NULL),
+                     UTURN_OK);
+        allocs[i] = counts.total_allocs - before;
+        cr_assert_eq(rep[i].measured_peak_bytes, rep[i].planned_peak_bytes);
+    }
+    cr_assert_eq(allocs[0], allocs[1] + 9 + 1, "the second run reuses the 9 "
+                 "buffers and their array: %llu then %llu allocations",
+                 (unsigned long long)allocs[0], (unsigned long long)allocs[1]);
+    cr_assert_eq(allocs[2], allocs[1], "the smaller plan allocates no buffer");
+    cr_assert_eq(rep[2].measured_peak_bytes, 4 * rep[2].slot_bytes);
+    const uint64_t live = counts.live_blocks;
+    uturn_executor_trim(ex);
+    cr_assert_eq(live - counts.live_blocks, 4 + 1, "4 buffers and the array");
+    uturn_plan_free(big);
+    uturn_plan_free(small);
+    uturn_executor_free(ex);
+    cr_assert_eq(counts.live_blocks, 0);
 }
