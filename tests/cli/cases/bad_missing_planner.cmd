@@ -1,0 +1,1 @@
+stats --steps 10 --slots 2

@@ -1,0 +1,1 @@
+stats revolve --slots 2 --steps

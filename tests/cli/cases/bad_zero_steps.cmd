@@ -1,0 +1,1 @@
+stats revolve --steps 0 --slots 2

@@ -1,0 +1,1 @@
+stats store-all --steps 10 --slots 9
