@@ -148,11 +148,12 @@ typedef enum uturn_planner {
     UTURN_PLANNER_PERIODIC  = 1, /* "periodic": a checkpoint every k steps */
     UTURN_PLANNER_SQRT      = 2, /* "sqrt": periodic with k = ceil(sqrt n) */
     UTURN_PLANNER_REVOLVE   = 3, /* "revolve": binomial, optimal */
+    UTURN_PLANNER_DP        = 4, /* "dp": per-step sizes and costs */
     UTURN_PLANNER_PARSED    = 100 /* "parsed": read from plan text */
 } uturn_planner_t;
 
 /**
- * The planner's name: "store-all", "periodic", "sqrt", "revolve" or
+ * The planner's name: "store-all", "periodic", "sqrt", "revolve", "dp" or
  * "parsed"; NULL for a value outside the enum.
  * Thread safety: safe. Since: 0.1
  */
@@ -177,6 +178,22 @@ UTURN_EXPORT uturn_status_t uturn_planner_from_name(const char *name,
  * use); revolve and periodic without a stride need one. A capacity that
  * cannot hold the planner's minimum is UTURN_E_INFEASIBLE, and the error
  * names the minimum.
+ *
+ * States of different sizes and steps of different costs (appended in 0.1):
+ * `step_bytes[i]` is the size of x_i and `step_costs[i]` the cost of F_i,
+ * for i = 0 .. steps-1; NULL means every state is slot_bytes and every cost
+ * is 1. Only the dp planner takes them (the others plan uniform states and
+ * return UTURN_E_UNSUPPORTED); with step_bytes the capacity is a byte
+ * budget. The plan copies both arrays.
+ *
+ * dp minimises the total cost of forward steps among nested schedules (a
+ * checkpoint is freed only after everything it was stored for is reversed)
+ * by dynamic programming over segments and memory in units of `unit_bytes`,
+ * every size rounded up, so a plan that fits in units fits in bytes; it is
+ * exactly optimal when every size is a multiple of the unit. unit_bytes 0
+ * picks the greatest common divisor of the sizes when the table then fits
+ * its limit (UTURN_DP_TABLE_BYTES), else the budget divided by the largest
+ * number of units that fits. Its time grows like steps^3 * units / 6.
  * Since: 0.1
  */
 typedef struct uturn_problem {
@@ -187,7 +204,13 @@ typedef struct uturn_problem {
     uint64_t slot_bytes;      /* bytes one slot counts as, or 0: unknown */
     uint64_t budget_bytes;    /* bytes the slots may hold at once, or 0 */
     uint64_t stride;          /* periodic only: k >= 1, or 0 to choose */
+    const uint64_t *step_bytes; /* dp: bytes of x_i, or NULL (uniform) */
+    const uint64_t *step_costs; /* dp: cost of F_i, or NULL (all 1) */
+    uint64_t unit_bytes;        /* dp: memory resolution, 0: automatic */
 } uturn_problem_t;
+
+/** The most memory the dp planner's table may take (bytes). Since: 0.1 */
+#define UTURN_DP_TABLE_BYTES (1024ull * 1024 * 1024)
 
 /**
  * Set every field of @p problem to its default (revolve, everything else

@@ -16,7 +16,8 @@ struct uturn__planner {
     /* Resolve capacity and parameters in plan->problem (whose shared fields
      * uturn__problem_resolve() has checked) and predict plan->stats counts:
      * forward_steps, reverse_steps, stores, restores, frees, peak_slots,
-     * actions and slots. plan.c fills the derived ones. */
+     * actions and slots. plan.c fills the derived ones; a planner that
+     * sets forward_cost also sets recompute_cost and peak_bytes. */
     uturn_status_t (*prepare)(uturn_plan_t *plan, uturn_error_t *error);
     /* Bytes of generator state one cursor needs. */
     uturn_status_t (*state_size)(const uturn_plan_t *plan, size_t *bytes);
@@ -30,6 +31,7 @@ extern const struct uturn__planner uturn__store_all;
 extern const struct uturn__planner uturn__periodic;
 extern const struct uturn__planner uturn__sqrt;
 extern const struct uturn__planner uturn__revolve;
+extern const struct uturn__planner uturn__dp;
 extern const struct uturn__planner uturn__parsed;
 
 /* periodic.c, for sqrt.c: prepare periodic with a fixed stride k. */

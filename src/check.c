@@ -8,9 +8,10 @@
 #include <stdio.h>
 #include <string.h>
 
-/* limits: steps, slots (capacity), slot_bytes and budget_bytes (0: none). */
 uturn_status_t uturn__validator_new(const uturn_allocator_t *alloc,
                                     const uturn_stats_t *limits,
+                                    const uint64_t *step_bytes,
+                                    const uint64_t *step_costs,
                                     uturn_validator_t **out)
 {
     uturn_allocator_t resolved;
@@ -25,12 +26,38 @@ uturn_status_t uturn__validator_new(const uturn_allocator_t *alloc,
     v->budget_bytes = limits->budget_bytes;
     v->live         = 0;
     v->next_reverse = limits->steps;
+    v->step_bytes   = step_bytes;
+    v->step_costs   = step_costs;
+    v->sweep_cost   = limits->steps;
+    for (uint64_t i = 0; step_costs != NULL && i < limits->steps; i++)
+        v->sweep_cost += step_costs[i] - 1;
     uturn_stats_init(&v->stats);
     v->stats.steps        = limits->steps;
     v->stats.slots        = limits->slots;
     v->stats.slot_bytes   = limits->slot_bytes;
     v->stats.budget_bytes = limits->budget_bytes;
     *out                  = v;
+    return UTURN_OK;
+}
+
+/* The caller's per-step arrays need not outlive the call: copy them. */
+static uturn_status_t own_steps(uturn_validator_t *v,
+                                const uturn_problem_t *given)
+{
+    const uint64_t *const in[2] = {given->step_bytes, given->step_costs};
+    for (int k = 0; k < 2; k++) {
+        if (in[k] == NULL)
+            continue;
+        v->owned[k] = uturn__alloc_zeroed(&v->alloc, v->steps, sizeof(uint64_t));
+        if (v->owned[k] == NULL)
+            return UTURN_E_NOMEM;
+        memcpy(v->owned[k], in[k], (size_t)v->steps * sizeof(uint64_t));
+    }
+    v->step_bytes = v->owned[0];
+    v->step_costs = v->owned[1];
+    v->sweep_cost = v->steps;
+    for (uint64_t i = 0; v->step_costs != NULL && i < v->steps; i++)
+        v->sweep_cost += v->step_costs[i] - 1;
     return UTURN_OK;
 }
 
@@ -53,6 +80,7 @@ uturn_status_t uturn_validator_create(const uturn_problem_t *problem,
     p.slots        = given.slots;
     p.slot_bytes   = given.slot_bytes;
     p.budget_bytes = given.budget_bytes;
+    p.step_bytes   = given.step_bytes; /* slot_bytes defaults to the largest */
     uturn_problem_t resolved;
     bool has_capacity     = false;
     uturn_status_t status =
@@ -65,9 +93,14 @@ uturn_status_t uturn_validator_create(const uturn_problem_t *problem,
     limits.slots        = resolved.slots;
     limits.slot_bytes   = resolved.slot_bytes;
     limits.budget_bytes = resolved.budget_bytes;
-    status              = uturn__validator_new(alloc, &limits, out);
-    if (status != UTURN_OK)
+    status = uturn__validator_new(alloc, &limits, NULL, NULL, out);
+    if (status == UTURN_OK)
+        status = own_steps(*out, &given);
+    if (status != UTURN_OK) {
+        uturn_validator_free(*out);
+        *out = NULL;
         return uturn__fail(error, status, "out of memory for a validator");
+    }
     return UTURN_OK;
 }
 
@@ -77,6 +110,8 @@ void uturn_validator_free(uturn_validator_t *v)
         return;
     const uturn_allocator_t alloc = v->alloc;
     uturn__free(&alloc, v->slots, v->slots_len * sizeof *v->slots);
+    for (int k = 0; k < 2; k++)
+        uturn__free(&alloc, v->owned[k], (size_t)v->steps * sizeof(uint64_t));
     uturn__free(&alloc, v, sizeof *v);
 }
 
@@ -134,8 +169,9 @@ uturn_status_t uturn__validator_finish_line(uturn_validator_t *v,
     uturn_stats_t *s = &v->stats;
     s->recomputed_steps =
         s->forward_steps > s->steps ? s->forward_steps - s->steps : 0;
-    s->forward_cost     = s->forward_steps;
-    s->recompute_cost   = s->recomputed_steps;
+    s->recompute_cost   = s->forward_cost > v->sweep_cost
+                              ? s->forward_cost - v->sweep_cost
+                              : 0;
     s->recompute_factor = (double)s->forward_steps / (double)s->steps;
     if (observed != NULL)
         uturn__stats_export(s, observed);
@@ -162,8 +198,8 @@ uturn_status_t uturn_plan_walk(const uturn_plan_t *plan,
                            "plan must not be NULL");
     uturn_validator_t *v   = NULL;
     uturn_cursor_t *cursor = NULL;
-    uturn_status_t status  = uturn__validator_new(&plan->alloc, &plan->stats,
-                                                  &v);
+    uturn_status_t status  = uturn__validator_new(
+        &plan->alloc, &plan->stats, plan->step_bytes, plan->step_costs, &v);
     if (status == UTURN_OK)
         status = uturn_cursor_create(plan, NULL, &cursor);
     if (status != UTURN_OK) {

@@ -76,8 +76,13 @@ static uturn_status_t advance(uturn_validator_t *v, const uturn_action_t *a,
     if (a->step_end > v->steps)
         return broken(v, a, line, a->step_end, "the end is past the %llu steps",
                       (unsigned long long)v->steps);
+    uint64_t cost = a->step_end - a->step;
+    for (uint64_t i = a->step; v->step_costs != NULL && i < a->step_end; i++)
+        cost += v->step_costs[i] - 1;
     if (uturn__add_u64(v->stats.forward_steps, a->step_end - a->step,
-                       &v->stats.forward_steps) != UTURN_OK)
+                       &v->stats.forward_steps) != UTURN_OK ||
+        uturn__add_u64(v->stats.forward_cost, cost, &v->stats.forward_cost) !=
+            UTURN_OK)
         return broken(v, a, line, a->step, "forward steps overflow 64 bits");
     v->live = a->step_end;
     return UTURN_OK;
@@ -112,7 +117,7 @@ static uturn_status_t store(uturn_validator_t *v, const uturn_action_t *a,
         return broken(v, a, line, a->step, "slot %llu already holds x_%llu",
                       (unsigned long long)a->slot,
                       (unsigned long long)(v->slots[a->slot] - 1));
-    const uint64_t bytes = v->held_bytes + v->slot_bytes;
+    const uint64_t bytes = v->held_bytes + uturn__validator_bytes(v, a->step);
     if (v->budget_bytes != 0 && bytes > v->budget_bytes)
         return broken(v, a, line, a->step,
                       "the slots would hold %llu bytes, above the budget of "
@@ -159,9 +164,9 @@ static uturn_status_t free_slot(uturn_validator_t *v, const uturn_action_t *a,
     if (v->slots[a->slot] == UTURN__EMPTY)
         return broken(v, a, line, UTURN_NONE, "slot %llu is empty",
                       (unsigned long long)a->slot);
-    v->slots[a->slot] = UTURN__EMPTY;
     v->held -= 1;
-    v->held_bytes -= v->slot_bytes;
+    v->held_bytes -= uturn__validator_bytes(v, v->slots[a->slot] - 1);
+    v->slots[a->slot] = UTURN__EMPTY;
     v->stats.frees += 1;
     return UTURN_OK;
 }

@@ -109,6 +109,10 @@ struct uturn_plan {
     uturn_stats_t stats;     /* predicted, or validated for parsed plans */
     const struct uturn__planner *planner;
     uint64_t slot_span;      /* highest slot index used, plus one */
+    uint64_t *step_bytes;    /* owned copy of problem.step_bytes, or NULL */
+    uint64_t *step_costs;    /* owned copy of problem.step_costs, or NULL */
+    void *data;              /* the planner's own (dp: its table) */
+    void (*data_free)(uturn_plan_t *plan);
     uturn_action_t *actions; /* parsed plans only */
     uint64_t action_count;
     uint64_t action_capacity;

@@ -6,7 +6,7 @@
 /* The only table of planners (STYLE.md: src/ reaches planners here). */
 static const struct uturn__planner *const registry[] = {
     &uturn__store_all, &uturn__periodic, &uturn__sqrt, &uturn__revolve,
-    &uturn__parsed,
+    &uturn__dp,        &uturn__parsed,
 };
 
 static const struct uturn__planner *find(uturn_planner_t id)
@@ -54,6 +54,33 @@ uturn_status_t uturn__plan_new(const uturn_allocator_t *alloc,
     return UTURN_OK;
 }
 
+/* A plan owns copies of the per-step arrays; only dp takes them. */
+static uturn_status_t copy_steps(uturn_plan_t *plan, uturn_error_t *error)
+{
+    uturn_problem_t *p = &plan->problem;
+    if ((p->step_bytes != NULL || p->step_costs != NULL) &&
+        p->planner != UTURN_PLANNER_DP)
+        return uturn__fail(error, UTURN_E_UNSUPPORTED,
+                           "%s plans uniform states and unit costs; use dp "
+                           "for per-step sizes or costs",
+                           plan->planner->name);
+    const uint64_t *const in[2] = {p->step_bytes, p->step_costs};
+    uint64_t **const out[2]     = {&plan->step_bytes, &plan->step_costs};
+    for (int k = 0; k < 2; k++) {
+        if (in[k] == NULL)
+            continue;
+        *out[k] = uturn__alloc_zeroed(&plan->alloc, p->steps, sizeof **out[k]);
+        if (*out[k] == NULL)
+            return uturn__fail(error, UTURN_E_NOMEM,
+                               "out of memory for %llu per-step values",
+                               (unsigned long long)p->steps);
+        memcpy(*out[k], in[k], (size_t)p->steps * sizeof **out[k]);
+    }
+    p->step_bytes = plan->step_bytes;
+    p->step_costs = plan->step_costs;
+    return UTURN_OK;
+}
+
 static uturn_status_t plan_prepare(uturn_plan_t *plan,
                                    const uturn_problem_t *problem,
                                    uturn_error_t *error)
@@ -67,8 +94,11 @@ static uturn_status_t plan_prepare(uturn_plan_t *plan,
     if (plan->planner == NULL || plan->planner->id == UTURN_PLANNER_PARSED)
         return uturn__fail(error, UTURN_E_INVALID_ARG,
                            "unknown planner %d (known: store-all, periodic, "
-                           "sqrt, revolve)",
+                           "sqrt, revolve, dp)",
                            (int)plan->problem.planner);
+    status = copy_steps(plan, error);
+    if (status != UTURN_OK)
+        return status;
     status = plan->planner->prepare(plan, error);
     if (status != UTURN_OK)
         return status;
@@ -103,6 +133,11 @@ void uturn_plan_free(uturn_plan_t *plan)
     if (plan == NULL)
         return;
     const uturn_allocator_t alloc = plan->alloc;
+    if (plan->data_free != NULL)
+        plan->data_free(plan);
+    const size_t per_step = (size_t)plan->problem.steps * sizeof(uint64_t);
+    uturn__free(&alloc, plan->step_bytes, per_step);
+    uturn__free(&alloc, plan->step_costs, per_step);
     uturn__free(&alloc, plan->actions,
                 (size_t)plan->action_capacity * sizeof *plan->actions);
     uturn__free(&alloc, plan, sizeof *plan);

@@ -49,29 +49,47 @@ malformed(struct parser *p, const char *fmt, ...)
                           (unsigned long long)p->line, reason);
 }
 
-/* Split the next line into fields; returns the count or -1 (too many). */
-static int next_line(struct parser *p, struct field out[MAX_FIELDS])
+/* The bounds of the next line, without its newline; advances past it. */
+static void next_line(struct parser *p, size_t *start, size_t *end)
 {
-    const size_t start = p->pos;
-    size_t end         = start;
-    while (end < p->len && p->text[end] != '\n')
-        end++;
-    p->pos = end < p->len ? end + 1 : end;
+    *start = p->pos;
+    *end   = p->pos;
+    while (*end < p->len && p->text[*end] != '\n')
+        (*end)++;
+    p->pos = *end < p->len ? *end + 1 : *end;
     p->line += 1;
+}
+
+static bool blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r';
+}
+
+/* The next field of text[*at .. end), stopping at '#'; false at the end. */
+static bool next_field(const struct parser *p, size_t *at, size_t end,
+                       struct field *out)
+{
+    while (*at < end && blank(p->text[*at]))
+        (*at)++;
+    if (*at >= end || p->text[*at] == '#')
+        return false;
+    out->at = p->text + *at;
+    while (*at < end && !blank(p->text[*at]) && p->text[*at] != '#')
+        (*at)++;
+    out->len = (size_t)(p->text + *at - out->at);
+    return true;
+}
+
+/* Split text[start .. end) into fields; returns the count or -1. */
+static int split_fields(const struct parser *p, size_t start, size_t end,
+                        struct field out[MAX_FIELDS])
+{
     int count = 0;
-    for (size_t i = start; i < end && p->text[i] != '#';) {
-        if (p->text[i] == ' ' || p->text[i] == '\t' || p->text[i] == '\r') {
-            i++;
-            continue;
-        }
+    struct field f;
+    while (next_field(p, &start, end, &f)) {
         if (count == MAX_FIELDS)
             return -1;
-        out[count].at = p->text + i;
-        while (i < end && p->text[i] != ' ' && p->text[i] != '\t' &&
-               p->text[i] != '\r' && p->text[i] != '#')
-            i++;
-        out[count].len = (size_t)(p->text + i - out[count].at);
-        count++;
+        out[count++] = f;
     }
     return count;
 }
@@ -123,16 +141,17 @@ static uturn_status_t start_actions(struct parser *p)
                             "before the first action");
     if (pr->steps == 0)
         return malformed(p, "steps must be at least 1");
-    if (p->seen[H_BUDGET] && pr->slot_bytes == 0)
-        return malformed(p, "'budget_bytes' needs a non-zero 'slot_bytes'");
+    if (p->seen[H_BUDGET] && pr->slot_bytes == 0 && pr->step_bytes == NULL)
+        return malformed(p, "'budget_bytes' needs a non-zero 'slot_bytes' "
+                            "or 'step_bytes'");
     uturn_stats_t limits;
     uturn_stats_init(&limits);
     limits.steps        = pr->steps;
     limits.slots        = pr->slots;
     limits.slot_bytes   = pr->slot_bytes;
     limits.budget_bytes = pr->budget_bytes;
-    if (uturn__validator_new(&p->plan->alloc, &limits, &p->validator) !=
-        UTURN_OK)
+    if (uturn__validator_new(&p->plan->alloc, &limits, p->plan->step_bytes,
+                             p->plan->step_costs, &p->validator) != UTURN_OK)
         return uturn__fail(p->error, UTURN_E_NOMEM,
                            "out of memory for a validator");
     return UTURN_OK;
@@ -205,14 +224,57 @@ static uturn_status_t action_line(struct parser *p, const struct field *f,
     return status == UTURN_OK ? append(p, &a) : status;
 }
 
+/* "step_bytes v0 .. v(n-1)" or "step_costs ...": one value per step, each
+ * at least 1, after "steps" and before the first action. */
+static uturn_status_t per_step_line(struct parser *p, const struct field *kw,
+                                    size_t at, size_t end)
+{
+    const bool sizes = is(kw, "step_bytes");
+    uint64_t **slot  = sizes ? &p->plan->step_bytes : &p->plan->step_costs;
+    const uint64_t n = p->plan->problem.steps;
+    if (!p->seen[H_STEPS] || p->validator != NULL || *slot != NULL)
+        return malformed(p, "'%.*s' comes once, after 'steps' and before "
+                            "the first action", (int)kw->len, kw->at);
+    *slot = uturn__alloc_zeroed(&p->plan->alloc, n, sizeof **slot);
+    if (*slot == NULL)
+        return uturn__fail(p->error, UTURN_E_NOMEM,
+                           "out of memory for %llu values",
+                           (unsigned long long)n);
+    struct field f;
+    uint64_t count = 0;
+    for (; next_field(p, &at, end, &f); count++) {
+        uturn_status_t st = count < n ? number(p, &f, &(*slot)[count])
+                                      : malformed(p, "more than %llu values",
+                                                  (unsigned long long)n);
+        if (st == UTURN_OK && (*slot)[count] == 0)
+            st = malformed(p, "value %llu is 0; each must be at least 1",
+                           (unsigned long long)count);
+        if (st != UTURN_OK)
+            return st;
+    }
+    if (count < n)
+        return malformed(p, "%llu values for %llu steps",
+                         (unsigned long long)count, (unsigned long long)n);
+    if (sizes)
+        p->plan->problem.step_bytes = p->plan->step_bytes;
+    else
+        p->plan->problem.step_costs = p->plan->step_costs;
+    return UTURN_OK;
+}
+
 static uturn_status_t one_line(struct parser *p)
 {
+    size_t start = 0, end = 0, at = 0;
+    next_line(p, &start, &end);
     struct field f[MAX_FIELDS];
-    const int count = next_line(p, f);
+    at = start;
+    if (!next_field(p, &at, end, &f[0]))
+        return UTURN_OK;
+    if (p->magic && (is(&f[0], "step_bytes") || is(&f[0], "step_costs")))
+        return per_step_line(p, &f[0], at, end);
+    const int count = split_fields(p, start, end, f);
     if (count < 0)
         return malformed(p, "too many fields");
-    if (count == 0)
-        return UTURN_OK;
     if (!p->magic) {
         if (count != 2 || !is(&f[0], "uturn-plan"))
             return malformed(p, "expected 'uturn-plan 1' first");

@@ -17,6 +17,17 @@ static uturn_status_t write_header(const uturn_plan_t *plan, FILE *stream)
     if (rc >= 0 && s->budget_bytes != 0)
         rc = fprintf(stream, "budget_bytes %llu\n",
                      (unsigned long long)s->budget_bytes);
+    const uint64_t *const arrays[2] = {plan->step_bytes, plan->step_costs};
+    const char *const names[2]      = {"step_bytes", "step_costs"};
+    for (int k = 0; k < 2 && rc >= 0; k++) {
+        if (arrays[k] == NULL)
+            continue;
+        rc = fputs(names[k], stream);
+        for (uint64_t i = 0; rc >= 0 && i < s->steps; i++)
+            rc = fprintf(stream, " %llu", (unsigned long long)arrays[k][i]);
+        if (rc >= 0)
+            rc = fputc('\n', stream);
+    }
     return rc < 0 ? UTURN_E_IO : UTURN_OK;
 }
 

@@ -83,6 +83,11 @@ uturn_status_t uturn__problem_resolve(const uturn_problem_t *in,
                            (unsigned long long)out->stride,
                            (unsigned long long)out->steps,
                            (unsigned long long)out->steps);
+    /* With per-step sizes, slot_bytes is the largest state (what a planner
+     * for uniform states would have to count every slot as). */
+    for (uint64_t i = 0; out->step_bytes != NULL && i < out->steps; i++)
+        if (out->step_bytes[i] > out->slot_bytes)
+            out->slot_bytes = out->step_bytes[i];
     return resolve_capacity(out, has_capacity, error);
 }
 
@@ -96,6 +101,11 @@ uturn_status_t uturn__stats_finish(uturn_stats_t *stats,
     stats->budget_bytes = problem->budget_bytes;
     if (stats->slots == 0)
         stats->slots = problem->slots;
+    stats->recomputed_steps = stats->forward_steps - stats->steps;
+    stats->recompute_factor =
+        (double)stats->forward_steps / (double)stats->steps;
+    if (stats->forward_cost != 0)
+        return UTURN_OK; /* the planner counted costs and bytes itself */
     if (uturn__mul_u64(stats->peak_slots, problem->slot_bytes,
                        &stats->peak_bytes) != UTURN_OK)
         return uturn__fail(error, UTURN_E_OVERFLOW,
@@ -103,11 +113,8 @@ uturn_status_t uturn__stats_finish(uturn_stats_t *stats,
                            "in 64 bits",
                            (unsigned long long)stats->peak_slots,
                            (unsigned long long)problem->slot_bytes);
-    stats->recomputed_steps = stats->forward_steps - stats->steps;
-    stats->forward_cost     = stats->forward_steps;
-    stats->recompute_cost   = stats->recomputed_steps;
-    stats->recompute_factor =
-        (double)stats->forward_steps / (double)stats->steps;
+    stats->forward_cost   = stats->forward_steps;
+    stats->recompute_cost = stats->recomputed_steps;
     return UTURN_OK;
 }
 

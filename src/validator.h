@@ -9,6 +9,10 @@
 struct uturn_validator {
     uturn_allocator_t alloc;
     uint64_t steps, capacity, slot_bytes, budget_bytes;
+    const uint64_t *step_bytes; /* size of x_i, or NULL: slot_bytes */
+    const uint64_t *step_costs; /* cost of F_i, or NULL: 1 */
+    uint64_t *owned[2];         /* copies made by uturn_validator_create */
+    uint64_t sweep_cost;        /* cost of F_0 .. F_{n-1} once */
     uint64_t *slots; /* contents of slots 0 .. slots_len-1 */
     size_t slots_len;
     uint64_t live; /* step of the live state, or UTURN_NONE */
@@ -20,10 +24,20 @@ struct uturn_validator {
     uturn_error_t failure;
 };
 
-/* limits: steps, slots (capacity), slot_bytes and budget_bytes (0: none). */
+/* limits: steps, slots (capacity), slot_bytes and budget_bytes (0: none);
+ * step_bytes and step_costs (NULL: uniform) must outlive the validator. */
 uturn_status_t uturn__validator_new(const uturn_allocator_t *alloc,
                                     const uturn_stats_t *limits,
+                                    const uint64_t *step_bytes,
+                                    const uint64_t *step_costs,
                                     uturn_validator_t **out);
+/* Bytes of x_i: its own size, or slot_bytes (also for x_n). */
+static inline uint64_t uturn__validator_bytes(const uturn_validator_t *v,
+                                              uint64_t i)
+{
+    return v->step_bytes != NULL && i < v->steps ? v->step_bytes[i]
+                                                 : v->slot_bytes;
+}
 /* Push one action; line (1-based, or 0) goes into the message. */
 uturn_status_t uturn__validator_push_line(uturn_validator_t *v,
                                           const uturn_action_t *a,

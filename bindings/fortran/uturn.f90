@@ -32,7 +32,8 @@ module uturn
   ! uturn_planner_t
   integer(c_int), parameter :: UTURN_PLANNER_STORE_ALL = 0, &
       UTURN_PLANNER_PERIODIC = 1, UTURN_PLANNER_SQRT = 2, &
-      UTURN_PLANNER_REVOLVE = 3, UTURN_PLANNER_PARSED = 100
+      UTURN_PLANNER_REVOLVE = 3, UTURN_PLANNER_DP = 4, &
+      UTURN_PLANNER_PARSED = 100
   ! uturn_op_t
   integer(c_int), parameter :: UTURN_OP_ADVANCE = 1, UTURN_OP_STORE = 2, &
       UTURN_OP_RESTORE = 3, UTURN_OP_FREE = 4, UTURN_OP_TURN = 5, &
@@ -51,6 +52,8 @@ module uturn
     integer(c_size_t) :: size
     integer(c_int) :: planner
     integer(c_int64_t) :: steps, slots, slot_bytes, budget_bytes, stride
+    type(c_ptr) :: step_bytes, step_costs ! per-step sizes and costs, or c_null_ptr
+    integer(c_int64_t) :: unit_bytes
   end type
 
   type, bind(c) :: uturn_stats_t

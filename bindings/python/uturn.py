@@ -73,6 +73,7 @@ PLANNER_STORE_ALL = 0
 PLANNER_PERIODIC = 1
 PLANNER_SQRT = 2
 PLANNER_REVOLVE = 3
+PLANNER_DP = 4
 PLANNER_PARSED = 100
 
 OP_ADVANCE = 1
@@ -121,7 +122,9 @@ class ErrorInfo(_Struct):
 class Problem(_Struct):
     _fields_ = [("size", ctypes.c_size_t), ("planner", _enum),
                 ("steps", _u64), ("slots", _u64), ("slot_bytes", _u64),
-                ("budget_bytes", _u64), ("stride", _u64)]
+                ("budget_bytes", _u64), ("stride", _u64),
+                ("step_bytes", ctypes.POINTER(_u64)),
+                ("step_costs", ctypes.POINTER(_u64)), ("unit_bytes", _u64)]
 
 
 class Stats(_Struct):
