@@ -24,6 +24,10 @@ struct cli_options {
     const char *model, *budgets, *budget_range, *planners, *plot;
     uint64_t grid;
     bool has_grid, run;
+    /* per-step sizes and costs (dp) */
+    const char *sizes_path, *costs_path;
+    uint64_t unit;
+    bool has_unit;
 };
 
 /* One option a subcommand takes: its name, whether it has a value. */
@@ -40,6 +44,11 @@ int cli_parse(int argc, char **argv, int first, const struct cli_spec *specs,
  * GB); on failure print "uturn: WHAT: ..." and return false. */
 bool cli_number(const char *what, const char *text, uint64_t *out);
 bool cli_size(const char *what, const char *text, uint64_t *out);
+
+/* Read --sizes (size=true) or --costs from path ("-": stdin): exactly n
+ * values, each at least 1, into a malloc'd array. CLI_OK or exit status. */
+int cli_read_values(const char *opt, const char *path, bool size, uint64_t n,
+                    uint64_t **out);
 
 /* Print "uturn: MESSAGE" on stderr; returns CLI_BAD_INPUT. */
 int cli_fail(const char *fmt, ...)

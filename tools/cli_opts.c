@@ -26,6 +26,12 @@ static bool apply_sweep(struct cli_options *o, const char *name,
         return o->has_grid = true, cli_number("--grid", v, &o->grid);
     if (strcmp(name, "run") == 0)
         return o->run = true, true;
+    if (strcmp(name, "unit") == 0)
+        return o->has_unit = true, cli_size("--unit", v, &o->unit);
+    if (strcmp(name, "sizes") == 0)
+        return o->sizes_path = v, true;
+    if (strcmp(name, "costs") == 0)
+        return o->costs_path = v, true;
     const char **const text[] = {&o->model, &o->budgets, &o->budget_range,
                                  &o->planners, &o->plot};
     const char *const names[] = {"model", "budgets", "budget-range",

@@ -9,6 +9,7 @@ static const struct cli_spec plan_specs[] = {
     {"steps", true},       {"slots", true},       {"budget", true},
     {"state-bytes", true}, {"slot-bytes", true},  {"stride", true},
     {"format", true},      {"json", false},       {"walk", false},
+    {"sizes", true},       {"costs", true},       {"unit", true},
     {"help", false},       {NULL, false}};
 
 static const char plan_help[] =
@@ -17,10 +18,14 @@ static const char plan_help[] =
     "                  [--stride K] [--format text|json]\n"
     "Print the plan, one action per line, in the plan file format (so that\n"
     "'uturn plan ... | uturn check -' works), or as JSON.\n"
-    "PLANNER is store-all, periodic, sqrt or revolve. revolve, and periodic\n"
-    "without --stride, need a capacity: --slots, or --budget with the size\n"
-    "of one state (--state-bytes; --slot-bytes overrides what a slot counts\n"
-    "as). Sizes take KiB MiB GiB TiB KB MB GB TB. Slots hold x_0 too.\n";
+    "PLANNER is store-all, periodic, sqrt, revolve or dp. revolve, dp, and\n"
+    "periodic without --stride, need a capacity: --slots, or --budget with\n"
+    "the size of one state (--state-bytes; --slot-bytes overrides what a\n"
+    "slot counts as). Sizes take KiB MiB GiB TiB KB MB GB TB. Slots hold\n"
+    "x_0 too.\n"
+    "dp also takes --sizes FILE (the size of x_0 .. x_{n-1}, one per line,\n"
+    "with --budget), --costs FILE (the cost of each step, one per line) and\n"
+    "--unit SIZE (its memory resolution; default: the sizes' gcd).\n";
 
 static const char stats_help[] =
     "usage: uturn stats PLANNER --steps N [--slots S | --budget SIZE "
@@ -43,17 +48,26 @@ static int build_problem(const struct cli_options *o, uturn_problem_t *p)
     uturn_problem_init(p);
     if (o->positional == NULL)
         return cli_fail("%s: name a planner (store-all, periodic, sqrt, "
-                        "revolve)", o->command);
+                        "revolve, dp)", o->command);
     if (uturn_planner_from_name(o->positional, &p->planner) != UTURN_OK)
         return cli_fail("unknown planner '%s' (store-all, periodic, sqrt, "
-                        "revolve)", o->positional);
+                        "revolve, dp)", o->positional);
     if (!o->has_steps)
         return cli_fail("%s: --steps is required", o->command);
     if (o->has_slots && o->has_budget)
         return cli_fail("give --slots or --budget, not both");
-    if (o->has_budget && !o->has_state_bytes && !o->has_slot_bytes)
+    if (o->has_budget && !o->has_state_bytes && !o->has_slot_bytes &&
+        o->sizes_path == NULL)
         return cli_fail("--budget needs --state-bytes (the size of one "
-                        "state)");
+                        "state) or --sizes");
+    if (o->sizes_path != NULL && o->has_slots)
+        return cli_fail("with --sizes give a byte --budget, not --slots");
+    if ((o->sizes_path != NULL || o->costs_path != NULL || o->has_unit) &&
+        p->planner != UTURN_PLANNER_DP)
+        return cli_fail("--sizes, --costs and --unit are for the dp planner "
+                        "(the others plan uniform states)");
+    if (o->has_unit && o->unit == 0)
+        return cli_fail("--unit must be at least 1 byte");
     p->steps        = o->steps;
     p->slot_bytes   = o->has_slot_bytes ? o->slot_bytes : o->state_bytes;
     p->budget_bytes = o->has_budget ? o->budget : 0;
@@ -63,8 +77,23 @@ static int build_problem(const struct cli_options *o, uturn_problem_t *p)
     if (o->has_slots && o->slots == 0)
         return cli_fail("--slots must be at least 1 (every plan keeps x_0 "
                         "in a slot)");
-    p->slots = o->has_slots ? o->slots : 0;
+    p->slots      = o->has_slots ? o->slots : 0;
+    p->unit_bytes = o->has_unit ? o->unit : 0;
     return CLI_OK;
+}
+
+/* The per-step files, read for p->steps values; the caller frees them. */
+static int load_steps(const struct cli_options *o, uturn_problem_t *p,
+                      uint64_t **sizes, uint64_t **costs)
+{
+    int rc = CLI_OK;
+    if (o->sizes_path != NULL)
+        rc = cli_read_values("--sizes", o->sizes_path, true, p->steps, sizes);
+    if (rc == CLI_OK && o->costs_path != NULL)
+        rc = cli_read_values("--costs", o->costs_path, false, p->steps, costs);
+    p->step_bytes = *sizes;
+    p->step_costs = *costs;
+    return rc;
 }
 
 /* Parse options, build the problem and its plan; CLI_OK or exit status. */
@@ -80,14 +109,20 @@ static int open_plan(int argc, char **argv, struct cli_options *o,
     if (strcmp(o->command, "plan") == 0 && o->walk)
         return cli_fail("plan: --walk belongs to 'uturn stats'");
     uturn_problem_t problem;
-    rc = build_problem(o, &problem);
-    if (rc != CLI_OK)
-        return rc;
+    uint64_t *sizes = NULL, *costs = NULL;
+    rc              = build_problem(o, &problem);
+    if (rc == CLI_OK)
+        rc = load_steps(o, &problem, &sizes, &costs);
     uturn_error_t error;
     uturn_error_init(&error);
-    const uturn_status_t status =
-        uturn_plan_create(&problem, NULL, plan, &error);
-    return status == UTURN_OK ? CLI_OK : cli_library_error(status, &error);
+    if (rc == CLI_OK) {
+        const uturn_status_t st =
+            uturn_plan_create(&problem, NULL, plan, &error);
+        rc = st == UTURN_OK ? CLI_OK : cli_library_error(st, &error);
+    }
+    free(sizes);
+    free(costs);
+    return rc;
 }
 
 int cli_cmd_plan(int argc, char **argv)

@@ -23,7 +23,12 @@ static const char sweep_help[] =
     "  --budget-range MIN:MAX[:COUNT]  COUNT (default 8) log-spaced sizes\n"
     "  (default: one state to store-all, 10 log-spaced slot counts)\n"
     "  --planners LIST   comma-separated, default store-all,periodic,sqrt,"
-    "revolve\n"
+    "revolve,\n"
+    "                    and dp up to 200 steps (its time grows like n^3)\n"
+    "  --sizes FILE      plan only: the size of each state (one per line);\n"
+    "                    dp plans them exactly, the others as the largest\n"
+    "  --costs FILE      plan only: the cost of each step; --unit SIZE: dp's\n"
+    "                    memory resolution\n"
     "Planning-only rows count a slot as the state size; --run rows as what\n"
     "the allocator really spends on one. An infeasible row is a result:\n"
     "the exit status is still 0.\n";
@@ -32,7 +37,8 @@ static const struct cli_spec sweep_specs[] = {
     {"model", true},   {"grid", true},         {"steps", true},
     {"state-bytes", true}, {"budgets", true},  {"budget-range", true},
     {"planners", true}, {"run", false},        {"format", true},
-    {"json", false},   {"plot", true},         {"help", false},
+    {"json", false},   {"plot", true},         {"sizes", true},
+    {"costs", true},   {"unit", true},         {"help", false},
     {NULL, false}};
 
 /* Split a comma list in place into at most max words. */
@@ -59,7 +65,7 @@ static int parse_planners(struct sweep *sw, const char *list)
     for (size_t i = 0; i < n; i++)
         if (uturn_planner_from_name(words[i], &sw->planners[i]) != UTURN_OK)
             return cli_fail("--planners: unknown planner '%s' (store-all, "
-                            "periodic, sqrt, revolve)", words[i]);
+                            "periodic, sqrt, revolve, dp)", words[i]);
     sw->planner_count = n;
     return CLI_OK;
 }
@@ -131,18 +137,38 @@ static void default_budgets(struct sweep *sw)
         sw->budgets[i] *= sw->slot_cost;
 }
 
+/* Per-step sizes and costs; a slot of the uniform planners counts as the
+ * largest state. */
+static int load_sweep_steps(const struct cli_options *o, struct sweep *sw)
+{
+    int rc = CLI_OK;
+    if (o->sizes_path != NULL)
+        rc = cli_read_values("--sizes", o->sizes_path, true, sw->steps,
+                             &sw->sizes);
+    if (rc == CLI_OK && o->costs_path != NULL)
+        rc = cli_read_values("--costs", o->costs_path, false, sw->steps,
+                             &sw->costs);
+    for (uint64_t i = 0; rc == CLI_OK && sw->sizes != NULL && i < sw->steps;
+         i++)
+        if (sw->sizes[i] > sw->state_bytes)
+            sw->state_bytes = sw->sizes[i];
+    return rc;
+}
+
 /* The problem the options describe; CLI_OK or an exit status. */
 static int sweep_setup(const struct cli_options *o, struct sweep *sw)
 {
-    const bool planning = o->has_state_bytes ||
+    const bool planning = o->has_state_bytes || o->sizes_path != NULL ||
+                          o->costs_path != NULL ||
                           (o->model != NULL && strcmp(o->model, "none") == 0);
     if (o->model != NULL && strcmp(o->model, "burgers") != 0 &&
         strcmp(o->model, "none") != 0)
         return cli_fail("--model: '%s' is not a model (burgers, none)",
                         o->model);
-    if (planning && (!o->has_steps || !o->has_state_bytes))
+    if (planning && (!o->has_steps ||
+                     (!o->has_state_bytes && o->sizes_path == NULL)))
         return cli_fail("sweep: planning only needs --steps and "
-                        "--state-bytes");
+                        "--state-bytes (or --sizes)");
     if (planning && (o->run || o->has_grid))
         return cli_fail("sweep: --run and --grid need --model burgers");
     if (o->positional != NULL)
@@ -152,14 +178,16 @@ static int sweep_setup(const struct cli_options *o, struct sweep *sw)
     sw->grid        = o->has_grid ? o->grid : 256;
     sw->steps       = o->has_steps ? o->steps : 2000;
     sw->state_bytes = planning ? o->state_bytes : sw->grid * sizeof(double);
-    if (sw->steps == 0 || sw->state_bytes == 0 || sw->grid < 4)
+    if (sw->steps == 0 || (sw->state_bytes == 0 && o->sizes_path == NULL) ||
+        sw->grid < 4)
         return cli_fail("sweep: --steps and --state-bytes must be at least "
                         "1, --grid at least 4");
     if (sw->grid > (1u << 24))
         return cli_fail("sweep: --grid is limited to 16777216 points");
     sw->format = o->format;
     sw->plot   = o->plot;
-    return CLI_OK;
+    sw->unit   = o->has_unit ? o->unit : 0;
+    return load_sweep_steps(o, sw);
 }
 
 /* Planners and budgets; the slot cost must be known for the default. */
@@ -173,9 +201,9 @@ static int sweep_lists(const struct cli_options *o, struct sweep *sw)
     } else {
         const uturn_planner_t all[] = {
             UTURN_PLANNER_STORE_ALL, UTURN_PLANNER_PERIODIC,
-            UTURN_PLANNER_SQRT, UTURN_PLANNER_REVOLVE};
+            UTURN_PLANNER_SQRT, UTURN_PLANNER_REVOLVE, UTURN_PLANNER_DP};
         memcpy(sw->planners, all, sizeof all);
-        sw->planner_count = 4;
+        sw->planner_count = sw->steps <= SWEEP_DP_DEFAULT_STEPS ? 5 : 4;
     }
     if (rc == CLI_OK && o->budgets != NULL)
         rc = parse_budgets(sw, o->budgets);
@@ -215,5 +243,7 @@ int cli_cmd_sweep(int argc, char **argv)
     if (rc == CLI_OK && sw.plot != NULL)
         rc = sweep_plot(&sw, sw.plot);
     free(sw.rows);
+    free(sw.sizes);
+    free(sw.costs);
     return rc;
 }

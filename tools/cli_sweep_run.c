@@ -73,6 +73,12 @@ static int fill_row(struct runner *r, const struct sweep *sw,
     p.steps        = sw->steps;
     p.slot_bytes   = sw->state_bytes;
     p.budget_bytes = row->budget_bytes;
+    if (row->planner == UTURN_PLANNER_DP) {
+        p.step_bytes = sw->sizes;
+        p.step_costs = sw->costs;
+        p.unit_bytes = sw->unit;
+        p.slot_bytes = sw->sizes != NULL ? 0 : sw->state_bytes;
+    }
     uturn_plan_t *plan = NULL;
     uturn_error_t err;
     uturn_error_init(&err);

@@ -6,7 +6,10 @@
 
 #include <stddef.h>
 
-#define SWEEP_MAX_PLANNERS 4
+#define SWEEP_MAX_PLANNERS 5
+/* dp joins the default planners up to this many steps: its time grows
+ * like steps^3 * memory units. */
+#define SWEEP_DP_DEFAULT_STEPS 200
 #define SWEEP_MAX_BUDGETS  256
 
 struct sweep_row {
@@ -34,6 +37,8 @@ struct sweep {
     size_t planner_count;
     enum cli_format format;
     const char *plot;
+    uint64_t *sizes, *costs; /* per-step, for dp (others: largest size) */
+    uint64_t unit;
     struct sweep_row *rows; /* budget_count * planner_count, budget-major */
 };
 

@@ -12,7 +12,7 @@ static const char usage[] =
     "  sweep [--run]       every planner over a range of budgets: how much\n"
     "                      memory buys how much time (built-in Burgers model)\n"
     "\n"
-    "Planners: store-all, periodic, sqrt, revolve.\n"
+    "Planners: store-all, periodic, sqrt, revolve, dp.\n"
     "  --help, --version\n";
 
 int main(int argc, char **argv)
