@@ -18,37 +18,19 @@ struct state {
     struct node stack[];
 };
 
-static void put(uturn_action_t *out, uturn_op_t op, uint64_t step,
-                uint64_t step_end, uint64_t slot)
-{
-    out->op       = op;
-    out->step     = step;
-    out->step_end = step_end;
-    out->slot     = slot;
-}
-
-static void put_reverse(const struct state *st, uturn_action_t *out,
-                        uint64_t i)
-{
-    if (i == st->dp->n)
-        put(out, UTURN_OP_TURN, 0, 0, 0);
-    else
-        put(out, UTURN_OP_REVERSE, i, 0, 0);
-}
-
 static size_t leaf(struct state *st, uturn_action_t *out)
 {
     size_t count = 0;
     if (!st->live)
-        put(out + count++, UTURN_OP_RESTORE, st->cur.a, 0, st->cur.slot);
-    put_reverse(st, out + count++, st->cur.a);
+        uturn__put(out + count++, UTURN_OP_RESTORE, st->cur.a, 0, st->cur.slot);
+    uturn__put_reverse(out + count++, st->cur.a, st->dp->n);
     if (st->depth == 0) {
-        put(out + count++, UTURN_OP_FREE, 0, 0, 0);
+        uturn__put(out + count++, UTURN_OP_FREE, 0, 0, 0);
         st->phase = 2;
         return count;
     }
     st->cur = st->stack[--st->depth];
-    put(out + count++, UTURN_OP_FREE, 0, 0, st->cur.slot + 1);
+    uturn__put(out + count++, UTURN_OP_FREE, 0, 0, st->cur.slot + 1);
     st->live = false;
     return count;
 }
@@ -59,16 +41,16 @@ static size_t split(struct state *st, uturn_action_t *out)
     const uint64_t j    = uturn__dp_split(st->dp, n.a, n.e, n.m);
     size_t count        = 0;
     if (!st->live)
-        put(out + count++, UTURN_OP_RESTORE, n.a, 0, n.slot);
-    put(out + count++, UTURN_OP_ADVANCE, n.a, j, 0);
+        uturn__put(out + count++, UTURN_OP_RESTORE, n.a, 0, n.slot);
+    uturn__put(out + count++, UTURN_OP_ADVANCE, n.a, j, 0);
     const struct node left = {n.a, j, n.m, n.slot};
     if (j == n.e - 1) {
-        put_reverse(st, out + count++, j);
+        uturn__put_reverse(out + count++, j, st->dp->n);
         st->cur  = left;
         st->live = false;
         return count;
     }
-    put(out + count++, UTURN_OP_STORE, j, 0, n.slot + 1);
+    uturn__put(out + count++, UTURN_OP_STORE, j, 0, n.slot + 1);
     st->stack[st->depth++] = left;
     st->cur  = (struct node){j, n.e, n.m - st->dp->units[j], n.slot + 1};
     st->live = true;
@@ -80,7 +62,7 @@ static size_t fill(void *state, uturn_action_t *out, size_t capacity)
     struct state *st = state;
     size_t count     = 0;
     if (st->phase == 0 && capacity > 0) {
-        put(out + count++, UTURN_OP_STORE, 0, 0, 0);
+        uturn__put(out + count++, UTURN_OP_STORE, 0, 0, 0);
         st->phase = 1;
     }
     while (st->phase == 1 && count + 3 <= capacity)
@@ -166,14 +148,13 @@ static uturn_status_t choose_unit(const uturn_plan_t *plan, uint64_t budget,
         *unit = fit_unit;
         return UTURN_OK;
     }
-    return uturn__fail(error, UTURN_E_UNSUPPORTED,
-                       "dp's table at a unit of %llu bytes would pass its "
-                       "limit of %llu bytes; a unit of %llu bytes (%llu "
-                       "units) fits",
-                       (unsigned long long)*unit,
-                       (unsigned long long)UTURN_DP_TABLE_BYTES,
-                       (unsigned long long)fit_unit,
-                       (unsigned long long)(budget / fit_unit));
+    return uturn__fail(
+        error, UTURN_E_UNSUPPORTED,
+        "dp's table at a unit of %llu bytes would pass its "
+        "limit of %llu bytes; a unit of %llu bytes (%llu "
+        "units) fits",
+        (unsigned long long)*unit, (unsigned long long)UTURN_DP_TABLE_BYTES,
+        (unsigned long long)fit_unit, (unsigned long long)(budget / fit_unit));
 }
 
 static void dp_free(uturn_plan_t *plan)
@@ -182,7 +163,7 @@ static void dp_free(uturn_plan_t *plan)
     if (dp == NULL)
         return;
     const uturn_allocator_t *a = &plan->alloc;
-    const uint64_t n = dp->n;
+    const uint64_t n           = dp->n;
     uturn__free(a, dp->units, (size_t)n * sizeof *dp->units);
     uturn__free(a, dp->prefix, (size_t)(n + 1) * sizeof *dp->prefix);
     uturn__free(a, dp->offset, (size_t)(n + 3) * sizeof *dp->offset);
@@ -217,19 +198,19 @@ static uturn_status_t build(uturn_plan_t *plan, uint64_t unit, uint64_t M)
     struct uturn__dp *dp       = uturn__alloc_zeroed(a, 1, sizeof *dp);
     if (dp == NULL)
         return UTURN_E_NOMEM;
-    *dp              = (struct uturn__dp){.n = n, .M = M, .unit = unit};
-    plan->data       = dp;
-    plan->data_free  = dp_free;
-    dp->units        = uturn__alloc_zeroed(a, n, sizeof *dp->units);
-    dp->prefix       = uturn__alloc_zeroed(a, n + 1, sizeof *dp->prefix);
-    dp->offset       = uturn__alloc_zeroed(a, n + 3, sizeof *dp->offset);
-    dp->zero         = uturn__alloc_zeroed(a, M + 1, sizeof *dp->zero);
+    *dp             = (struct uturn__dp){.n = n, .M = M, .unit = unit};
+    plan->data      = dp;
+    plan->data_free = dp_free;
+    dp->units       = uturn__alloc_zeroed(a, n, sizeof *dp->units);
+    dp->prefix      = uturn__alloc_zeroed(a, n + 1, sizeof *dp->prefix);
+    dp->offset      = uturn__alloc_zeroed(a, n + 3, sizeof *dp->offset);
+    dp->zero        = uturn__alloc_zeroed(a, M + 1, sizeof *dp->zero);
     if (dp->units == NULL || dp->prefix == NULL || dp->offset == NULL ||
         dp->zero == NULL)
         return UTURN_E_NOMEM;
     fill_arrays(plan, dp);
-    dp->table = uturn__alloc(a, dp->table_rows * (size_t)(M + 1) *
-                                    sizeof *dp->table);
+    dp->table =
+        uturn__alloc(a, dp->table_rows * (size_t)(M + 1) * sizeof *dp->table);
     if (dp->table == NULL)
         return UTURN_E_NOMEM;
     uturn__dp_solve(dp);
@@ -252,10 +233,10 @@ static void count_action(uturn_plan_t *plan, const uturn_action_t *a,
         *held_bytes += held[a->slot];
         *held_slots += 1;
         s->stores += 1;
-        s->peak_slots = *held_slots > s->peak_slots ? *held_slots
-                                                    : s->peak_slots;
-        s->peak_bytes = *held_bytes > s->peak_bytes ? *held_bytes
-                                                    : s->peak_bytes;
+        s->peak_slots =
+            *held_slots > s->peak_slots ? *held_slots : s->peak_slots;
+        s->peak_bytes =
+            *held_bytes > s->peak_bytes ? *held_bytes : s->peak_bytes;
     } else if (a->op == UTURN_OP_FREE) {
         *held_bytes -= held[a->slot];
         *held_slots -= 1;
@@ -307,17 +288,18 @@ static uturn_status_t check_inputs(const uturn_plan_t *plan,
         if (plan->step_bytes != NULL && plan->step_bytes[i] == 0)
             return uturn__fail(error, UTURN_E_INVALID_ARG,
                                "step_bytes[%llu] is 0: every state has a "
-                               "size", (unsigned long long)i);
+                               "size",
+                               (unsigned long long)i);
         const uint64_t c = plan->step_costs ? plan->step_costs[i] : 1;
         if (c == 0)
             return uturn__fail(error, UTURN_E_INVALID_ARG,
                                "step_costs[%llu] is 0: every step costs at "
-                               "least 1", (unsigned long long)i);
+                               "least 1",
+                               (unsigned long long)i);
         total = total + c < total ? UINT64_MAX : total + c;
     }
     uint64_t worst = 0; /* every step recomputed from x_0: n times each */
-    if (uturn__mul_u64(total, n, &worst) != UTURN_OK ||
-        worst >= UTURN__DP_INF)
+    if (uturn__mul_u64(total, n, &worst) != UTURN_OK || worst >= UTURN__DP_INF)
         return uturn__fail(error, UTURN_E_UNSUPPORTED,
                            "dp counts costs in 32 bits: steps times the sum "
                            "of the costs must stay below %u",

@@ -42,14 +42,13 @@ static void solve_segment(struct uturn__dp *dp, uint64_t a, uint64_t e)
     for (uint64_t m = 0; m <= dp->M; m++)
         row[m] = 3 * UTURN__DP_INF; /* sums of three terms stay in 32 bits */
     for (uint64_t j = a + 1; j < e; j++) {
-        const uint32_t c = (uint32_t)(dp->prefix[j] - dp->prefix[a]);
-        const uint32_t *left =
-            j - a == 1 ? dp->zero : uturn__dp_row(dp, a, j);
+        const uint32_t c     = (uint32_t)(dp->prefix[j] - dp->prefix[a]);
+        const uint32_t *left = j - a == 1 ? dp->zero : uturn__dp_row(dp, a, j);
         if (j == e - 1)
             relax_inline(row, left, c, dp->M);
         else if (dp->units[j] <= dp->M)
-            relax_stored(row, left, uturn__dp_row(dp, j, e), c,
-                         dp->units[j], dp->M);
+            relax_stored(row, left, uturn__dp_row(dp, j, e), c, dp->units[j],
+                         dp->M);
     }
     for (uint64_t m = 0; m <= dp->M; m++)
         row[m] = row[m] < UTURN__DP_INF ? row[m] : UTURN__DP_INF;
@@ -69,12 +68,12 @@ uint64_t uturn__dp_split(const struct uturn__dp *dp, uint64_t a, uint64_t e,
     assert(e - a >= 2);
     uint64_t best_j = e - 1, best = UINT64_MAX;
     for (uint64_t j = a + 1; j < e; j++) {
-        const uint64_t left =
-            j - a == 1 ? 0 : uturn__dp_row(dp, a, j)[m];
-        uint64_t right = 0;
+        const uint64_t left = j - a == 1 ? 0 : uturn__dp_row(dp, a, j)[m];
+        uint64_t right      = 0;
         if (j != e - 1)
-            right = dp->units[j] <= m ? uturn__dp_row(dp, j, e)[m - dp->units[j]]
-                                      : UTURN__DP_INF;
+            right = dp->units[j] <= m
+                        ? uturn__dp_row(dp, j, e)[m - dp->units[j]]
+                        : UTURN__DP_INF;
         const uint64_t v = dp->prefix[j] - dp->prefix[a] + left + right;
         if (v < best && left < UTURN__DP_INF && right < UTURN__DP_INF) {
             best   = v;

@@ -32,9 +32,9 @@ static void start(const uturn_plan_t *plan, void *state)
 
 static size_t fill(void *state, uturn_action_t *out, size_t capacity)
 {
-    struct state *s      = state;
-    const uint64_t left  = s->count - s->next;
-    const size_t n       = left < capacity ? (size_t)left : capacity;
+    struct state *s     = state;
+    const uint64_t left = s->count - s->next;
+    const size_t n      = left < capacity ? (size_t)left : capacity;
     memcpy(out, s->actions + s->next, n * sizeof *out);
     s->next += n;
     return n;

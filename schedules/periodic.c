@@ -71,9 +71,8 @@ uturn_status_t uturn__periodic_prepare_stride(uturn_plan_t *plan, uint64_t k,
                                       (unsigned long long)peak,
                                       (unsigned long long)n, given);
     }
-    plan->slot_span = peak;
-    plan->stats.slots =
-        plan->has_capacity ? plan->problem.slots : peak;
+    plan->slot_span   = peak;
+    plan->stats.slots = plan->has_capacity ? plan->problem.slots : peak;
     return UTURN_OK;
 }
 
@@ -91,12 +90,11 @@ static uturn_status_t prepare(uturn_plan_t *plan, uturn_error_t *error)
     if (!uturn__periodic_choose(n, plan->problem.slots, &k, &min_slots)) {
         char given[128];
         uturn__capacity_text(&plan->problem, given, sizeof given);
-        return uturn__fail_infeasible(error, min_slots,
-                                      plan->problem.slot_bytes,
-                                      "periodic needs at least %llu slots "
-                                      "for %llu steps; %s",
-                                      (unsigned long long)min_slots,
-                                      (unsigned long long)n, given);
+        return uturn__fail_infeasible(
+            error, min_slots, plan->problem.slot_bytes,
+            "periodic needs at least %llu slots "
+            "for %llu steps; %s",
+            (unsigned long long)min_slots, (unsigned long long)n, given);
     }
     return uturn__periodic_prepare_stride(plan, k, error);
 }
@@ -121,23 +119,12 @@ void uturn__periodic_start(const uturn_plan_t *plan, void *state)
     s->phase        = s->m > 1 ? FORWARD : LAST_FILL;
 }
 
-static size_t put(uturn_action_t *out, uturn_op_t op, uint64_t step,
-                  uint64_t step_end, uint64_t slot)
-{
-    out->op       = op;
-    out->step     = step;
-    out->step_end = step_end;
-    out->slot     = slot;
-    return 1;
-}
-
 /* Restore x_{base+t} from slot seg+t, reverse it and free the slot. */
-static size_t undo(uturn_action_t *out, uint64_t base, uint64_t seg,
-                   uint64_t t)
+static size_t undo(uturn_action_t *out, uint64_t base, uint64_t seg, uint64_t t)
 {
-    put(out, UTURN_OP_RESTORE, base + t, 0, seg + t);
-    put(out + 1, UTURN_OP_REVERSE, base + t, 0, 0);
-    put(out + 2, UTURN_OP_FREE, 0, 0, seg + t);
+    uturn__put(out, UTURN_OP_RESTORE, base + t, 0, seg + t);
+    uturn__put(out + 1, UTURN_OP_REVERSE, base + t, 0, 0);
+    uturn__put(out + 2, UTURN_OP_FREE, 0, 0, seg + t);
     return 3;
 }
 
@@ -146,21 +133,21 @@ static size_t forward_unit(struct state *s, uturn_action_t *out)
 {
     if (s->phase == FORWARD) {
         const uint64_t a = s->seg * s->k;
-        put(out, UTURN_OP_STORE, a, 0, s->seg);
-        put(out + 1, UTURN_OP_ADVANCE, a, a + s->k, 0);
+        uturn__put(out, UTURN_OP_STORE, a, 0, s->seg);
+        uturn__put(out + 1, UTURN_OP_ADVANCE, a, a + s->k, 0);
         if (++s->seg == s->m - 1)
             s->phase = LAST_FILL;
         return 2;
     }
     const uint64_t x = s->last + s->t; /* live state */
-    size_t count     = put(out, UTURN_OP_STORE, x, 0, s->m - 1 + s->t);
+    size_t count     = uturn__put(out, UTURN_OP_STORE, x, 0, s->m - 1 + s->t);
     if (x + 1 < s->n) {
-        count += put(out + count, UTURN_OP_ADVANCE, x, x + 1, 0);
+        count += uturn__put(out + count, UTURN_OP_ADVANCE, x, x + 1, 0);
         s->t++;
         return count;
     }
-    count += put(out + count, UTURN_OP_ADVANCE, x, s->n, 0);
-    count += put(out + count, UTURN_OP_TURN, 0, 0, 0);
+    count += uturn__put(out + count, UTURN_OP_ADVANCE, x, s->n, 0);
+    count += uturn__put(out + count, UTURN_OP_TURN, 0, 0, 0);
     s->phase = LAST_REV;
     return count;
 }
@@ -191,17 +178,17 @@ static size_t reverse_unit(struct state *s, uturn_action_t *out)
         }
         s->t     = 1;
         s->phase = SEG_FILL;
-        return put(out, UTURN_OP_RESTORE, base, 0, s->seg);
+        return uturn__put(out, UTURN_OP_RESTORE, base, 0, s->seg);
     case SEG_FILL:
         if (s->t + 1 < s->k) {
             const uint64_t x = base + s->t;
-            put(out, UTURN_OP_ADVANCE, x - 1, x, 0);
-            put(out + 1, UTURN_OP_STORE, x, 0, s->seg + s->t);
+            uturn__put(out, UTURN_OP_ADVANCE, x - 1, x, 0);
+            uturn__put(out + 1, UTURN_OP_STORE, x, 0, s->seg + s->t);
             s->t++;
             return 2;
         }
-        put(out, UTURN_OP_ADVANCE, base + s->k - 2, base + s->k - 1, 0);
-        put(out + 1, UTURN_OP_REVERSE, base + s->k - 1, 0, 0);
+        uturn__put(out, UTURN_OP_ADVANCE, base + s->k - 2, base + s->k - 1, 0);
+        uturn__put(out + 1, UTURN_OP_REVERSE, base + s->k - 1, 0, 0);
         s->t     = s->k - 2;
         s->phase = SEG_REV;
         return 2;
@@ -214,8 +201,7 @@ static size_t reverse_unit(struct state *s, uturn_action_t *out)
     }
 }
 
-size_t uturn__periodic_fill(void *state, uturn_action_t *out,
-                            size_t capacity)
+size_t uturn__periodic_fill(void *state, uturn_action_t *out, size_t capacity)
 {
     struct state *s = state;
     size_t count    = 0;

@@ -83,8 +83,8 @@ static uint64_t min_peak(uint64_t n)
         const uint64_t cross = (n + 2) / m;
         const uint64_t a     = cross < lo ? lo : min_of(cross, hi);
         const uint64_t b     = min_of(a + 1, hi);
-        best = min_of(best, min_of(uturn__periodic_peak(n, a),
-                                   uturn__periodic_peak(n, b)));
+        best                 = min_of(best, min_of(uturn__periodic_peak(n, a),
+                                                   uturn__periodic_peak(n, b)));
     }
     const uint64_t k_top = uturn__ceil_div(n, m_top);
     for (uint64_t k = 2; k <= k_top && k <= n; k++)

@@ -27,6 +27,27 @@ struct uturn__planner {
     size_t (*fill)(void *state, uturn_action_t *out, size_t capacity);
 };
 
+/* Write one action; returns 1, the number written. Every generator uses
+ * these, so an action is always filled the same way. */
+static inline size_t uturn__put(uturn_action_t *out, uturn_op_t op,
+                                uint64_t step, uint64_t step_end, uint64_t slot)
+{
+    out->op       = op;
+    out->step     = step;
+    out->step_end = step_end;
+    out->slot     = slot;
+    return 1;
+}
+
+/* Reverse the live x_i of an n-step chain: the turn for x_n. */
+static inline size_t uturn__put_reverse(uturn_action_t *out, uint64_t i,
+                                        uint64_t n)
+{
+    if (i == n)
+        return uturn__put(out, UTURN_OP_TURN, 0, 0, 0);
+    return uturn__put(out, UTURN_OP_REVERSE, i, 0, 0);
+}
+
 extern const struct uturn__planner uturn__store_all;
 extern const struct uturn__planner uturn__periodic;
 extern const struct uturn__planner uturn__sqrt;
@@ -40,8 +61,7 @@ uturn_status_t uturn__periodic_prepare_stride(uturn_plan_t *plan, uint64_t k,
 uturn_status_t uturn__periodic_state_size(const uturn_plan_t *plan,
                                           size_t *bytes);
 void uturn__periodic_start(const uturn_plan_t *plan, void *state);
-size_t uturn__periodic_fill(void *state, uturn_action_t *out,
-                            size_t capacity);
+size_t uturn__periodic_fill(void *state, uturn_action_t *out, size_t capacity);
 
 /* periodic_choose.c: peak slots of stride k for n steps (1 <= k <= n). */
 uint64_t uturn__periodic_peak(uint64_t n, uint64_t k);

@@ -35,8 +35,7 @@ static uturn_status_t prepare(uturn_plan_t *plan, uturn_error_t *error)
         return uturn__fail_infeasible(error, 1, p->slot_bytes,
                                       "revolve needs at least 1 slot (%llu "
                                       "bytes) to hold x_0; %s",
-                                      (unsigned long long)p->slot_bytes,
-                                      given);
+                                      (unsigned long long)p->slot_bytes, given);
     }
     if (p->steps >= UINT64_MAX - 1)
         return uturn__fail(error, UTURN_E_OVERFLOW,
@@ -55,11 +54,11 @@ static uturn_status_t prepare(uturn_plan_t *plan, uturn_error_t *error)
 static uturn_status_t state_size(const uturn_plan_t *plan, size_t *bytes)
 {
     const uint64_t frames = effective_slots(plan);
-    if (frames > (SIZE_MAX - sizeof(struct state)) /
-                     sizeof(struct uturn__rv_node))
+    if (frames >
+        (SIZE_MAX - sizeof(struct state)) / sizeof(struct uturn__rv_node))
         return UTURN_E_NOMEM;
-    *bytes = sizeof(struct state) +
-             (size_t)frames * sizeof(struct uturn__rv_node);
+    *bytes =
+        sizeof(struct state) + (size_t)frames * sizeof(struct uturn__rv_node);
     return UTURN_OK;
 }
 
@@ -83,25 +82,6 @@ struct walker {
     bool live, done;
 };
 
-static inline void put(uturn_action_t *out, uturn_op_t op, uint64_t step,
-                       uint64_t step_end, uint64_t slot)
-{
-    out->op       = op;
-    out->step     = step;
-    out->step_end = step_end;
-    out->slot     = slot;
-}
-
-/* Reverse x_i, which is live: the turn for x_n, an adjoint step otherwise. */
-static inline void put_reverse(const struct walker *w, uturn_action_t *out,
-                               uint64_t i)
-{
-    if (i == w->n)
-        put(out, UTURN_OP_TURN, 0, 0, 0);
-    else
-        put(out, UTURN_OP_REVERSE, i, 0, 0);
-}
-
 /* A single state: restore it, reverse it, then free the slot of the right
  * part it ends and resume that part's pending left part. */
 static inline size_t leaf(struct walker *w, uturn_action_t *out)
@@ -109,15 +89,15 @@ static inline size_t leaf(struct walker *w, uturn_action_t *out)
     size_t count     = 0;
     const uint64_t a = w->cur.a;
     if (!w->live)
-        put(out + count++, UTURN_OP_RESTORE, a, 0, w->s - w->cur.c);
-    put_reverse(w, out + count++, a);
+        uturn__put(out + count++, UTURN_OP_RESTORE, a, 0, w->s - w->cur.c);
+    uturn__put_reverse(out + count++, a, w->n);
     if (w->depth == 0) {
-        put(out + count++, UTURN_OP_FREE, 0, 0, 0);
+        uturn__put(out + count++, UTURN_OP_FREE, 0, 0, 0);
         w->done = true;
         return count;
     }
     w->cur = w->stack[--w->depth];
-    put(out + count++, UTURN_OP_FREE, 0, 0, w->s - w->cur.c + 1);
+    uturn__put(out + count++, UTURN_OP_FREE, 0, 0, w->s - w->cur.c + 1);
     w->live = false;
     return count;
 }
@@ -132,28 +112,27 @@ static inline size_t split(struct walker *w, uturn_action_t *out)
     const uint64_t sl = w->s - w->cur.c;
     size_t count      = 0;
     if (!w->live)
-        put(out + count++, UTURN_OP_RESTORE, a, 0, sl);
-    put(out + count++, UTURN_OP_ADVANCE, a, a + j, 0);
+        uturn__put(out + count++, UTURN_OP_RESTORE, a, 0, sl);
+    uturn__put(out + count++, UTURN_OP_ADVANCE, a, a + j, 0);
     if (right.l == 1) {
-        put_reverse(w, out + count++, a + j);
+        uturn__put_reverse(out + count++, a + j, w->n);
         w->cur  = left;
         w->live = false;
         return count;
     }
-    put(out + count++, UTURN_OP_STORE, a + j, 0, sl + 1);
+    uturn__put(out + count++, UTURN_OP_STORE, a + j, 0, sl + 1);
     w->stack[w->depth++] = left;
     w->cur               = right;
     w->live              = true;
     return count;
 }
 
-static size_t fill(void *state, uturn_action_t *restrict out,
-                   size_t capacity)
+static size_t fill(void *state, uturn_action_t *restrict out, size_t capacity)
 {
     struct state *st = state;
     size_t count     = 0;
     if (st->phase == 0 && capacity > 0) {
-        put(out + count++, UTURN_OP_STORE, 0, 0, 0);
+        uturn__put(out + count++, UTURN_OP_STORE, 0, 0, 0);
         st->phase = 1;
     }
     if (st->phase != 1)

@@ -28,12 +28,12 @@
 #define UTURN__RV_SAT UINT64_MAX
 
 struct uturn__rv_node {
-    uint64_t a;    /* first state */
-    uint64_t l;    /* states, l >= 1 */
-    uint64_t U;    /* beta(c, r-1), 0 when r = 0 */
-    uint64_t r;    /* repetitions */
-    uint64_t c;    /* slots, c >= 1 */
-    uint64_t V;    /* beta(c-1, r), or UTURN__RV_SAT */
+    uint64_t a; /* first state */
+    uint64_t l; /* states, l >= 1 */
+    uint64_t U; /* beta(c, r-1), 0 when r = 0 */
+    uint64_t r; /* repetitions */
+    uint64_t c; /* slots, c >= 1 */
+    uint64_t V; /* beta(c-1, r), or UTURN__RV_SAT */
 };
 
 /* beta(c, r) = C(c + r, c), or UTURN__RV_SAT when it does not fit. */
@@ -49,17 +49,17 @@ static inline uint64_t uturn__rv_split(const struct uturn__rv_node *p,
                                        struct uturn__rv_node *right)
 {
     assert(p->l >= 2 && p->r >= 1 && p->c >= 1);
-    const uint64_t W = uturn__muldiv_exact(p->U, p->r - 1, p->c + p->r - 1);
-    uint64_t j       = p->l > p->V ? p->l - p->V : 0;
-    j                = j > W ? j : W;
-    j                = j > 0 ? j : 1;
+    const uint64_t W    = uturn__muldiv_exact(p->U, p->r - 1, p->c + p->r - 1);
+    uint64_t j          = p->l > p->V ? p->l - p->V : 0;
+    j                   = j > W ? j : W;
+    j                   = j > 0 ? j : 1;
     const uint64_t rest = p->U - W; /* beta(c-1, r-1) */
     const uint64_t right_V = p->V != UTURN__RV_SAT ? p->V - rest
                              : p->c >= 2 ? uturn__rv_beta(p->c - 2, p->r)
                                          : 0;
     *left  = (struct uturn__rv_node){p->a, j, W, p->r - 1, p->c, p->U - W};
-    *right = (struct uturn__rv_node){p->a + j, p->l - j, rest, p->r,
-                                     p->c - 1, right_V};
+    *right = (struct uturn__rv_node){p->a + j, p->l - j, rest,
+                                     p->r,     p->c - 1, right_V};
     if (j == W) { /* left is the full block beta(c, r-2) */
         left->r = p->r - 2;
         left->U = uturn__muldiv_exact(W, p->r - 2, p->c + p->r - 2);

@@ -21,12 +21,11 @@ void uturn__rv_root(uint64_t n, uint64_t s, struct uturn__rv_node *root)
         else
             lo = mid + 1;
     }
-    const uint64_t r = lo;
-    const uint64_t U = (uint64_t)uturn__binomial_capped(c, r - 1, l);
+    const uint64_t r    = lo;
+    const uint64_t U    = (uint64_t)uturn__binomial_capped(c, r - 1, l);
     const uturn__u128 V = (uturn__u128)U * (c + r) / r - U;
-    *root = (struct uturn__rv_node){0, l, U, r, c,
-                                    V >= UTURN__RV_SAT ? UTURN__RV_SAT
-                                                       : (uint64_t)V};
+    *root               = (struct uturn__rv_node){
+                      0, l, U, r, c, V >= UTURN__RV_SAT ? UTURN__RV_SAT : (uint64_t)V};
 }
 
 /* t(l, c) for the root: r*l - beta(c+1, r-1), with
@@ -112,8 +111,7 @@ static void walk(struct uturn__rv_node x, struct tally *t)
     }
 }
 
-uturn_status_t uturn__revolve_counts(uint64_t n, uint64_t s,
-                                     uturn_stats_t *out)
+uturn_status_t uturn__revolve_counts(uint64_t n, uint64_t s, uturn_stats_t *out)
 {
     struct uturn__rv_node root;
     uturn__rv_root(n, s, &root);

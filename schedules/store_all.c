@@ -22,7 +22,7 @@ static uturn_status_t prepare(uturn_plan_t *plan, uturn_error_t *error)
                                       (unsigned long long)n,
                                       (unsigned long long)n, given);
     }
-    out->slots = plan->has_capacity ? plan->problem.slots : n;
+    out->slots         = plan->has_capacity ? plan->problem.slots : n;
     out->forward_steps = n;
     out->reverse_steps = n;
     out->stores        = n;
@@ -55,16 +55,6 @@ static void start(const uturn_plan_t *plan, void *state)
     s->phase        = 0;
 }
 
-static size_t put(uturn_action_t *out, uturn_op_t op, uint64_t step,
-                  uint64_t step_end, uint64_t slot)
-{
-    out->op       = op;
-    out->step     = step;
-    out->step_end = step_end;
-    out->slot     = slot;
-    return 1;
-}
-
 static size_t fill(void *state, uturn_action_t *out, size_t capacity)
 {
     struct state *s = state;
@@ -72,18 +62,18 @@ static size_t fill(void *state, uturn_action_t *out, size_t capacity)
     while (count + 3 <= capacity && s->phase != 3) {
         const uint64_t i = s->next;
         if (s->phase == 0) {
-            count += put(out + count, UTURN_OP_STORE, i, 0, i);
-            count += put(out + count, UTURN_OP_ADVANCE, i, i + 1, 0);
+            count += uturn__put(out + count, UTURN_OP_STORE, i, 0, i);
+            count += uturn__put(out + count, UTURN_OP_ADVANCE, i, i + 1, 0);
             s->phase = i + 1 == s->n ? 1 : 0;
             s->next  = i + 1;
         } else if (s->phase == 1) {
-            count += put(out + count, UTURN_OP_TURN, 0, 0, 0);
+            count += uturn__put(out + count, UTURN_OP_TURN, 0, 0, 0);
             s->phase = 2;
         } else {
             assert(i > 0);
-            count += put(out + count, UTURN_OP_RESTORE, i - 1, 0, i - 1);
-            count += put(out + count, UTURN_OP_REVERSE, i - 1, 0, 0);
-            count += put(out + count, UTURN_OP_FREE, 0, 0, i - 1);
+            count += uturn__put(out + count, UTURN_OP_RESTORE, i - 1, 0, i - 1);
+            count += uturn__put(out + count, UTURN_OP_REVERSE, i - 1, 0, 0);
+            count += uturn__put(out + count, UTURN_OP_FREE, 0, 0, i - 1);
             s->next  = i - 1;
             s->phase = i == 1 ? 3 : 2;
         }
