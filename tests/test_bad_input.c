@@ -135,3 +135,45 @@ Test(bad_input, periodic_short_of_slots)
     /* k = 3: m = 4, L = 1, max(m + L - 1, m + k - 3) = 4 */
     expect(&p, UTURN_E_INFEASIBLE, "periodic needs at least 4 slots");
 }
+
+Test(bad_input, per_step_arrays_for_another_planner)
+{
+    const uint64_t sizes[10] = {8, 8, 8, 8, 8, 8, 8, 8, 8, 8};
+    uturn_problem_t p        = base(UTURN_PLANNER_REVOLVE);
+    p.step_bytes             = sizes;
+    expect(&p, UTURN_E_UNSUPPORTED, "use dp");
+}
+
+Test(bad_input, dp_zero_size_or_cost)
+{
+    uint64_t sizes[10] = {8, 8, 8, 8, 8, 8, 8, 8, 8, 8};
+    uint64_t costs[10] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+    uturn_problem_t p  = base(UTURN_PLANNER_DP);
+    p.slots            = 0;
+    p.budget_bytes     = 64;
+    p.step_bytes       = sizes;
+    p.step_costs       = costs;
+    sizes[3]           = 0;
+    expect(&p, UTURN_E_INVALID_ARG, "step_bytes[3] is 0");
+    sizes[3] = 8;
+    costs[7] = 0;
+    expect(&p, UTURN_E_INVALID_ARG, "step_costs[7] is 0");
+}
+
+Test(bad_input, dp_costs_past_32_bits)
+{
+    uint64_t costs[10] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 200000000};
+    uturn_problem_t p  = base(UTURN_PLANNER_DP);
+    p.step_costs       = costs;
+    expect(&p, UTURN_E_UNSUPPORTED, "dp counts costs in 32 bits");
+}
+
+Test(bad_input, dp_budget_below_x0)
+{
+    const uint64_t sizes[10] = {100, 8, 8, 8, 8, 8, 8, 8, 8, 8};
+    uturn_problem_t p        = base(UTURN_PLANNER_DP);
+    p.slots                  = 0;
+    p.budget_bytes           = 99;
+    p.step_bytes             = sizes;
+    expect(&p, UTURN_E_INFEASIBLE, "dp needs at least 100 bytes to hold x_0");
+}
