@@ -382,83 +382,114 @@ static void free_buffers(void **bufs, uint64_t n)
 
 enum { V_UTURN, V_HAND, V_UTURN_RECYCLE, V_HAND_FRESH, V_COUNT };
 
-static void bench_overhead(uturn_executor_t *ex)
+/* What test 1 compares, set up once and shared by its helpers. Filled in
+ * place: the executor keeps &rec and the model keeps &m, so it never moves. */
+struct overhead_bench {
+    uint64_t n, bytes;
+    struct model m;
+    uturn_model_t um;
+    struct recycler rec;
+    uturn_executor_t *ex, *exr; /* the caller's, and a recycling one */
+    uturn_plan_t *plan, *planr; /* store-all, one per executor */
+    void **bufs;                /* the hand loop's, preallocated */
+    void **fresh;               /* the hand loop's, malloc'd in the timing */
+    double *t[V_COUNT], *f[V_COUNT], *ratio[V_COUNT];
+    uturn_report_t report, last; /* scratch; the last V_UTURN run's */
+    double ref_acc;              /* the hand loop's accumulator */
+};
+
+static void overhead_setup(struct overhead_bench *o, uturn_executor_t *ex)
 {
     const uint64_t n = T1_STEPS, bytes = T1_BYTES;
-    struct model m   = {xmalloc(bytes), bytes / sizeof(double), 0, 0};
-    const uturn_model_t um = make_model(&m, false, m.x, bytes);
-    opaque_model           = &um;
-    struct recycler rec    = {bytes, NULL, 0, 0};
-    uturn_executor_t *exr  = make_executor(&rec);
-    uturn_plan_t *plan = make_plan(ex, UTURN_PLANNER_STORE_ALL, n, 0, bytes);
-    uturn_plan_t *planr =
-        make_plan(exr, UTURN_PLANNER_STORE_ALL, n, 0, bytes);
-    void **bufs  = alloc_buffers(n, bytes);
-    void **fresh = alloc_buffers(n, 0);
-    double *t[V_COUNT], *f[V_COUNT], *ratio[V_COUNT];
+    o->n         = n;
+    o->bytes     = bytes;
+    o->m         = (struct model){xmalloc(bytes), bytes / sizeof(double), 0, 0};
+    o->um        = make_model(&o->m, false, o->m.x, bytes);
+    opaque_model = &o->um;
+    o->rec       = (struct recycler){bytes, NULL, 0, 0};
+    o->ex        = ex;
+    o->exr       = make_executor(&o->rec);
+    o->plan  = make_plan(ex, UTURN_PLANNER_STORE_ALL, n, 0, bytes);
+    o->planr = make_plan(o->exr, UTURN_PLANNER_STORE_ALL, n, 0, bytes);
+    o->bufs  = alloc_buffers(n, bytes);
+    o->fresh = alloc_buffers(n, 0);
     for (int v = 0; v < V_COUNT; v++) {
-        t[v]     = samples();
-        f[v]     = samples();
-        ratio[v] = samples();
+        o->t[v]     = samples();
+        o->f[v]     = samples();
+        o->ratio[v] = samples();
     }
-    uturn_report_t report, last;
+}
 
-    /* Warm-ups, and the reference result. */
-    initial_state(&m);
-    hand_store_all(bufs, n, false);
-    const double ref_acc = m.acc;
-    initial_state(&m);
-    exec_run(ex, plan, &um, &report);
-    initial_state(&m);
-    exec_run(exr, planr, &um, &report);
+/* Warm-ups, and the reference result. */
+static void overhead_warm_up(struct overhead_bench *o)
+{
+    initial_state(&o->m);
+    hand_store_all(o->bufs, o->n, false);
+    o->ref_acc = o->m.acc;
+    initial_state(&o->m);
+    exec_run(o->ex, o->plan, &o->um, &o->report);
+    initial_state(&o->m);
+    exec_run(o->exr, o->planr, &o->um, &o->report);
+}
 
-    for (int r = 0; r < reps; r++) {
-        for (int k = 0; k < V_COUNT; k++) {
-            const int v = (k + r) % V_COUNT;
-            initial_state(&m);
-            const double f0 = minor_faults();
-            switch (v) {
-            case V_UTURN:
-                t[v][r] = exec_run(ex, plan, &um, &last);
-                break;
-            case V_UTURN_RECYCLE:
-                t[v][r] = exec_run(exr, planr, &um, &report);
-                break;
-            case V_HAND:
-                t[v][r] = hand_store_all(bufs, n, false);
-                break;
-            default:
-                t[v][r] = hand_store_all(fresh, n, true);
-                break;
-            }
-            f[v][r] = minor_faults() - f0;
-            if (memcmp(&m.acc, &ref_acc, sizeof ref_acc) != 0 ||
-                m.fwd != n) {
-                fprintf(stderr, "bench_executor: variant %d: adjoint "
-                        "accumulator %.17g differs from the hand loop's "
-                        "%.17g\n", v, m.acc, ref_acc);
-                exit(2);
-            }
+/* One timed run of variant v. */
+static double overhead_variant(struct overhead_bench *o, int v)
+{
+    switch (v) {
+    case V_UTURN:
+        return exec_run(o->ex, o->plan, &o->um, &o->last);
+    case V_UTURN_RECYCLE:
+        return exec_run(o->exr, o->planr, &o->um, &o->report);
+    case V_HAND:
+        return hand_store_all(o->bufs, o->n, false);
+    default:
+        return hand_store_all(o->fresh, o->n, true);
+    }
+}
+
+/* Repetition r: every variant once, in an order rotated by r, each checked
+ * against the reference; then the ratios to the preallocated hand loop. */
+static void overhead_repetition(struct overhead_bench *o, int r)
+{
+    for (int k = 0; k < V_COUNT; k++) {
+        const int v = (k + r) % V_COUNT;
+        initial_state(&o->m);
+        const double f0 = minor_faults();
+        o->t[v][r]      = overhead_variant(o, v);
+        o->f[v][r]      = minor_faults() - f0;
+        if (memcmp(&o->m.acc, &o->ref_acc, sizeof o->ref_acc) != 0 ||
+            o->m.fwd != o->n) {
+            fprintf(stderr, "bench_executor: variant %d: adjoint "
+                    "accumulator %.17g differs from the hand loop's "
+                    "%.17g\n", v, o->m.acc, o->ref_acc);
+            exit(2);
         }
-        for (int v = 0; v < V_COUNT; v++)
-            ratio[v][r] = t[v][r] / t[V_HAND][r];
     }
+    for (int v = 0; v < V_COUNT; v++)
+        o->ratio[v][r] = o->t[v][r] / o->t[V_HAND][r];
+}
+
+/* The table; sorts the samples in place. */
+static void overhead_print(const struct overhead_bench *o)
+{
     static const char *const names[V_COUNT] = {
         "uturn_executor_run", "hand loop (preallocated)",
         "uturn, recycling allocator *", "hand loop, malloc in timing *"};
+    const uint64_t n = o->n, bytes = o->bytes;
+    const uturn_report_t *const last = &o->last;
     printf("1. executor overhead: store-all vs hand-written loop\n"
            "   n = %llu steps, state %llu KiB (%llu MiB of slots), forward "
            "and adjoint touch every double; %d interleaved repetitions\n"
            "   adjoint accumulator bitwise equal in every run of every "
            "variant: %.17g\n",
            (unsigned long long)n, (unsigned long long)(bytes / KIB),
-           (unsigned long long)(n * bytes / MIB), reps, ref_acc);
+           (unsigned long long)(n * bytes / MIB), reps, o->ref_acc);
     printf("   %-31s %10s %10s %10s %10s %12s\n", "", "median s", "min s",
            "ratio med", "ratio min", "faults/run");
     for (int v = 0; v < V_COUNT; v++) {
-        const struct summary st = summarize(t[v]);
-        const struct summary sr = summarize(ratio[v]);
-        const struct summary sf = summarize(f[v]);
+        const struct summary st = summarize(o->t[v]);
+        const struct summary sr = summarize(o->ratio[v]);
+        const struct summary sf = summarize(o->f[v]);
         printf("   %-31s %10.4f %10.4f %10.4f %10.4f %12.0f", names[v],
                st.median, st.min, sr.median, sr.min, sf.median);
         if (v == V_UTURN)
@@ -469,21 +500,36 @@ static void bench_overhead(uturn_executor_t *ex)
            "per repetition\n"
            "   last uturn report: wall %.4f s = forward %.4f + adjoint %.4f "
            "+ copy %.4f + overhead %.4f (jemalloc arena: %s)\n\n",
-           last.wall_seconds, last.forward_seconds, last.adjoint_seconds,
-           last.copy_seconds, last.overhead_seconds,
-           last.jemalloc ? "yes" : "no");
+           last->wall_seconds, last->forward_seconds, last->adjoint_seconds,
+           last->copy_seconds, last->overhead_seconds,
+           last->jemalloc ? "yes" : "no");
+}
+
+static void overhead_teardown(struct overhead_bench *o)
+{
     for (int v = 0; v < V_COUNT; v++) {
-        free(t[v]);
-        free(f[v]);
-        free(ratio[v]);
+        free(o->t[v]);
+        free(o->f[v]);
+        free(o->ratio[v]);
     }
-    free_buffers(bufs, n);
-    free(fresh);
-    uturn_plan_free(plan);
-    uturn_plan_free(planr);
-    uturn_executor_free(exr);
-    recycler_drain(&rec);
-    free(m.x);
+    free_buffers(o->bufs, o->n);
+    free(o->fresh);
+    uturn_plan_free(o->plan);
+    uturn_plan_free(o->planr);
+    uturn_executor_free(o->exr);
+    recycler_drain(&o->rec);
+    free(o->m.x);
+}
+
+static void bench_overhead(uturn_executor_t *ex)
+{
+    struct overhead_bench o;
+    overhead_setup(&o, ex);
+    overhead_warm_up(&o);
+    for (int r = 0; r < reps; r++)
+        overhead_repetition(&o, r);
+    overhead_print(&o);
+    overhead_teardown(&o);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -578,127 +624,188 @@ static void bench_per_action(uturn_executor_t *ex)
 
 enum { C_MEMCPY, C_UTURN, C_UTURN8, C_RECYCLE, C_RECYCLE8, C_COUNT };
 
-static void bench_copy_size(uturn_executor_t *ex, uint64_t bytes)
+/* What test 3 compares for one state size, shared by its helpers. Filled
+ * in place: the executors keep &rec, the models &m and &tiny. */
+struct copy_bench {
+    uint64_t bytes, n;
+    void *state;
+    uint64_t tiny; /* the 8-byte baseline's state */
+    struct model m;
+    struct recycler rec;
+    uturn_executor_t *ex, *exr, *ex8;
+    uturn_model_t um, u8;
+    uturn_plan_t *plan, *plan8, *planr, *planr8;
+    double moved; /* bytes one run stores and restores */
+    void **bufs;  /* memcpy's, preallocated */
+    double *t[C_COUNT], *f[C_COUNT];
+    double *g_hand, *g_wall, *g_rep, *g_rec; /* GB/s */
+    double *r_wall, *r_rep, *r_rec;          /* ratios to memcpy */
+    uturn_report_t report, scratch; /* the last C_UTURN run's; scratch */
+    unsigned char *pattern;         /* x_0 */
+};
+
+/* The executors, models and plans. */
+static void copy_setup_plans(struct copy_bench *c, uturn_executor_t *ex,
+                             uint64_t bytes)
 {
     const uint64_t n = T3_TOTAL / bytes;
-    void *state      = xmalloc(bytes);
-    uint64_t tiny    = 0;
-    struct model m   = {NULL, 0, 0, 0};
-    struct recycler rec   = {bytes, NULL, 0, 0};
-    uturn_executor_t *exr = make_executor(&rec);
+    c->bytes = bytes;
+    c->n     = n;
+    c->state = xmalloc(bytes);
+    c->tiny  = 0;
+    c->m     = (struct model){NULL, 0, 0, 0};
+    c->rec   = (struct recycler){bytes, NULL, 0, 0};
+    c->ex    = ex;
+    c->exr   = make_executor(&c->rec);
     /* The 8-byte baseline runs on an executor of its own: one executor
      * per model keeps its slot buffers between runs, and alternating
      * state sizes on one executor would refit its pool every run. */
-    uturn_executor_t *ex8 = make_executor(NULL);
-    const uturn_model_t um = make_model(&m, true, state, bytes);
-    const uturn_model_t u8 = make_model(&m, true, &tiny, sizeof tiny);
-    uturn_plan_t *plan = make_plan(ex, UTURN_PLANNER_STORE_ALL, n, 0, bytes);
-    uturn_plan_t *plan8 =
-        make_plan(ex, UTURN_PLANNER_STORE_ALL, n, 0, sizeof tiny);
-    uturn_plan_t *planr =
-        make_plan(exr, UTURN_PLANNER_STORE_ALL, n, 0, bytes);
-    uturn_plan_t *planr8 =
-        make_plan(exr, UTURN_PLANNER_STORE_ALL, n, 0, sizeof tiny);
+    c->ex8   = make_executor(NULL);
+    c->um    = make_model(&c->m, true, c->state, bytes);
+    c->u8    = make_model(&c->m, true, &c->tiny, sizeof c->tiny);
+    c->plan  = make_plan(ex, UTURN_PLANNER_STORE_ALL, n, 0, bytes);
+    c->plan8 = make_plan(ex, UTURN_PLANNER_STORE_ALL, n, 0, sizeof c->tiny);
+    c->planr = make_plan(c->exr, UTURN_PLANNER_STORE_ALL, n, 0, bytes);
+    c->planr8 =
+        make_plan(c->exr, UTURN_PLANNER_STORE_ALL, n, 0, sizeof c->tiny);
+}
+
+/* The buffers, the samples and the initial state. */
+static void copy_setup_buffers(struct copy_bench *c)
+{
+    const uint64_t bytes = c->bytes;
     uturn_stats_t s;
     uturn_stats_init(&s);
-    uturn_plan_stats(plan, &s);
-    const double moved = (double)((s.stores + s.restores) * bytes);
-    void **bufs        = alloc_buffers(n, bytes);
-    double *t[C_COUNT], *f[C_COUNT];
+    uturn_plan_stats(c->plan, &s);
+    c->moved = (double)((s.stores + s.restores) * bytes);
+    c->bufs  = alloc_buffers(c->n, bytes);
     for (int v = 0; v < C_COUNT; v++) {
-        t[v] = samples();
-        f[v] = samples();
+        c->t[v] = samples();
+        c->f[v] = samples();
     }
-    double *g_hand = samples(), *g_wall = samples(), *g_rep = samples();
-    double *g_rec = samples(), *r_wall = samples(), *r_rep = samples();
-    double *r_rec = samples();
-    uturn_report_t report, scratch;
-    unsigned char *pattern = xmalloc(bytes);
+    c->g_hand  = samples();
+    c->g_wall  = samples();
+    c->g_rep   = samples();
+    c->g_rec   = samples();
+    c->r_wall  = samples();
+    c->r_rep   = samples();
+    c->r_rec   = samples();
+    c->pattern = xmalloc(bytes);
     for (uint64_t k = 0; k < bytes; k++)
-        pattern[k] = (unsigned char)(k * 131 + 7);
+        c->pattern[k] = (unsigned char)(k * 131 + 7);
+}
 
-    memcpy(state, pattern, bytes);
-    hand_copies(state, bufs, n, bytes); /* warm-ups */
-    exec_run(ex, plan, &um, &scratch);
-    exec_run(exr, planr, &um, &scratch);
-    exec_run(ex8, plan8, &u8, &scratch);
-    exec_run(exr, planr8, &u8, &scratch);
-    for (int r = 0; r < reps; r++) {
-        for (int k = 0; k < C_COUNT; k++) {
-            const int v = (k + r) % C_COUNT;
-            memcpy(state, pattern, bytes);
-            const double f0 = minor_faults();
-            switch (v) {
-            case C_MEMCPY:
-                t[v][r] = hand_copies(state, bufs, n, bytes);
-                break;
-            case C_UTURN:
-                t[v][r] = exec_run(ex, plan, &um, &report);
-                break;
-            case C_UTURN8:
-                t[v][r] = exec_run(ex8, plan8, &u8, &scratch);
-                break;
-            case C_RECYCLE:
-                t[v][r] = exec_run(exr, planr, &um, &scratch);
-                break;
-            default:
-                t[v][r] = exec_run(exr, planr8, &u8, &scratch);
-                break;
-            }
-            f[v][r] = minor_faults() - f0;
-            if (memcmp(state, pattern, bytes) != 0) {
-                fprintf(stderr, "bench_executor: the state after variant "
-                        "%d differs from x_0\n", v);
-                exit(2);
-            }
-        }
-        /* The 8-byte run has the same plan and callbacks on the same
-         * executor: what remains after subtracting it is the copying. */
-        const double hand  = t[C_MEMCPY][r];
-        const double cwall = t[C_UTURN][r] - t[C_UTURN8][r];
-        const double crec  = t[C_RECYCLE][r] - t[C_RECYCLE8][r];
-        g_hand[r] = moved / hand / 1e9;
-        g_wall[r] = moved / cwall / 1e9;
-        g_rep[r]  = moved / report.copy_seconds / 1e9;
-        g_rec[r]  = moved / crec / 1e9;
-        r_wall[r] = hand / cwall;
-        r_rep[r]  = hand / report.copy_seconds;
-        r_rec[r]  = hand / crec;
+static void copy_warm_up(struct copy_bench *c)
+{
+    memcpy(c->state, c->pattern, c->bytes);
+    hand_copies(c->state, c->bufs, c->n, c->bytes);
+    exec_run(c->ex, c->plan, &c->um, &c->scratch);
+    exec_run(c->exr, c->planr, &c->um, &c->scratch);
+    exec_run(c->ex8, c->plan8, &c->u8, &c->scratch);
+    exec_run(c->exr, c->planr8, &c->u8, &c->scratch);
+}
+
+/* One timed run of variant v. */
+static double copy_variant(struct copy_bench *c, int v)
+{
+    switch (v) {
+    case C_MEMCPY:
+        return hand_copies(c->state, c->bufs, c->n, c->bytes);
+    case C_UTURN:
+        return exec_run(c->ex, c->plan, &c->um, &c->report);
+    case C_UTURN8:
+        return exec_run(c->ex8, c->plan8, &c->u8, &c->scratch);
+    case C_RECYCLE:
+        return exec_run(c->exr, c->planr, &c->um, &c->scratch);
+    default:
+        return exec_run(c->exr, c->planr8, &c->u8, &c->scratch);
     }
-    const struct summary sh = summarize(g_hand), sw = summarize(g_wall);
-    const struct summary sr = summarize(g_rep), sc = summarize(g_rec);
-    const struct summary rw = summarize(r_wall), rr = summarize(r_rep);
-    const struct summary rc = summarize(r_rec);
-    const struct summary fh = summarize(f[C_MEMCPY]);
-    const struct summary fu = summarize(f[C_UTURN]);
+}
+
+/* Repetition r: every variant once, in an order rotated by r, each checked
+ * to leave x_0 in place; then the throughputs and ratios. */
+static void copy_repetition(struct copy_bench *c, int r)
+{
+    for (int k = 0; k < C_COUNT; k++) {
+        const int v = (k + r) % C_COUNT;
+        memcpy(c->state, c->pattern, c->bytes);
+        const double f0 = minor_faults();
+        c->t[v][r]      = copy_variant(c, v);
+        c->f[v][r]      = minor_faults() - f0;
+        if (memcmp(c->state, c->pattern, c->bytes) != 0) {
+            fprintf(stderr, "bench_executor: the state after variant "
+                    "%d differs from x_0\n", v);
+            exit(2);
+        }
+    }
+    /* The 8-byte run has the same plan and callbacks on the same
+     * executor: what remains after subtracting it is the copying. */
+    const double moved = c->moved;
+    const double hand  = c->t[C_MEMCPY][r];
+    const double cwall = c->t[C_UTURN][r] - c->t[C_UTURN8][r];
+    const double crec  = c->t[C_RECYCLE][r] - c->t[C_RECYCLE8][r];
+    c->g_hand[r] = moved / hand / 1e9;
+    c->g_wall[r] = moved / cwall / 1e9;
+    c->g_rep[r]  = moved / c->report.copy_seconds / 1e9;
+    c->g_rec[r]  = moved / crec / 1e9;
+    c->r_wall[r] = hand / cwall;
+    c->r_rep[r]  = hand / c->report.copy_seconds;
+    c->r_rec[r]  = hand / crec;
+}
+
+/* One row of the table; sorts the samples in place. */
+static void copy_print_row(const struct copy_bench *c)
+{
+    const struct summary sh = summarize(c->g_hand), sw = summarize(c->g_wall);
+    const struct summary sr = summarize(c->g_rep), sc = summarize(c->g_rec);
+    const struct summary rw = summarize(c->r_wall), rr = summarize(c->r_rep);
+    const struct summary rc = summarize(c->r_rec);
+    const struct summary fh = summarize(c->f[C_MEMCPY]);
+    const struct summary fu = summarize(c->f[C_UTURN]);
     printf("   %5llu KiB %6llu | %6.2f %6.2f | %6.2f %6.2f %5.1f%% %5.1f%% "
            "%-6s| %6.2f %6.1f%% | %6.2f %6.1f%% | %7.0f %7.0f\n",
-           (unsigned long long)(bytes / KIB), (unsigned long long)n,
+           (unsigned long long)(c->bytes / KIB), (unsigned long long)c->n,
            sh.median, sh.min, sw.median, sw.min, 100 * rw.median,
            100 * rw.min, verdict(rw.median >= 0.9), sr.median,
            100 * rr.median, sc.median, 100 * rc.median, fh.median,
            fu.median);
+}
+
+static void copy_teardown(struct copy_bench *c)
+{
     for (int v = 0; v < C_COUNT; v++) {
-        free(t[v]);
-        free(f[v]);
+        free(c->t[v]);
+        free(c->f[v]);
     }
-    free(g_hand);
-    free(g_wall);
-    free(g_rep);
-    free(g_rec);
-    free(r_wall);
-    free(r_rep);
-    free(r_rec);
-    free(pattern);
-    free_buffers(bufs, n);
-    uturn_plan_free(plan);
-    uturn_plan_free(plan8);
-    uturn_plan_free(planr);
-    uturn_plan_free(planr8);
-    uturn_executor_free(exr);
-    uturn_executor_free(ex8);
-    recycler_drain(&rec);
-    free(state);
+    free(c->g_hand);
+    free(c->g_wall);
+    free(c->g_rep);
+    free(c->g_rec);
+    free(c->r_wall);
+    free(c->r_rep);
+    free(c->r_rec);
+    free(c->pattern);
+    free_buffers(c->bufs, c->n);
+    uturn_plan_free(c->plan);
+    uturn_plan_free(c->plan8);
+    uturn_plan_free(c->planr);
+    uturn_plan_free(c->planr8);
+    uturn_executor_free(c->exr);
+    uturn_executor_free(c->ex8);
+    recycler_drain(&c->rec);
+    free(c->state);
+}
+
+static void bench_copy_size(uturn_executor_t *ex, uint64_t bytes)
+{
+    struct copy_bench c;
+    copy_setup_plans(&c, ex, bytes);
+    copy_setup_buffers(&c);
+    copy_warm_up(&c);
+    for (int r = 0; r < reps; r++)
+        copy_repetition(&c, r);
+    copy_print_row(&c);
+    copy_teardown(&c);
 }
 
 static void bench_copy(uturn_executor_t *ex)
