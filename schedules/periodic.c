@@ -86,6 +86,13 @@ static uturn_status_t prepare(uturn_plan_t *plan, uturn_error_t *error)
         return uturn__fail(error, UTURN_E_INVALID_ARG,
                            "periodic needs a stride or a capacity (slots, "
                            "or a byte budget) to choose one");
+    /* Choosing is O(sqrt n): keep it well under a second. */
+    if (n > UTURN__PERIODIC_CHOOSE_MAX)
+        return uturn__fail(error, UTURN_E_UNSUPPORTED,
+                           "periodic chooses a stride for at most 2^40 "
+                           "steps (it takes O(sqrt n)); give a stride for "
+                           "%llu steps",
+                           (unsigned long long)n);
     uint64_t k = 0, min_slots = 0;
     if (!uturn__periodic_choose(n, plan->problem.slots, &k, &min_slots)) {
         char given[128];

@@ -64,6 +64,7 @@ void uturn__periodic_start(const uturn_plan_t *plan, void *state);
 size_t uturn__periodic_fill(void *state, uturn_action_t *out, size_t capacity);
 
 /* periodic_choose.c: peak slots of stride k for n steps (1 <= k <= n). */
+#define UTURN__PERIODIC_CHOOSE_MAX ((uint64_t)1 << 40)
 uint64_t uturn__periodic_peak(uint64_t n, uint64_t k);
 /* Forward steps of stride k: n + (m-1)(k-1); may exceed 2^64 only as an
  * overflow, reported by the status. */

@@ -110,6 +110,7 @@ void uturn_validator_free(uturn_validator_t *v)
         return;
     const uturn_allocator_t alloc = v->alloc;
     uturn__free(&alloc, v->slots, v->slots_len * sizeof *v->slots);
+    uturn__slot_map_free(&v->far, &alloc);
     for (int k = 0; k < 2; k++)
         uturn__free(&alloc, v->owned[k], (size_t)v->steps * sizeof(uint64_t));
     uturn__free(&alloc, v, sizeof *v);
@@ -121,7 +122,7 @@ static uint64_t first_held(const uturn_validator_t *v)
     for (size_t k = 0; k < v->slots_len; k++)
         if (v->slots[k] != UTURN__EMPTY)
             return (uint64_t)k;
-    return UTURN_NONE;
+    return uturn__slot_map_first(&v->far);
 }
 
 /* "action K" or "action K (line L)": where an end rule broke. */
@@ -151,12 +152,12 @@ static uturn_status_t end_rules(uturn_validator_t *v, uint64_t line,
     if (v->held != 0) {
         const uint64_t k = first_held(v);
         return uturn__fail_at(error, UTURN_E_INVALID_PLAN, v->index, line,
-                              v->slots[k] - 1,
+                              uturn__slot_get(v, k) - 1,
                               "%s: end of plan: %llu slots are still held "
                               "(slot %llu holds x_%llu)", at,
                               (unsigned long long)v->held,
                               (unsigned long long)k,
-                              (unsigned long long)(v->slots[k] - 1));
+                              (unsigned long long)(uturn__slot_get(v, k) - 1));
     }
     return UTURN_OK;
 }

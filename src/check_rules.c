@@ -43,7 +43,7 @@ static const char *live_text(const uturn_validator_t *v, char buf[32])
     return buf;
 }
 
-/* Make slot k addressable; k < capacity. */
+/* Make slot k addressable in the dense array; k < UTURN__DENSE_SLOTS. */
 static uturn_status_t reach_slot(uturn_validator_t *v, uint64_t k)
 {
     if (k < v->slots_len)
@@ -96,10 +96,27 @@ static uturn_status_t slot_in_range(uturn_validator_t *v,
                       "slot %llu is beyond the capacity of %llu slots",
                       (unsigned long long)a->slot,
                       (unsigned long long)v->capacity);
-    if (reach_slot(v, a->slot) != UTURN_OK)
+    return UTURN_OK;
+}
+
+/* Set slot k's contents (UTURN__EMPTY to empty it). */
+static uturn_status_t slot_set(uturn_validator_t *v, uint64_t k,
+                               uint64_t contents)
+{
+    uturn_status_t status = UTURN_OK;
+    if (k < UTURN__DENSE_SLOTS) {
+        status = reach_slot(v, k);
+        if (status == UTURN_OK)
+            v->slots[k] = contents;
+    } else if (contents != UTURN__EMPTY) {
+        status = uturn__slot_map_put(&v->far, &v->alloc, k, contents);
+    } else {
+        uturn__slot_map_erase(&v->far, k);
+    }
+    if (status != UTURN_OK)
         return v->failed = uturn__fail(&v->failure, UTURN_E_NOMEM,
                                        "out of memory for slot %llu",
-                                       (unsigned long long)a->slot);
+                                       (unsigned long long)k);
     return UTURN_OK;
 }
 
@@ -113,18 +130,25 @@ static uturn_status_t store(uturn_validator_t *v, const uturn_action_t *a,
     if (v->live != a->step)
         return broken(v, a, line, a->step, "the live state is %s, not x_%llu",
                       live_text(v, buf), (unsigned long long)a->step);
-    if (v->slots[a->slot] != UTURN__EMPTY)
+    const uint64_t held = uturn__slot_get(v, a->slot);
+    if (held != UTURN__EMPTY)
         return broken(v, a, line, a->step, "slot %llu already holds x_%llu",
                       (unsigned long long)a->slot,
-                      (unsigned long long)(v->slots[a->slot] - 1));
-    const uint64_t bytes = v->held_bytes + uturn__validator_bytes(v, a->step);
+                      (unsigned long long)(held - 1));
+    uint64_t bytes = 0;
+    if (uturn__add_u64(v->held_bytes, uturn__validator_bytes(v, a->step),
+                       &bytes) != UTURN_OK)
+        return broken(v, a, line, a->step,
+                      "the slots would hold more than 2^64 bytes");
     if (v->budget_bytes != 0 && bytes > v->budget_bytes)
         return broken(v, a, line, a->step,
                       "the slots would hold %llu bytes, above the budget of "
                       "%llu bytes",
                       (unsigned long long)bytes,
                       (unsigned long long)v->budget_bytes);
-    v->slots[a->slot] = a->step + 1;
+    status = slot_set(v, a->slot, a->step + 1);
+    if (status != UTURN_OK)
+        return status;
     v->held += 1;
     v->held_bytes = bytes;
     v->stats.stores += 1;
@@ -141,7 +165,7 @@ static uturn_status_t restore(uturn_validator_t *v, const uturn_action_t *a,
     uturn_status_t status = slot_in_range(v, a, line);
     if (status != UTURN_OK)
         return status;
-    const uint64_t held = v->slots[a->slot];
+    const uint64_t held = uturn__slot_get(v, a->slot);
     if (held == UTURN__EMPTY)
         return broken(v, a, line, a->step, "slot %llu is empty",
                       (unsigned long long)a->slot);
@@ -161,14 +185,14 @@ static uturn_status_t free_slot(uturn_validator_t *v, const uturn_action_t *a,
     uturn_status_t status = slot_in_range(v, a, line);
     if (status != UTURN_OK)
         return status;
-    if (v->slots[a->slot] == UTURN__EMPTY)
+    const uint64_t held = uturn__slot_get(v, a->slot);
+    if (held == UTURN__EMPTY)
         return broken(v, a, line, UTURN_NONE, "slot %llu is empty",
                       (unsigned long long)a->slot);
     v->held -= 1;
-    v->held_bytes -= uturn__validator_bytes(v, v->slots[a->slot] - 1);
-    v->slots[a->slot] = UTURN__EMPTY;
+    v->held_bytes -= uturn__validator_bytes(v, held - 1);
     v->stats.frees += 1;
-    return UTURN_OK;
+    return slot_set(v, a->slot, UTURN__EMPTY);
 }
 
 static uturn_status_t turn_or_reverse(uturn_validator_t *v,

@@ -5,6 +5,13 @@
 #include "internal.h"
 
 #define UTURN__EMPTY 0 /* slot contents are step + 1 */
+/* Slots below this index live in a plain array; the others in a map. */
+#define UTURN__DENSE_SLOTS ((uint64_t)1 << 20)
+
+struct uturn__slot_map {
+    uint64_t *keys, *vals; /* vals[i] == 0: free */
+    size_t cap, count;
+};
 
 struct uturn_validator {
     uturn_allocator_t alloc;
@@ -15,6 +22,7 @@ struct uturn_validator {
     uint64_t sweep_cost;        /* cost of F_0 .. F_{n-1} once */
     uint64_t *slots; /* contents of slots 0 .. slots_len-1 */
     size_t slots_len;
+    struct uturn__slot_map far; /* slots from UTURN__DENSE_SLOTS on */
     uint64_t live; /* step of the live state, or UTURN_NONE */
     uint64_t next_reverse;
     bool turned;
@@ -31,6 +39,24 @@ uturn_status_t uturn__validator_new(const uturn_allocator_t *alloc,
                                     const uint64_t *step_bytes,
                                     const uint64_t *step_costs,
                                     uturn_validator_t **out);
+/* slot_map.c */
+uint64_t uturn__slot_map_get(const struct uturn__slot_map *m, uint64_t slot);
+uturn_status_t uturn__slot_map_put(struct uturn__slot_map *m,
+                                   const uturn_allocator_t *a, uint64_t slot,
+                                   uint64_t value);
+void uturn__slot_map_erase(struct uturn__slot_map *m, uint64_t slot);
+void uturn__slot_map_free(struct uturn__slot_map *m,
+                          const uturn_allocator_t *a);
+uint64_t uturn__slot_map_first(const struct uturn__slot_map *m);
+
+/* Contents of slot k: step + 1, or UTURN__EMPTY. */
+static inline uint64_t uturn__slot_get(const uturn_validator_t *v, uint64_t k)
+{
+    if (k >= UTURN__DENSE_SLOTS)
+        return uturn__slot_map_get(&v->far, k);
+    return k < v->slots_len ? v->slots[k] : UTURN__EMPTY;
+}
+
 /* Bytes of x_i: its own size, or slot_bytes (also for x_n). */
 static inline uint64_t uturn__validator_bytes(const uturn_validator_t *v,
                                               uint64_t i)
