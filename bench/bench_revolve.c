@@ -66,8 +66,8 @@ static double walk_batched(const uturn_plan_t *plan, uint64_t *actions,
 typedef double (*walker_fn)(const uturn_plan_t *, uint64_t *, uint64_t *);
 
 /* Best of five walks; the action count must equal the prediction. */
-static int time_walks(const uturn_plan_t *plan, walker_fn fn,
-                      const char *how, uint64_t predicted)
+static int time_walks(const uturn_plan_t *plan, walker_fn fn, const char *how,
+                      uint64_t predicted)
 {
     double best      = 1e30;
     uint64_t actions = 0, checksum = 0;

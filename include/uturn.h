@@ -30,13 +30,13 @@
 #ifndef UTURN_H_INCLUDED
 #define UTURN_H_INCLUDED
 
+#include "uturn_export.h"
+#include "uturn_version.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-
-#include "uturn_export.h"
-#include "uturn_version.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -52,16 +52,16 @@ extern "C" {
  */
 typedef enum uturn_status {
     UTURN_OK                 = 0,
-    UTURN_E_INVALID_ARG      = 1,  /* NULL pointer, zero steps, bad value */
-    UTURN_E_NOMEM            = 2,  /* an allocation failed */
-    UTURN_E_INFEASIBLE       = 3,  /* no schedule fits the memory budget */
-    UTURN_E_OVERFLOW         = 4,  /* a count does not fit in 64 bits */
-    UTURN_E_UNSUPPORTED      = 5,  /* the planner cannot handle this */
-    UTURN_E_CALLBACK         = 6,  /* a user callback returned non-zero */
-    UTURN_E_INVALID_PLAN     = 7,  /* a plan breaks a rule of the model */
-    UTURN_E_PARSE            = 8,  /* malformed plan text */
-    UTURN_E_IO               = 9,  /* a file could not be read or written */
-    UTURN_E_NONDETERMINISTIC = 10  /* a recomputed state differs */
+    UTURN_E_INVALID_ARG      = 1, /* NULL pointer, zero steps, bad value */
+    UTURN_E_NOMEM            = 2, /* an allocation failed */
+    UTURN_E_INFEASIBLE       = 3, /* no schedule fits the memory budget */
+    UTURN_E_OVERFLOW         = 4, /* a count does not fit in 64 bits */
+    UTURN_E_UNSUPPORTED      = 5, /* the planner cannot handle this */
+    UTURN_E_CALLBACK         = 6, /* a user callback returned non-zero */
+    UTURN_E_INVALID_PLAN     = 7, /* a plan breaks a rule of the model */
+    UTURN_E_PARSE            = 8, /* malformed plan text */
+    UTURN_E_IO               = 9, /* a file could not be read or written */
+    UTURN_E_NONDETERMINISTIC = 10 /* a recomputed state differs */
 } uturn_status_t;
 
 /**
@@ -144,11 +144,11 @@ typedef struct uturn_allocator {
  * Since: 0.1
  */
 typedef enum uturn_planner {
-    UTURN_PLANNER_STORE_ALL = 0, /* "store-all": every state, no recompute */
-    UTURN_PLANNER_PERIODIC  = 1, /* "periodic": a checkpoint every k steps */
-    UTURN_PLANNER_SQRT      = 2, /* "sqrt": periodic with k = ceil(sqrt n) */
-    UTURN_PLANNER_REVOLVE   = 3, /* "revolve": binomial, optimal */
-    UTURN_PLANNER_DP        = 4, /* "dp": per-step sizes and costs */
+    UTURN_PLANNER_STORE_ALL = 0,  /* "store-all": every state, no recompute */
+    UTURN_PLANNER_PERIODIC  = 1,  /* "periodic": a checkpoint every k steps */
+    UTURN_PLANNER_SQRT      = 2,  /* "sqrt": periodic with k = ceil(sqrt n) */
+    UTURN_PLANNER_REVOLVE   = 3,  /* "revolve": binomial, optimal */
+    UTURN_PLANNER_DP        = 4,  /* "dp": per-step sizes and costs */
     UTURN_PLANNER_PARSED    = 100 /* "parsed": read from plan text */
 } uturn_planner_t;
 
@@ -197,13 +197,13 @@ UTURN_EXPORT uturn_status_t uturn_planner_from_name(const char *name,
  * Since: 0.1
  */
 typedef struct uturn_problem {
-    size_t size;              /* set by uturn_problem_init() */
-    uturn_planner_t planner;  /* default UTURN_PLANNER_REVOLVE */
-    uint64_t steps;           /* n, the steps to reverse, >= 1 */
-    uint64_t slots;           /* slot capacity, or 0 (see above) */
-    uint64_t slot_bytes;      /* bytes one slot counts as, or 0: unknown */
-    uint64_t budget_bytes;    /* bytes the slots may hold at once, or 0 */
-    uint64_t stride;          /* periodic only: k >= 1, or 0 to choose */
+    size_t size;                /* set by uturn_problem_init() */
+    uturn_planner_t planner;    /* default UTURN_PLANNER_REVOLVE */
+    uint64_t steps;             /* n, the steps to reverse, >= 1 */
+    uint64_t slots;             /* slot capacity, or 0 (see above) */
+    uint64_t slot_bytes;        /* bytes one slot counts as, or 0: unknown */
+    uint64_t budget_bytes;      /* bytes the slots may hold at once, or 0 */
+    uint64_t stride;            /* periodic only: k >= 1, or 0 to choose */
     const uint64_t *step_bytes; /* dp: bytes of x_i, or NULL (uniform) */
     const uint64_t *step_costs; /* dp: cost of F_i, or NULL (all 1) */
     uint64_t unit_bytes;        /* dp: memory resolution, 0: automatic */
@@ -489,13 +489,12 @@ UTURN_EXPORT uturn_status_t uturn_validator_push(uturn_validator_t *validator,
  * @return UTURN_OK; UTURN_E_INVALID_PLAN; UTURN_E_INVALID_ARG.
  * Since: 0.1
  */
-UTURN_EXPORT uturn_status_t uturn_validator_finish(
-    uturn_validator_t *validator, uturn_stats_t *observed,
-    uturn_error_t *error);
+UTURN_EXPORT uturn_status_t uturn_validator_finish(uturn_validator_t *validator,
+                                                   uturn_stats_t *observed,
+                                                   uturn_error_t *error);
 
 /** Free @p validator. NULL is a no-op. Since: 0.1 */
 UTURN_EXPORT void uturn_validator_free(uturn_validator_t *validator);
-
 
 /* ------------------------------------------------------------------------ */
 /* The executor: running a model to a plan                                  */
@@ -518,8 +517,8 @@ UTURN_EXPORT void uturn_validator_free(uturn_validator_t *validator);
  * Since: 0.1
  */
 typedef struct uturn_model {
-    size_t size; /* set by uturn_model_init() */
-    void *user;  /* passed to every callback */
+    size_t size;                               /* set by uturn_model_init() */
+    void *user;                                /* passed to every callback */
     int (*forward)(void *user, uint64_t step); /* live x_step -> x_step+1 */
     int (*turn)(void *user);                   /* live x_n: J, seed xbar_n */
     int (*adjoint)(void *user, uint64_t step); /* xbar_{step+1} -> xbar_step */
@@ -593,9 +592,9 @@ typedef struct uturn_executor uturn_executor_t;
  * Thread safety: reentrant; one thread per executor at a time.
  * Since: 0.1
  */
-UTURN_EXPORT uturn_status_t uturn_executor_create(
-    const uturn_allocator_t *alloc, uturn_executor_t **out,
-    uturn_error_t *error);
+UTURN_EXPORT uturn_status_t
+uturn_executor_create(const uturn_allocator_t *alloc, uturn_executor_t **out,
+                      uturn_error_t *error);
 
 /** Free @p executor, its slot buffers and its arena. NULL is a no-op.
  *  Since: 0.1 */

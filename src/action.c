@@ -60,9 +60,8 @@ size_t uturn__action_text(const uturn_action_t *a, char out[64])
     return len;
 }
 
-uturn_status_t uturn_action_format(const uturn_action_t *action,
-                                   char *buffer, size_t capacity,
-                                   size_t *length)
+uturn_status_t uturn_action_format(const uturn_action_t *action, char *buffer,
+                                   size_t capacity, size_t *length)
 {
     if (action == NULL || uturn_op_name(action->op) == NULL ||
         (buffer == NULL && capacity != 0))

@@ -48,7 +48,8 @@ static uturn_status_t own_steps(uturn_validator_t *v,
     for (int k = 0; k < 2; k++) {
         if (in[k] == NULL)
             continue;
-        v->owned[k] = uturn__alloc_zeroed(&v->alloc, v->steps, sizeof(uint64_t));
+        v->owned[k] =
+            uturn__alloc_zeroed(&v->alloc, v->steps, sizeof(uint64_t));
         if (v->owned[k] == NULL)
             return UTURN_E_NOMEM;
         memcpy(v->owned[k], in[k], (size_t)v->steps * sizeof(uint64_t));
@@ -82,7 +83,7 @@ uturn_status_t uturn_validator_create(const uturn_problem_t *problem,
     p.budget_bytes = given.budget_bytes;
     p.step_bytes   = given.step_bytes; /* slot_bytes defaults to the largest */
     uturn_problem_t resolved;
-    bool has_capacity     = false;
+    bool has_capacity = false;
     uturn_status_t status =
         uturn__problem_resolve(&p, &resolved, &has_capacity, error);
     if (status != UTURN_OK)
@@ -93,7 +94,7 @@ uturn_status_t uturn_validator_create(const uturn_problem_t *problem,
     limits.slots        = resolved.slots;
     limits.slot_bytes   = resolved.slot_bytes;
     limits.budget_bytes = resolved.budget_bytes;
-    status = uturn__validator_new(alloc, &limits, NULL, NULL, out);
+    status              = uturn__validator_new(alloc, &limits, NULL, NULL, out);
     if (status == UTURN_OK)
         status = own_steps(*out, &given);
     if (status != UTURN_OK) {
@@ -142,8 +143,10 @@ static uturn_status_t end_rules(uturn_validator_t *v, uint64_t line,
     where(v, line, at);
     if (!v->turned)
         return uturn__fail_at(error, UTURN_E_INVALID_PLAN, v->index, line,
-                              v->steps, "%s: end of plan: the plan ends "
-                              "before the turn", at);
+                              v->steps,
+                              "%s: end of plan: the plan ends "
+                              "before the turn",
+                              at);
     if (v->next_reverse != 0)
         return uturn__fail_at(error, UTURN_E_INVALID_PLAN, v->index, line,
                               v->next_reverse - 1,
@@ -154,8 +157,8 @@ static uturn_status_t end_rules(uturn_validator_t *v, uint64_t line,
         return uturn__fail_at(error, UTURN_E_INVALID_PLAN, v->index, line,
                               uturn__slot_get(v, k) - 1,
                               "%s: end of plan: %llu slots are still held "
-                              "(slot %llu holds x_%llu)", at,
-                              (unsigned long long)v->held,
+                              "(slot %llu holds x_%llu)",
+                              at, (unsigned long long)v->held,
                               (unsigned long long)k,
                               (unsigned long long)(uturn__slot_get(v, k) - 1));
     }
@@ -164,15 +167,13 @@ static uturn_status_t end_rules(uturn_validator_t *v, uint64_t line,
 
 uturn_status_t uturn__validator_finish_line(uturn_validator_t *v,
                                             uturn_stats_t *observed,
-                                            uint64_t line,
-                                            uturn_error_t *error)
+                                            uint64_t line, uturn_error_t *error)
 {
     uturn_stats_t *s = &v->stats;
     s->recomputed_steps =
         s->forward_steps > s->steps ? s->forward_steps - s->steps : 0;
-    s->recompute_cost   = s->forward_cost > v->sweep_cost
-                              ? s->forward_cost - v->sweep_cost
-                              : 0;
+    s->recompute_cost =
+        s->forward_cost > v->sweep_cost ? s->forward_cost - v->sweep_cost : 0;
     s->recompute_factor = (double)s->forward_steps / (double)s->steps;
     if (observed != NULL)
         uturn__stats_export(s, observed);
@@ -195,12 +196,11 @@ uturn_status_t uturn_plan_walk(const uturn_plan_t *plan,
                                uturn_stats_t *observed, uturn_error_t *error)
 {
     if (plan == NULL)
-        return uturn__fail(error, UTURN_E_INVALID_ARG,
-                           "plan must not be NULL");
+        return uturn__fail(error, UTURN_E_INVALID_ARG, "plan must not be NULL");
     uturn_validator_t *v   = NULL;
     uturn_cursor_t *cursor = NULL;
     uturn_status_t status  = uturn__validator_new(
-        &plan->alloc, &plan->stats, plan->step_bytes, plan->step_costs, &v);
+         &plan->alloc, &plan->stats, plan->step_bytes, plan->step_costs, &v);
     if (status == UTURN_OK)
         status = uturn_cursor_create(plan, NULL, &cursor);
     if (status != UTURN_OK) {

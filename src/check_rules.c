@@ -28,10 +28,10 @@ broken(uturn_validator_t *v, const uturn_action_t *a, uint64_t line,
     else
         snprintf(text, sizeof text, "end of plan");
     uturn_error_init(&v->failure);
-    v->failed = uturn__fail_at(&v->failure, UTURN_E_INVALID_PLAN, v->index,
-                               line, step, "action %llu%s: %s: %s",
-                               (unsigned long long)v->index, where, text,
-                               reason);
+    v->failed =
+        uturn__fail_at(&v->failure, UTURN_E_INVALID_PLAN, v->index, line, step,
+                       "action %llu%s: %s: %s", (unsigned long long)v->index,
+                       where, text, reason);
     return v->failed;
 }
 
@@ -253,8 +253,8 @@ uturn_status_t uturn__validator_push_line(uturn_validator_t *v,
         return UTURN_OK;
     }
     if (e != NULL) {
-        const size_t keep = e->size == 0 || e->size > sizeof *e ? sizeof *e
-                                                                : e->size;
+        const size_t keep =
+            e->size == 0 || e->size > sizeof *e ? sizeof *e : e->size;
         memcpy(e, &v->failure, keep);
         e->size = keep;
     }

@@ -97,8 +97,7 @@ uturn_status_t uturn_cursor_read(uturn_cursor_t *cursor,
         written += got;
     }
     /* A tail too short for the generator goes through the buffer. */
-    while (written < capacity &&
-           uturn_cursor_next(cursor, actions + written))
+    while (written < capacity && uturn_cursor_next(cursor, actions + written))
         written++;
     *count = written;
     return UTURN_OK;

@@ -68,8 +68,7 @@ uturn_status_t uturn__fail_at(uturn_error_t *error, uturn_status_t status,
 }
 
 uturn_status_t uturn__fail_infeasible(uturn_error_t *error, uint64_t slots,
-                                      uint64_t slot_bytes, const char *fmt,
-                                      ...)
+                                      uint64_t slot_bytes, const char *fmt, ...)
 {
     if (error == NULL)
         return UTURN_E_INFEASIBLE;

@@ -92,8 +92,7 @@ uturn_status_t uturn_executor_plan(const uturn_executor_t *executor,
     const uturn_status_t status = uturn__storage_cost(
         &executor->storage, real.slot_bytes, &real.slot_bytes);
     if (status != UTURN_OK)
-        return uturn__fail(error, status,
-                           "cannot size a slot of %llu bytes",
+        return uturn__fail(error, status, "cannot size a slot of %llu bytes",
                            (unsigned long long)problem->slot_bytes);
     return uturn_plan_create(&real, &executor->alloc, out, error);
 }
@@ -102,8 +101,7 @@ uturn_status_t uturn_executor_plan(const uturn_executor_t *executor,
 static void copy_sized(void *dst, size_t dst_size, const void *src,
                        size_t src_size)
 {
-    const size_t n = src_size == 0 || src_size > dst_size ? dst_size
-                                                          : src_size;
+    const size_t n = src_size == 0 || src_size > dst_size ? dst_size : src_size;
     memcpy(dst, src, n);
 }
 
@@ -120,17 +118,16 @@ static void finish_report(struct uturn__run *run, uturn_status_t status,
     const double model  = r->forward_seconds + r->adjoint_seconds;
     const double rest   = r->wall_seconds - model - r->copy_seconds;
     r->overhead_seconds = rest > 0 ? rest : 0;
-    r->jemalloc = run->ex->storage.kind == UTURN__STORAGE_JEMALLOC;
+    r->jemalloc         = run->ex->storage.kind == UTURN__STORAGE_JEMALLOC;
     if (report != NULL) {
         const size_t caller = report->size;
         copy_sized(report, sizeof *report, r, caller);
         report->size = caller == 0 ? sizeof *report : caller;
     }
     if (observed != NULL) {
-        uturn_stats_t *s    = &run->seen;
-        s->recomputed_steps = s->forward_steps > s->steps
-                                  ? s->forward_steps - s->steps
-                                  : 0;
+        uturn_stats_t *s = &run->seen;
+        s->recomputed_steps =
+            s->forward_steps > s->steps ? s->forward_steps - s->steps : 0;
         s->forward_cost     = s->forward_steps;
         s->recompute_cost   = s->recomputed_steps;
         s->recompute_factor = (double)s->forward_steps / (double)s->steps;
@@ -143,8 +140,7 @@ uturn_status_t uturn_executor_run(uturn_executor_t *executor,
                                   const uturn_model_t *model,
                                   const uturn_run_options_t *options,
                                   uturn_stats_t *observed,
-                                  uturn_report_t *report,
-                                  uturn_error_t *error)
+                                  uturn_report_t *report, uturn_error_t *error)
 {
     if (executor == NULL || plan == NULL || model == NULL)
         return uturn__fail(error, UTURN_E_INVALID_ARG,

@@ -21,16 +21,16 @@ struct uturn__run {
     uturn_run_options_t options;
     uturn_error_t *error;
     uint64_t steps;
-    bool per_step;      /* states differ in size: allocate at store */
-    uint64_t slot_cost; /* uniform: real bytes of one slot */
-    void **slot;        /* slot index -> buffer, slot_span entries */
+    bool per_step;        /* states differ in size: allocate at store */
+    uint64_t slot_cost;   /* uniform: real bytes of one slot */
+    void **slot;          /* slot index -> buffer, slot_span entries */
     uint64_t *slot_bytes; /* per_step: bytes asked for each held slot */
-    void **pool;        /* uniform: the executor's buffers, ready up front */
+    void **pool;          /* uniform: the executor's buffers, ready up front */
     uint64_t pool_size, pool_free; /* pool[0 .. pool_free) are unused */
-    uint64_t *hashes;   /* verify: hash of x_i, or 0 while unknown */
+    uint64_t *hashes;              /* verify: hash of x_i, or 0 while unknown */
     uint64_t held_real, peak_real; /* real bytes in slots (per-step) */
     uint64_t held_bytes;           /* bytes held as the plan counts them */
-    uint64_t index;     /* of the current action */
+    uint64_t index;                /* of the current action */
     uturn_stats_t seen;
     uturn_report_t report;
     /* Timing by sampling: see run_loop.c. */

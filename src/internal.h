@@ -85,8 +85,7 @@ void uturn__problem_copy(const uturn_problem_t *in, uturn_problem_t *out);
  * out->slots; when none was given, *has_capacity is false and out->slots
  * is UINT64_MAX (unlimited), which a caller may also give explicitly. */
 uturn_status_t uturn__problem_resolve(const uturn_problem_t *in,
-                                      uturn_problem_t *out,
-                                      bool *has_capacity,
+                                      uturn_problem_t *out, bool *has_capacity,
                                       uturn_error_t *error);
 /* "a budget of 100 bytes holds 0 slots of 1024 bytes" or "a capacity of
  * 5 slots": what the caller gave, for infeasible messages. */
@@ -108,10 +107,10 @@ struct uturn_plan {
     bool has_capacity;       /* slots or a budget was given */
     uturn_stats_t stats;     /* predicted, or validated for parsed plans */
     const struct uturn__planner *planner;
-    uint64_t slot_span;      /* highest slot index used, plus one */
-    uint64_t *step_bytes;    /* owned copy of problem.step_bytes, or NULL */
-    uint64_t *step_costs;    /* owned copy of problem.step_costs, or NULL */
-    void *data;              /* the planner's own (dp: its table) */
+    uint64_t slot_span;   /* highest slot index used, plus one */
+    uint64_t *step_bytes; /* owned copy of problem.step_bytes, or NULL */
+    uint64_t *step_costs; /* owned copy of problem.step_costs, or NULL */
+    void *data;           /* the planner's own (dp: its table) */
     void (*data_free)(uturn_plan_t *plan);
     uturn_action_t *actions; /* parsed plans only */
     uint64_t action_count;

@@ -5,8 +5,8 @@
 
 /* The only table of planners (STYLE.md: src/ reaches planners here). */
 static const struct uturn__planner *const registry[] = {
-    &uturn__store_all, &uturn__periodic, &uturn__sqrt, &uturn__revolve,
-    &uturn__dp,        &uturn__parsed,
+    &uturn__store_all, &uturn__periodic, &uturn__sqrt,
+    &uturn__revolve,   &uturn__dp,       &uturn__parsed,
 };
 
 static const struct uturn__planner *find(uturn_planner_t id)
@@ -23,8 +23,7 @@ const char *uturn_planner_name(uturn_planner_t planner)
     return p != NULL ? p->name : NULL;
 }
 
-uturn_status_t uturn_planner_from_name(const char *name,
-                                       uturn_planner_t *out)
+uturn_status_t uturn_planner_from_name(const char *name, uturn_planner_t *out)
 {
     if (name == NULL || out == NULL)
         return UTURN_E_INVALID_ARG;
@@ -85,9 +84,8 @@ static uturn_status_t plan_prepare(uturn_plan_t *plan,
                                    const uturn_problem_t *problem,
                                    uturn_error_t *error)
 {
-    uturn_status_t status =
-        uturn__problem_resolve(problem, &plan->problem, &plan->has_capacity,
-                               error);
+    uturn_status_t status = uturn__problem_resolve(problem, &plan->problem,
+                                                   &plan->has_capacity, error);
     if (status != UTURN_OK)
         return status;
     plan->planner = find(plan->problem.planner);
@@ -156,9 +154,8 @@ uturn_status_t uturn_plan_problem(const uturn_plan_t *plan,
 {
     if (plan == NULL || out == NULL)
         return UTURN_E_INVALID_ARG;
-    const size_t keep = out->size == 0 || out->size > sizeof *out
-                            ? sizeof *out
-                            : out->size;
+    const size_t keep =
+        out->size == 0 || out->size > sizeof *out ? sizeof *out : out->size;
     memcpy(out, &plan->problem, keep);
     out->size = keep;
     return UTURN_OK;

@@ -125,10 +125,9 @@ static uturn_status_t header_line(struct parser *p, const struct field *f,
     p->seen[h] = true;
     if (h == H_PLANNER)
         return UTURN_OK; /* informational: the plan is what its actions say */
-    uint64_t *const fields[] = {&p->plan->problem.steps,
-                                &p->plan->problem.slots,
-                                &p->plan->problem.slot_bytes,
-                                &p->plan->problem.budget_bytes};
+    uint64_t *const fields[] = {
+        &p->plan->problem.steps, &p->plan->problem.slots,
+        &p->plan->problem.slot_bytes, &p->plan->problem.budget_bytes};
     return number(p, &f[1], fields[h]);
 }
 
@@ -161,8 +160,8 @@ static uturn_status_t append(struct parser *p, const uturn_action_t *a)
 {
     uturn_plan_t *plan = p->plan;
     if (plan->action_count == plan->action_capacity) {
-        const uint64_t cap = plan->action_capacity ? plan->action_capacity * 2
-                                                   : 256;
+        const uint64_t cap =
+            plan->action_capacity ? plan->action_capacity * 2 : 256;
         uturn_action_t *grown =
             cap > SIZE_MAX / sizeof *grown
                 ? NULL
@@ -180,7 +179,7 @@ static uturn_status_t append(struct parser *p, const uturn_action_t *a)
         plan->action_capacity = cap;
     }
     plan->actions[plan->action_count++] = *a;
-    const bool has_slot = a->op == UTURN_OP_STORE ||
+    const bool has_slot                 = a->op == UTURN_OP_STORE ||
                           a->op == UTURN_OP_RESTORE || a->op == UTURN_OP_FREE;
     if (has_slot && a->slot >= plan->slot_span)
         plan->slot_span = a->slot + 1;
@@ -194,8 +193,8 @@ static uturn_status_t action_line(struct parser *p, const struct field *f,
     static const uturn_op_t ops[] = {UTURN_OP_ADVANCE, UTURN_OP_STORE,
                                      UTURN_OP_RESTORE, UTURN_OP_FREE,
                                      UTURN_OP_TURN,    UTURN_OP_REVERSE};
-    static const int args[] = {2, 2, 2, 1, 0, 1};
-    size_t i                = 0;
+    static const int args[]       = {2, 2, 2, 1, 0, 1};
+    size_t i                      = 0;
     while (i < 6 && !is(&f[0], uturn_op_name(ops[i])))
         i++;
     if (i == 6)
@@ -233,8 +232,10 @@ static uturn_status_t per_step_line(struct parser *p, const struct field *kw,
     uint64_t **slot  = sizes ? &p->plan->step_bytes : &p->plan->step_costs;
     const uint64_t n = p->plan->problem.steps;
     if (!p->seen[H_STEPS] || p->validator != NULL || *slot != NULL)
-        return malformed(p, "'%.*s' comes once, after 'steps' and before "
-                            "the first action", (int)kw->len, kw->at);
+        return malformed(p,
+                         "'%.*s' comes once, after 'steps' and before "
+                         "the first action",
+                         (int)kw->len, kw->at);
     *slot = uturn__alloc_zeroed(&p->plan->alloc, n, sizeof **slot);
     if (*slot == NULL)
         return uturn__fail(p->error, UTURN_E_NOMEM,
@@ -308,8 +309,8 @@ static uturn_status_t parse_all(struct parser *p)
     if (status != UTURN_OK)
         return status;
     p->plan->problem.planner = UTURN_PLANNER_PARSED;
-    return uturn__validator_finish_line(p->validator, &p->plan->stats,
-                                        p->line, p->error);
+    return uturn__validator_finish_line(p->validator, &p->plan->stats, p->line,
+                                        p->error);
 }
 
 uturn_status_t uturn_plan_parse(const char *text, size_t length,
@@ -321,7 +322,7 @@ uturn_status_t uturn_plan_parse(const char *text, size_t length,
     if ((text == NULL && length != 0) || out == NULL)
         return uturn__fail(error, UTURN_E_INVALID_ARG,
                            "text and out must not be NULL");
-    struct parser p = {.text = text, .len = length, .error = error};
+    struct parser p       = {.text = text, .len = length, .error = error};
     uturn_status_t status = uturn__plan_new(alloc, &p.plan, error);
     if (status == UTURN_OK)
         status = parse_all(&p);

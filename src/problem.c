@@ -46,8 +46,7 @@ void uturn__stats_export(const uturn_stats_t *in, uturn_stats_t *out)
     out->size = n;
 }
 
-static uturn_status_t resolve_capacity(uturn_problem_t *p,
-                                       bool *has_capacity,
+static uturn_status_t resolve_capacity(uturn_problem_t *p, bool *has_capacity,
                                        uturn_error_t *error)
 {
     if (p->slots != 0 && p->budget_bytes != 0)
@@ -59,14 +58,13 @@ static uturn_status_t resolve_capacity(uturn_problem_t *p,
                            "stored state)");
     *has_capacity = p->slots != 0 || p->budget_bytes != 0;
     if (p->slots == 0)
-        p->slots = p->budget_bytes != 0 ? p->budget_bytes / p->slot_bytes
-                                        : UINT64_MAX;
+        p->slots =
+            p->budget_bytes != 0 ? p->budget_bytes / p->slot_bytes : UINT64_MAX;
     return UTURN_OK;
 }
 
 uturn_status_t uturn__problem_resolve(const uturn_problem_t *in,
-                                      uturn_problem_t *out,
-                                      bool *has_capacity,
+                                      uturn_problem_t *out, bool *has_capacity,
                                       uturn_error_t *error)
 {
     uturn__problem_copy(in, out);
@@ -121,8 +119,9 @@ uturn_status_t uturn__stats_finish(uturn_stats_t *stats,
 void uturn__capacity_text(const uturn_problem_t *p, char *out, size_t cap)
 {
     if (p->budget_bytes != 0)
-        snprintf(out, cap, "a budget of %llu bytes holds %llu slot%s of %llu "
-                           "bytes",
+        snprintf(out, cap,
+                 "a budget of %llu bytes holds %llu slot%s of %llu "
+                 "bytes",
                  (unsigned long long)p->budget_bytes,
                  (unsigned long long)p->slots, p->slots == 1 ? "" : "s",
                  (unsigned long long)p->slot_bytes);

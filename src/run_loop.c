@@ -10,9 +10,8 @@
 #include "executor.h"
 
 #define XXH_INLINE_ALL
-#include <xxhash.h>
-
 #include <string.h>
+#include <xxhash.h>
 
 #define SAMPLE_PERIOD 32
 #define LONG_ACTION   2e-6
@@ -36,9 +35,8 @@ failed(struct uturn__run *run, uturn_status_t status, uint64_t step,
                           (unsigned long long)run->index);
 }
 
-static uturn_status_t callback_failed(struct uturn__run *run,
-                                      const char *which, uint64_t step,
-                                      int rc)
+static uturn_status_t callback_failed(struct uturn__run *run, const char *which,
+                                      uint64_t step, int rc)
 {
     return failed(run, UTURN_E_CALLBACK, step,
                   "the %s callback returned %d at step %llu", which, rc,
@@ -134,13 +132,13 @@ static uint64_t counted_bytes(const struct uturn__run *run, uint64_t bytes)
 
 static void count_store(struct uturn__run *run, uint64_t bytes)
 {
-    uturn_stats_t *s    = &run->seen;
-    s->stores          += 1;
-    run->held_bytes    += counted_bytes(run, bytes);
+    uturn_stats_t *s = &run->seen;
+    s->stores += 1;
+    run->held_bytes += counted_bytes(run, bytes);
     const uint64_t held = s->stores - s->frees;
     s->peak_slots       = held > s->peak_slots ? held : s->peak_slots;
-    s->peak_bytes = run->held_bytes > s->peak_bytes ? run->held_bytes
-                                                    : s->peak_bytes;
+    s->peak_bytes =
+        run->held_bytes > s->peak_bytes ? run->held_bytes : s->peak_bytes;
 }
 
 static uturn_status_t store(struct uturn__run *run, const uturn_action_t *a)
@@ -173,8 +171,8 @@ static uturn_status_t restore(struct uturn__run *run, const uturn_action_t *a)
         memcpy(m->state, run->slot[a->slot], (size_t)m->state_bytes);
         return UTURN_OK;
     }
-    const uint64_t bytes = run->per_step ? run->slot_bytes[a->slot]
-                                         : m->state_bytes;
+    const uint64_t bytes =
+        run->per_step ? run->slot_bytes[a->slot] : m->state_bytes;
     const int rc = m->load(m->user, a->step, run->slot[a->slot], bytes);
     return rc == 0 ? UTURN_OK : callback_failed(run, "load", a->step, rc);
 }
@@ -194,7 +192,7 @@ static uturn_status_t reverse(struct uturn__run *run, const uturn_action_t *a)
     const int rc           = m->adjoint(m->user, a->step);
     if (rc != 0)
         return callback_failed(run, "adjoint", a->step, rc);
-    const uint64_t done = ++run->seen.reverse_steps;
+    const uint64_t done  = ++run->seen.reverse_steps;
     const uint64_t every = run->options.progress_every != 0
                                ? run->options.progress_every
                                : (run->steps + 99) / 100;
@@ -202,8 +200,8 @@ static uturn_status_t reverse(struct uturn__run *run, const uturn_action_t *a)
         return UTURN_OK;
     const int stop =
         run->options.progress(run->options.progress_user, done, run->steps);
-    return stop == 0 ? UTURN_OK : callback_failed(run, "progress", a->step,
-                                                  stop);
+    return stop == 0 ? UTURN_OK
+                     : callback_failed(run, "progress", a->step, stop);
 }
 
 static uturn_status_t perform(struct uturn__run *run, const uturn_action_t *a)
@@ -262,9 +260,9 @@ static uturn_status_t timed(struct uturn__run *run, const uturn_action_t *a)
 {
     if (--run->countdown != 0)
         return perform(run, a);
-    const double start          = uturn__now();
-    const uturn_status_t status = perform(run, a);
-    const double spent          = uturn__now() - start;
+    const double start               = uturn__now();
+    const uturn_status_t status      = perform(run, a);
+    const double spent               = uturn__now() - start;
     const enum uturn__cost_kind kind = cost_kind(a->op);
     if (kind != COST_NONE)
         run->spent[kind] += spent * (double)run->weight;
@@ -272,7 +270,7 @@ static uturn_status_t timed(struct uturn__run *run, const uturn_action_t *a)
      * depended on the action just timed would bias the estimate when long
      * and short actions alternate (store-all's store/advance). */
     run->mean_spent += (spent - run->mean_spent) / 8.0;
-    run->weight = run->mean_spent > LONG_ACTION ? 1 : next_gap(run);
+    run->weight    = run->mean_spent > LONG_ACTION ? 1 : next_gap(run);
     run->countdown = run->weight;
     return status;
 }

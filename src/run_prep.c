@@ -31,8 +31,8 @@ static uint64_t budget_of(const struct uturn__run *run)
                                           : run->plan->stats.budget_bytes;
 }
 
-static uturn_status_t over_budget(const struct uturn__run *run,
-                                  uint64_t peak, uint64_t budget)
+static uturn_status_t over_budget(const struct uturn__run *run, uint64_t peak,
+                                  uint64_t budget)
 {
     const uturn_status_t status = uturn__fail_infeasible(
         run->error, run->plan->stats.peak_slots, 0,
@@ -55,8 +55,8 @@ static uturn_status_t check_uniform(struct uturn__run *run)
         uturn__storage_cost(&run->ex->storage, bytes, &run->slot_cost);
     uint64_t peak = 0;
     if (status == UTURN_OK)
-        status = uturn__mul_u64(run->plan->stats.peak_slots, run->slot_cost,
-                                &peak);
+        status =
+            uturn__mul_u64(run->plan->stats.peak_slots, run->slot_cost, &peak);
     if (status != UTURN_OK)
         return uturn__fail(run->error, status,
                            "slots of %llu bytes cannot be sized",
@@ -97,8 +97,7 @@ static uturn_status_t check_per_step(struct uturn__run *run)
     uturn_cursor_free(cursor);
     uturn__free(&run->ex->alloc, held, (size_t)span * sizeof *held);
     if (status != UTURN_OK)
-        return uturn__fail(run->error, status,
-                           "cannot size the plan's slots");
+        return uturn__fail(run->error, status, "cannot size the plan's slots");
     run->report.planned_peak_bytes = peak;
     const uint64_t budget          = budget_of(run);
     return budget != 0 && peak > budget ? over_budget(run, peak, budget)
@@ -140,7 +139,7 @@ uturn_status_t uturn__run_prepare(struct uturn__run *run)
         return status;
     run->steps    = run->plan->stats.steps;
     run->per_step = run->model.state == NULL && run->model.state_size != NULL;
-    status = run->per_step ? check_per_step(run) : check_uniform(run);
+    status        = run->per_step ? check_per_step(run) : check_uniform(run);
     if (status != UTURN_OK)
         return status;
     uturn_stats_init(&run->seen);

@@ -29,7 +29,7 @@ uint64_t uturn__slot_map_get(const struct uturn__slot_map *m, uint64_t slot)
 static uturn_status_t grow(struct uturn__slot_map *m,
                            const uturn_allocator_t *a)
 {
-    const size_t cap = m->cap == 0 ? 16 : m->cap * 2;
+    const size_t cap            = m->cap == 0 ? 16 : m->cap * 2;
     struct uturn__slot_map next = {
         uturn__alloc_zeroed(a, cap, sizeof(uint64_t)),
         uturn__alloc_zeroed(a, cap, sizeof(uint64_t)), cap, 0};
@@ -82,8 +82,7 @@ void uturn__slot_map_erase(struct uturn__slot_map *m, uint64_t slot)
     m->count -= 1;
 }
 
-void uturn__slot_map_free(struct uturn__slot_map *m,
-                          const uturn_allocator_t *a)
+void uturn__slot_map_free(struct uturn__slot_map *m, const uturn_allocator_t *a)
 {
     uturn__free(a, m->keys, m->cap * sizeof(uint64_t));
     uturn__free(a, m->vals, m->cap * sizeof(uint64_t));

@@ -13,8 +13,7 @@
 static void drop_last(uturn_executor_t *ex)
 {
     ex->pool_count -= 1;
-    uturn__storage_free(&ex->storage, ex->pool[ex->pool_count],
-                        ex->pool_bytes);
+    uturn__storage_free(&ex->storage, ex->pool[ex->pool_count], ex->pool_bytes);
     ex->pool[ex->pool_count] = NULL;
 }
 
@@ -22,8 +21,8 @@ void uturn__pool_trim(uturn_executor_t *ex)
 {
     while (ex->pool_count != 0)
         drop_last(ex);
-    uturn__free(&ex->alloc, ex->pool, (size_t)ex->pool_capacity *
-                                          sizeof *ex->pool);
+    uturn__free(&ex->alloc, ex->pool,
+                (size_t)ex->pool_capacity * sizeof *ex->pool);
     ex->pool          = NULL;
     ex->pool_capacity = 0;
     ex->pool_bytes    = 0;

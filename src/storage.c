@@ -3,9 +3,9 @@
 #include "storage.h"
 
 #include <dlfcn.h>
-#include <sys/types.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/types.h>
 
 /* jemalloc's flag encodings (jemalloc.h, stable since 4.0). */
 #define JE_TCACHE_NONE (1 << 8)
@@ -14,10 +14,9 @@
 /* Find jemalloc's non-standard entry points in the running process. */
 static bool find_jemalloc(struct uturn__jemalloc *je)
 {
-    void *const syms[] = {dlsym(RTLD_DEFAULT, "mallocx"),
-                          dlsym(RTLD_DEFAULT, "dallocx"),
-                          dlsym(RTLD_DEFAULT, "nallocx"),
-                          dlsym(RTLD_DEFAULT, "mallctl")};
+    void *const syms[] = {
+        dlsym(RTLD_DEFAULT, "mallocx"), dlsym(RTLD_DEFAULT, "dallocx"),
+        dlsym(RTLD_DEFAULT, "nallocx"), dlsym(RTLD_DEFAULT, "mallctl")};
     for (size_t i = 0; i < 4; i++)
         if (syms[i] == NULL)
             return false;
@@ -44,8 +43,8 @@ static bool open_arena(struct uturn__jemalloc *je)
     size_t len     = sizeof arena;
     if (je->mallctl("arenas.create", &arena, &len, NULL, 0) != 0)
         return false;
-    je->arena = arena;
-    je->flags = JE_ARENA(arena) | JE_TCACHE_NONE;
+    je->arena                 = arena;
+    je->flags                 = JE_ARENA(arena) | JE_TCACHE_NONE;
     const char *const knobs[] = {"dirty_decay_ms", "muzzy_decay_ms"};
     for (size_t i = 0; i < 2; i++) {
         char name[64];
@@ -128,9 +127,8 @@ void uturn__storage_free(struct uturn__storage *st, void *ptr, uint64_t bytes)
         st->je.dallocx(ptr, st->je.flags);
         return;
     }
-    st->held_bytes -= st->kind == UTURN__STORAGE_MALLOC
-                          ? uturn__malloc_usable(ptr)
-                          : bytes;
+    st->held_bytes -=
+        st->kind == UTURN__STORAGE_MALLOC ? uturn__malloc_usable(ptr) : bytes;
     uturn__free(&st->alloc, ptr, (size_t)bytes);
 }
 
@@ -141,7 +139,7 @@ uint64_t uturn__storage_measure(struct uturn__storage *st)
     uint64_t epoch = 1;
     size_t len     = sizeof epoch;
     st->je.mallctl("epoch", &epoch, &len, &epoch, len);
-    uint64_t total = 0;
+    uint64_t total            = 0;
     const char *const kinds[] = {"small", "large"};
     for (size_t i = 0; i < 2; i++) {
         char name[64];

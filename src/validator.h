@@ -20,10 +20,10 @@ struct uturn_validator {
     const uint64_t *step_costs; /* cost of F_i, or NULL: 1 */
     uint64_t *owned[2];         /* copies made by uturn_validator_create */
     uint64_t sweep_cost;        /* cost of F_0 .. F_{n-1} once */
-    uint64_t *slots; /* contents of slots 0 .. slots_len-1 */
+    uint64_t *slots;            /* contents of slots 0 .. slots_len-1 */
     size_t slots_len;
     struct uturn__slot_map far; /* slots from UTURN__DENSE_SLOTS on */
-    uint64_t live; /* step of the live state, or UTURN_NONE */
+    uint64_t live;              /* step of the live state, or UTURN_NONE */
     uint64_t next_reverse;
     bool turned;
     uint64_t held, held_bytes, index;

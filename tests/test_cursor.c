@@ -1,16 +1,16 @@
 /* uturn_cursor_read() yields exactly the stream uturn_cursor_next() does,
  * for every planner, batch size, and mix of the two. */
+#include "counting_alloc.h"
+
 #include <criterion/criterion.h>
 #include <string.h>
 #include <uturn.h>
 
-#include "counting_alloc.h"
-
 /* Field by field: the struct has padding, which memcmp would compare. */
 static bool same(const uturn_action_t *a, const uturn_action_t *b)
 {
-    return a->op == b->op && a->step == b->step &&
-           a->step_end == b->step_end && a->slot == b->slot;
+    return a->op == b->op && a->step == b->step && a->step_end == b->step_end &&
+           a->slot == b->slot;
 }
 
 static uturn_plan_t *plan_for(uturn_planner_t planner, uint64_t n,
@@ -50,13 +50,13 @@ Test(cursor, read_matches_next_for_every_batch_size)
         UTURN_PLANNER_STORE_ALL, UTURN_PLANNER_PERIODIC, UTURN_PLANNER_SQRT,
         UTURN_PLANNER_REVOLVE};
     for (size_t p = 0; p < 4; p++) {
-        uturn_plan_t *plan = plan_for(planners[p], 97, 97);
-        size_t len         = 0;
+        uturn_plan_t *plan   = plan_for(planners[p], 97, 97);
+        size_t len           = 0;
         uturn_action_t *want = stream(plan, &len);
         for (size_t batch = 1; batch <= 300; batch += (batch < 10 ? 1 : 37)) {
-            counting_alloc_t counts = {0};
+            counting_alloc_t counts       = {0};
             const uturn_allocator_t alloc = counting_allocator(&counts);
-            uturn_cursor_t *c = NULL;
+            uturn_cursor_t *c             = NULL;
             cr_assert_eq(uturn_cursor_create(plan, &alloc, &c), UTURN_OK);
             uturn_action_t buf[300];
             size_t at = 0, got = 0;

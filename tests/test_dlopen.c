@@ -42,9 +42,8 @@ struct api {
                                     uturn_error_t *);
     uturn_status_t (*executor_run)(uturn_executor_t *, const uturn_plan_t *,
                                    const uturn_model_t *,
-                                   const uturn_run_options_t *,
-                                   uturn_stats_t *, uturn_report_t *,
-                                   uturn_error_t *);
+                                   const uturn_run_options_t *, uturn_stats_t *,
+                                   uturn_report_t *, uturn_error_t *);
     void (*plan_free)(uturn_plan_t *);
     void (*executor_free)(uturn_executor_t *);
 };

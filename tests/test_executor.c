@@ -1,12 +1,12 @@
 /* Executor: observed counts equal the predictions for every planner, the
  * gradient equals an independent store-everything loop bit for bit, budgets
  * are checked before any callback, and failures free everything. */
+#include "counting_alloc.h"
+
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
 #include <uturn.h>
-
-#include "counting_alloc.h"
 
 /* x_{i+1} = sin(x_i) + 0.01 i, J = x_n, so dJ/dx_0 = prod cos(x_i). */
 struct toy {
@@ -48,7 +48,7 @@ static int toy_adjoint(void *user, uint64_t step)
 static double reference_gradient(uint64_t n, double x0)
 {
     double *xs = malloc(n * sizeof *xs);
-    double x   = x0, g = 1.0;
+    double x = x0, g = 1.0;
     for (uint64_t i = 0; i < n; i++) {
         xs[i] = x;
         x     = sin(x) + 0.01 * (double)i;
@@ -77,14 +77,14 @@ static uturn_plan_t *make_plan(uturn_executor_t *ex, uturn_planner_t planner,
 {
     uturn_problem_t p;
     uturn_problem_init(&p);
-    p.planner    = planner;
-    p.steps      = n;
-    p.slot_bytes = sizeof(double);
-    p.stride     = stride;
+    p.planner     = planner;
+    p.steps       = n;
+    p.slot_bytes  = sizeof(double);
+    p.stride      = stride;
     uint64_t real = 0;
     cr_assert_eq(uturn_executor_slot_bytes(ex, sizeof(double), &real),
                  UTURN_OK);
-    p.budget_bytes    = slots * real;
+    p.budget_bytes     = slots * real;
     uturn_plan_t *plan = NULL;
     uturn_error_t err;
     uturn_error_init(&err);
@@ -111,9 +111,9 @@ static const uturn_planner_t planners[] = {
 
 Test(executor, counts_and_gradient_for_every_planner)
 {
-    counting_alloc_t counts = {0};
+    counting_alloc_t counts       = {0};
     const uturn_allocator_t alloc = counting_allocator(&counts);
-    uturn_executor_t *ex = NULL;
+    uturn_executor_t *ex          = NULL;
     cr_assert_eq(uturn_executor_create(&alloc, &ex, NULL), UTURN_OK);
     for (uint64_t n = 1; n <= 40; n++) {
         const double want = reference_gradient(n, 0.7);
@@ -122,17 +122,17 @@ Test(executor, counts_and_gradient_for_every_planner)
                 uturn_plan_t *plan = make_plan(ex, planners[p], n, s, 0);
                 if (plan == NULL)
                     continue; /* infeasible at this budget */
-                struct toy t = {.x = 0.7};
+                struct toy t    = {.x = 0.7};
                 uturn_model_t m = toy_model(&t);
                 uturn_stats_t seen, predicted;
                 uturn_stats_init(&seen);
                 uturn_stats_init(&predicted);
                 uturn_report_t rep;
                 uturn_report_init(&rep);
-                cr_assert_eq(uturn_executor_run(ex, plan, &m, NULL, &seen,
-                                                &rep, NULL),
-                             UTURN_OK, "n=%llu p=%zu s=%llu",
-                             (unsigned long long)n, p, (unsigned long long)s);
+                cr_assert_eq(
+                    uturn_executor_run(ex, plan, &m, NULL, &seen, &rep, NULL),
+                    UTURN_OK, "n=%llu p=%zu s=%llu", (unsigned long long)n, p,
+                    (unsigned long long)s);
                 uturn_plan_stats(plan, &predicted);
                 expect_same_counts(&seen, &predicted, "run");
                 cr_assert(memcmp(&t.xbar, &want, sizeof want) == 0,
@@ -162,7 +162,7 @@ Test(executor, over_budget_plan_is_refused_before_any_callback)
     p.slot_bytes       = 1000; /* what the caller thinks a slot costs */
     uturn_plan_t *plan = NULL;
     cr_assert_eq(uturn_plan_create(&p, NULL, &plan, NULL), UTURN_OK);
-    double state[125] = {0};   /* 1000 bytes */
+    double state[125] = {0}; /* 1000 bytes */
     struct toy t      = {.x = 0.5};
     uturn_model_t m   = toy_model(&t);
     m.state           = state;
@@ -177,7 +177,8 @@ Test(executor, over_budget_plan_is_refused_before_any_callback)
     cr_assert_eq(t.calls, 0, "no callback may run before the budget check");
     uint64_t real = 0;
     uturn_executor_slot_bytes(ex, sizeof state, &real);
-    cr_assert_eq(err.minimum_bytes, 6 * real, "%llu", (unsigned long long)err.minimum_bytes);
+    cr_assert_eq(err.minimum_bytes, 6 * real, "%llu",
+                 (unsigned long long)err.minimum_bytes);
     cr_assert(strstr(err.message, "budget") != NULL, "%s", err.message);
     uturn_plan_free(plan);
     uturn_executor_free(ex);
@@ -194,8 +195,8 @@ Test(executor, bad_models_are_invalid_arguments_without_callbacks)
     m.adjoint       = NULL;
     cr_assert_eq(uturn_executor_run(ex, plan, &m, NULL, NULL, NULL, NULL),
                  UTURN_E_INVALID_ARG);
-    m         = toy_model(&t);
-    m.state   = NULL; /* and no save/load */
+    m       = toy_model(&t);
+    m.state = NULL; /* and no save/load */
     cr_assert_eq(uturn_executor_run(ex, plan, &m, NULL, NULL, NULL, NULL),
                  UTURN_E_INVALID_ARG);
     cr_assert_eq(uturn_executor_run(ex, plan, NULL, NULL, NULL, NULL, NULL),
@@ -210,9 +211,9 @@ Test(executor, bad_models_are_invalid_arguments_without_callbacks)
  * then runs the same plan to the right gradient. */
 Test(executor, failure_at_every_callback_of_every_planner)
 {
-    counting_alloc_t counts = {0};
+    counting_alloc_t counts       = {0};
     const uturn_allocator_t alloc = counting_allocator(&counts);
-    uturn_executor_t *ex = NULL;
+    uturn_executor_t *ex          = NULL;
     cr_assert_eq(uturn_executor_create(&alloc, &ex, NULL), UTURN_OK);
     const uint64_t n  = 9;
     const double want = reference_gradient(n, 0.3);
@@ -231,10 +232,10 @@ Test(executor, failure_at_every_callback_of_every_planner)
             uturn_report_init(&rep);
             uturn_error_t err;
             uturn_error_init(&err);
-            cr_assert_eq(uturn_executor_run(ex, plan, &m, NULL, NULL, &rep,
-                                            &err),
-                         UTURN_E_CALLBACK, "planner %zu call %llu", p,
-                         (unsigned long long)k);
+            cr_assert_eq(
+                uturn_executor_run(ex, plan, &m, NULL, NULL, &rep, &err),
+                UTURN_E_CALLBACK, "planner %zu call %llu", p,
+                (unsigned long long)k);
             cr_assert_eq(rep.status, UTURN_E_CALLBACK);
             cr_assert_eq(rep.failed_action, rep.actions_done);
             cr_assert_eq(err.action, rep.failed_action);
@@ -330,21 +331,21 @@ static int sized_load(void *user, uint64_t step, const void *src,
 
 Test(executor, save_load_with_per_step_sizes)
 {
-    counting_alloc_t counts = {0};
+    counting_alloc_t counts       = {0};
     const uturn_allocator_t alloc = counting_allocator(&counts);
-    uturn_executor_t *ex = NULL;
+    uturn_executor_t *ex          = NULL;
     uturn_executor_create(&alloc, &ex, NULL);
-    const uint64_t n = 30;
+    const uint64_t n  = 30;
     const double want = reference_gradient(n, 0.9);
     for (size_t p = 0; p < 4; p++) {
         uturn_problem_t pr;
         uturn_problem_init(&pr);
-        pr.planner = planners[p];
-        pr.steps   = n;
-        pr.slots   = p == 0 ? n : 12;
+        pr.planner         = planners[p];
+        pr.steps           = n;
+        pr.slots           = p == 0 ? n : 12;
         uturn_plan_t *plan = NULL;
         cr_assert_eq(uturn_plan_create(&pr, NULL, &plan, NULL), UTURN_OK);
-        struct toy t = {.x = 0.9};
+        struct toy t    = {.x = 0.9};
         uturn_model_t m = toy_model(&t);
         m.state         = NULL;
         m.state_bytes   = 0;
@@ -355,8 +356,7 @@ Test(executor, save_load_with_per_step_sizes)
         uturn_stats_init(&seen);
         uturn_report_t rep;
         uturn_report_init(&rep);
-        cr_assert_eq(uturn_executor_run(ex, plan, &m, NULL, &seen, &rep,
-                                        NULL),
+        cr_assert_eq(uturn_executor_run(ex, plan, &m, NULL, &seen, &rep, NULL),
                      UTURN_OK);
         cr_assert(memcmp(&t.xbar, &want, sizeof want) == 0);
         cr_assert_eq(rep.measured_peak_bytes, rep.planned_peak_bytes,
@@ -383,7 +383,7 @@ Test(executor, runs_a_parsed_plan)
                                "advance 2 3\nturn\nrestore 2 1\nreverse 2\n"
                                "free 1\nrestore 0 0\nadvance 0 1\nreverse 1\n"
                                "restore 0 0\nreverse 0\nfree 0\n";
-    uturn_plan_t *plan = NULL;
+    uturn_plan_t *plan       = NULL;
     cr_assert_eq(uturn_plan_parse(text, sizeof text - 1, NULL, &plan, NULL),
                  UTURN_OK);
     uturn_executor_t *ex = NULL;
@@ -437,9 +437,9 @@ Test(executor, progress_is_reported_and_can_stop_the_run)
  * back, and the allocator's figure stays the planned peak. */
 Test(executor, slot_buffers_are_kept_between_runs_and_trimmed)
 {
-    counting_alloc_t counts = {0};
+    counting_alloc_t counts       = {0};
     const uturn_allocator_t alloc = counting_allocator(&counts);
-    uturn_executor_t *ex = NULL;
+    uturn_executor_t *ex          = NULL;
     uturn_executor_create(&alloc, &ex, NULL);
     uturn_plan_t *big   = make_plan(ex, UTURN_PLANNER_REVOLVE, 60, 9, 0);
     uturn_plan_t *small = make_plan(ex, UTURN_PLANNER_REVOLVE, 60, 4, 0);
@@ -451,13 +451,14 @@ Test(executor, slot_buffers_are_kept_between_runs_and_trimmed)
         uturn_model_t m = toy_model(&t);
         uturn_report_init(&rep[i]);
         const uint64_t before = counts.total_allocs;
-        cr_assert_eq(uturn_executor_run(ex, order[i], &m, NULL, NULL, &rep[i],
-                                        NULL),
-                     UTURN_OK);
+        cr_assert_eq(
+            uturn_executor_run(ex, order[i], &m, NULL, NULL, &rep[i], NULL),
+            UTURN_OK);
         allocs[i] = counts.total_allocs - before;
         cr_assert_eq(rep[i].measured_peak_bytes, rep[i].planned_peak_bytes);
     }
-    cr_assert_eq(allocs[0], allocs[1] + 9 + 1, "the second run reuses the 9 "
+    cr_assert_eq(allocs[0], allocs[1] + 9 + 1,
+                 "the second run reuses the 9 "
                  "buffers and their array: %llu then %llu allocations",
                  (unsigned long long)allocs[0], (unsigned long long)allocs[1]);
     cr_assert_eq(allocs[2], allocs[1], "the smaller plan allocates no buffer");

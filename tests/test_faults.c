@@ -3,12 +3,12 @@
  * every save/load callback fails in turn. Each failure must come back as a
  * clean status, with nothing leaked and no half-made object handed out;
  * the same objects then work normally. */
+#include "counting_alloc.h"
+
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
 #include <uturn.h>
-
-#include "counting_alloc.h"
 
 static const uturn_planner_t planners[] = {
     UTURN_PLANNER_STORE_ALL, UTURN_PLANNER_PERIODIC, UTURN_PLANNER_SQRT,
@@ -31,14 +31,14 @@ static uturn_status_t plan_lifecycle(const uturn_problem_t *p,
                                      const uturn_allocator_t *alloc)
 {
     uturn_plan_t *plan = (uturn_plan_t *)1, *back = (uturn_plan_t *)1;
-    uturn_status_t st  = uturn_plan_create(p, alloc, &plan, NULL);
+    uturn_status_t st = uturn_plan_create(p, alloc, &plan, NULL);
     if (st != UTURN_OK) {
         cr_assert_null(plan, "no half-made plan is handed out");
         return st;
     }
     uturn_stats_t seen;
     uturn_stats_init(&seen);
-    st = uturn_plan_walk(plan, &seen, NULL);
+    st         = uturn_plan_walk(plan, &seen, NULL);
     char *text = NULL;
     size_t len = 0;
     FILE *f    = open_memstream(&text, &len);
@@ -62,9 +62,9 @@ Test(faults, every_allocation_of_planning_fails_cleanly)
         uturn_status_t st       = UTURN_E_NOMEM;
         uint64_t k              = 0;
         while (st == UTURN_E_NOMEM) {
-            counting_alloc_t counts = {.fail_at = ++k};
+            counting_alloc_t counts       = {.fail_at = ++k};
             const uturn_allocator_t alloc = counting_allocator(&counts);
-            st = plan_lifecycle(&p, &alloc);
+            st                            = plan_lifecycle(&p, &alloc);
             cr_assert(st == UTURN_OK || st == UTURN_E_NOMEM,
                       "planner %zu allocation %llu: %s", i,
                       (unsigned long long)k, uturn_status_name(st));
@@ -161,9 +161,9 @@ static double expected_gradient(uint64_t n)
 /* Every save and every load fails once, uniform and per-step sizes. */
 Test(faults, every_save_and_load_failure_stops_cleanly)
 {
-    counting_alloc_t counts = {0};
+    counting_alloc_t counts       = {0};
     const uturn_allocator_t alloc = counting_allocator(&counts);
-    uturn_executor_t *ex = NULL;
+    uturn_executor_t *ex          = NULL;
     cr_assert_eq(uturn_executor_create(&alloc, &ex, NULL), UTURN_OK);
     for (size_t i = 0; i < 8; i++) {
         const uturn_problem_t p = problem(planners[i % 4], 12);
@@ -183,9 +183,9 @@ Test(faults, every_save_and_load_failure_stops_cleanly)
             uturn_report_init(&rep);
             uturn_error_t err;
             uturn_error_init(&err);
-            cr_assert_eq(uturn_executor_run(ex, plan, &d, NULL, NULL, &rep,
-                                            &err),
-                         UTURN_E_CALLBACK);
+            cr_assert_eq(
+                uturn_executor_run(ex, plan, &d, NULL, NULL, &rep, &err),
+                UTURN_E_CALLBACK);
             cr_assert(strstr(err.message, k <= s.stores ? "save" : "load"),
                       "%s", err.message);
             cr_assert_eq(rep.failed_action, rep.actions_done);
@@ -210,13 +210,13 @@ Test(faults, every_allocation_of_a_run_fails_cleanly)
     for (size_t i = 0; i < 8; i++) {
         uturn_status_t st = UTURN_E_NOMEM;
         for (uint64_t k = 1; st == UTURN_E_NOMEM; k++) {
-            counting_alloc_t counts = {.fail_at = k};
+            counting_alloc_t counts       = {.fail_at = k};
             const uturn_allocator_t alloc = counting_allocator(&counts);
-            uturn_executor_t *ex = NULL;
-            uturn_plan_t *plan   = NULL;
-            const uturn_problem_t p = problem(planners[i % 4], 12);
-            struct model m          = {.x = 0.5};
-            const uturn_model_t d   = describe(&m, i >= 4);
+            uturn_executor_t *ex          = NULL;
+            uturn_plan_t *plan            = NULL;
+            const uturn_problem_t p       = problem(planners[i % 4], 12);
+            struct model m                = {.x = 0.5};
+            const uturn_model_t d         = describe(&m, i >= 4);
             st = uturn_executor_create(&alloc, &ex, NULL);
             if (st == UTURN_OK)
                 st = uturn_plan_create(&p, &alloc, &plan, NULL);
@@ -226,12 +226,12 @@ Test(faults, every_allocation_of_a_run_fails_cleanly)
                       uturn_status_name(st));
             if (st == UTURN_E_NOMEM && ex != NULL && plan != NULL) {
                 /* The same executor works once memory is back. */
-                counts.fail_at = 0;
+                counts.fail_at        = 0;
                 struct model again    = {.x = 0.5};
                 const uturn_model_t e = describe(&again, i >= 4);
-                cr_assert_eq(uturn_executor_run(ex, plan, &e, NULL, NULL,
-                                                NULL, NULL),
-                             UTURN_OK);
+                cr_assert_eq(
+                    uturn_executor_run(ex, plan, &e, NULL, NULL, NULL, NULL),
+                    UTURN_OK);
             }
             uturn_plan_free(plan);
             uturn_executor_free(ex);

@@ -34,9 +34,8 @@ Test(jemalloc, arena_measurement_matches_plan_and_budget)
     uint64_t real = 0;
     cr_assert_eq(uturn_executor_slot_bytes(ex, 4000, &real), UTURN_OK);
     cr_assert_eq(real, 4096, "jemalloc's size class for 4000 bytes");
-    const uturn_planner_t planners[] = {UTURN_PLANNER_REVOLVE,
-                                        UTURN_PLANNER_PERIODIC,
-                                        UTURN_PLANNER_SQRT};
+    const uturn_planner_t planners[] = {
+        UTURN_PLANNER_REVOLVE, UTURN_PLANNER_PERIODIC, UTURN_PLANNER_SQRT};
     for (size_t p = 0; p < 3; p++) {
         uturn_problem_t pr;
         uturn_problem_init(&pr);

@@ -43,15 +43,14 @@ static uturn_plan_t *revolve(uint64_t n, uint64_t s)
     p.slots            = s;
     uturn_plan_t *plan = NULL;
     cr_assert_eq(uturn_plan_create(&p, NULL, &plan, NULL), UTURN_OK,
-                 "n=%llu s=%llu", (unsigned long long)n,
-                 (unsigned long long)s);
+                 "n=%llu s=%llu", (unsigned long long)n, (unsigned long long)s);
     return plan;
 }
 
 Test(large, revolve_counts_at_1e9_and_1e12)
 {
-    const uint64_t cases[][2] = {{1000000000ull, 20},   {1000000000ull, 50},
-                                 {1000000000ull, 3},    {1000000000ull, 1000},
+    const uint64_t cases[][2] = {{1000000000ull, 20},    {1000000000ull, 50},
+                                 {1000000000ull, 3},     {1000000000ull, 1000},
                                  {1000000000000ull, 50}, {1000000000000ull, 4}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         uturn_plan_t *plan = revolve(cases[i][0], cases[i][1]);
@@ -82,7 +81,7 @@ Test(large, walk_in_memory_independent_of_n)
     uturn_cursor_t *c     = NULL;
     cr_assert_eq(uturn_cursor_create(plan, NULL, &c), UTURN_OK);
     uturn_action_t batch[512];
-    size_t got = 0;
+    size_t got       = 0;
     uint64_t actions = 0, forward = 0;
     while (uturn_cursor_read(c, batch, 512, &got) == UTURN_OK && got != 0) {
         for (size_t i = 0; i < got; i++)

@@ -3,8 +3,8 @@
  * single thread gets. A plain program, not Criterion, because Criterion
  * crashes under ThreadSanitizer and scripts/test builds this with it. */
 #include <math.h>
-#include <stdio.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 #include <uturn.h>
 
@@ -55,8 +55,8 @@ static void *work(void *arg)
         j->x          = 0.25;
         uturn_stats_t seen;
         uturn_stats_init(&seen);
-        j->status = uturn_executor_run(ex, j->plan, &m, NULL, &seen, NULL,
-                                       NULL);
+        j->status =
+            uturn_executor_run(ex, j->plan, &m, NULL, &seen, NULL, NULL);
         j->forward_steps = seen.forward_steps;
         j->gradient      = j->xbar;
         /* A walk of the shared plan at the same time as the others. */
@@ -107,8 +107,8 @@ int main(void)
         check(memcmp(&jobs[t].gradient, &alone.gradient,
                      sizeof alone.gradient) == 0,
               "gradient differs from the single-thread run", t);
-        check(jobs[t].forward_steps == predicted.forward_steps,
-              "forward_steps", t);
+        check(jobs[t].forward_steps == predicted.forward_steps, "forward_steps",
+              t);
     }
     uturn_plan_free(plan);
     printf("%d passed, %d failed\n", failures == 0 ? THREADS : 0, failures);

@@ -76,11 +76,11 @@ bool cli_size(const char *what, const char *text, uint64_t *out)
     static const struct {
         const char *suffix;
         uint64_t factor;
-    } units[] = {{"KiB", 1024ull},       {"MiB", 1024ull * 1024},
-                 {"GiB", 1ull << 30},    {"TiB", 1ull << 40},
-                 {"KB", 1000ull},        {"MB", 1000000ull},
-                 {"GB", 1000000000ull},  {"TB", 1000000000000ull},
-                 {"B", 1ull},            {"", 1ull}};
+    } units[]        = {{"KiB", 1024ull},      {"MiB", 1024ull * 1024},
+                        {"GiB", 1ull << 30},   {"TiB", 1ull << 40},
+                        {"KB", 1000ull},       {"MB", 1000000ull},
+                        {"GB", 1000000000ull}, {"TB", 1000000000000ull},
+                        {"B", 1ull},           {"", 1ull}};
     const size_t len = strlen(text);
     size_t end       = 0;
     while (end < len && text[end] >= '0' && text[end] <= '9')

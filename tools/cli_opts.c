@@ -19,8 +19,7 @@ static bool set_format(struct cli_options *o, const char *v)
 }
 
 /* The options only uturn sweep takes. */
-static bool apply_sweep(struct cli_options *o, const char *name,
-                        const char *v)
+static bool apply_sweep(struct cli_options *o, const char *name, const char *v)
 {
     if (strcmp(name, "grid") == 0)
         return o->has_grid = true, cli_number("--grid", v, &o->grid);
@@ -34,8 +33,8 @@ static bool apply_sweep(struct cli_options *o, const char *name,
         return o->costs_path = v, true;
     const char **const text[] = {&o->model, &o->budgets, &o->budget_range,
                                  &o->planners, &o->plot};
-    const char *const names[] = {"model", "budgets", "budget-range",
-                                 "planners", "plot"};
+    const char *const names[] = {"model", "budgets", "budget-range", "planners",
+                                 "plot"};
     for (size_t i = 0; i < 5; i++)
         if (strcmp(name, names[i]) == 0)
             return *text[i] = v, true;

@@ -6,10 +6,10 @@
 #include <string.h>
 
 static const struct cli_spec plan_specs[] = {
-    {"steps", true},       {"slots", true},       {"budget", true},
-    {"state-bytes", true}, {"slot-bytes", true},  {"stride", true},
-    {"format", true},      {"json", false},       {"walk", false},
-    {"sizes", true},       {"costs", true},       {"unit", true},
+    {"steps", true},       {"slots", true},      {"budget", true},
+    {"state-bytes", true}, {"slot-bytes", true}, {"stride", true},
+    {"format", true},      {"json", false},      {"walk", false},
+    {"sizes", true},       {"costs", true},      {"unit", true},
     {"help", false},       {NULL, false}};
 
 static const char plan_help[] =
@@ -48,10 +48,12 @@ static int build_problem(const struct cli_options *o, uturn_problem_t *p)
     uturn_problem_init(p);
     if (o->positional == NULL)
         return cli_fail("%s: name a planner (store-all, periodic, sqrt, "
-                        "revolve, dp)", o->command);
+                        "revolve, dp)",
+                        o->command);
     if (uturn_planner_from_name(o->positional, &p->planner) != UTURN_OK)
         return cli_fail("unknown planner '%s' (store-all, periodic, sqrt, "
-                        "revolve, dp)", o->positional);
+                        "revolve, dp)",
+                        o->positional);
     if (!o->has_steps)
         return cli_fail("%s: --steps is required", o->command);
     if (o->has_slots && o->has_budget)
@@ -110,7 +112,7 @@ static int open_plan(int argc, char **argv, struct cli_options *o,
         return cli_fail("plan: --walk belongs to 'uturn stats'");
     uturn_problem_t problem;
     uint64_t *sizes = NULL, *costs = NULL;
-    rc              = build_problem(o, &problem);
+    rc = build_problem(o, &problem);
     if (rc == CLI_OK)
         rc = load_steps(o, &problem, &sizes, &costs);
     uturn_error_t error;
@@ -179,17 +181,17 @@ int cli_cmd_stats(int argc, char **argv)
         uturn_error_init(&error);
         uturn_stats_init(&shown);
         const uturn_status_t st = uturn_plan_walk(plan, &shown, &error);
-        const char *diff = st == UTURN_OK ? first_difference(&shown, &predicted)
-                                          : NULL;
+        const char *diff =
+            st == UTURN_OK ? first_difference(&shown, &predicted) : NULL;
         if (st != UTURN_OK)
             rc = cli_library_error(st, &error);
         else if (diff != NULL)
-            rc = (cli_fail("the walk disagrees with the prediction on %s",
-                           diff), CLI_CANNOT);
+            rc =
+                (cli_fail("the walk disagrees with the prediction on %s", diff),
+                 CLI_CANNOT);
     }
     if (rc == CLI_OK)
-        cli_print_stats(stdout, o.positional, &shown, problem.stride,
-                        o.format);
+        cli_print_stats(stdout, o.positional, &shown, problem.stride, o.format);
     uturn_plan_free(plan);
     return rc;
 }
@@ -201,7 +203,7 @@ static int read_all(const char *path, char **text, size_t *length)
     if (f == NULL)
         return cli_fail("cannot read '%s': %s", path, strerror(errno));
     size_t cap = 65536, len = 0;
-    char *buf  = malloc(cap);
+    char *buf = malloc(cap);
     while (buf != NULL) {
         len += fread(buf + len, 1, cap - len, f);
         if (len < cap)
@@ -243,8 +245,8 @@ int cli_cmd_check(int argc, char **argv)
     uturn_plan_t *plan = NULL;
     uturn_error_t error;
     uturn_error_init(&error);
-    const uturn_status_t st = uturn_plan_parse(text, length, NULL, &plan,
-                                               &error);
+    const uturn_status_t st =
+        uturn_plan_parse(text, length, NULL, &plan, &error);
     free(text);
     if (st != UTURN_OK)
         return cli_library_error(st, &error);

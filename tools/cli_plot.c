@@ -46,14 +46,15 @@ static double wall(const struct sweep_row *row)
 static void x_ticks(FILE *out, const struct axis *x, double y0, double y1)
 {
     const int first = (int)ceil(log2(x->lo)), last = (int)floor(log2(x->hi));
-    const int step  = (last - first) / 8 + 1;
+    const int step = (last - first) / 8 + 1;
     for (int e = first; e <= last; e += step) {
         const double px = place(x, ldexp(1.0, e));
         char label[32];
         sweep_human_bytes((uint64_t)ldexp(1.0, e), label, sizeof label);
-        fprintf(out, "<line x1='%.1f' y1='%.1f' x2='%.1f' y2='%.1f' "
-                     "stroke='#ddd'/>\n<text x='%.1f' y='%.1f' "
-                     "text-anchor='middle'>%s</text>\n",
+        fprintf(out,
+                "<line x1='%.1f' y1='%.1f' x2='%.1f' y2='%.1f' "
+                "stroke='#ddd'/>\n<text x='%.1f' y='%.1f' "
+                "text-anchor='middle'>%s</text>\n",
                 px, y0, px, y1, px, y1 + 18, label);
     }
 }
@@ -67,20 +68,21 @@ static void y_ticks(FILE *out, const struct axis *y, double x0, double x1)
             if (v < y->lo * 0.999 || v > y->hi * 1.001)
                 continue;
             const double py = place(y, v);
-            fprintf(out, "<line x1='%.1f' y1='%.1f' x2='%.1f' y2='%.1f' "
-                         "stroke='#ddd'/>\n<text x='%.1f' y='%.1f' "
-                         "text-anchor='end'>%g</text>\n",
+            fprintf(out,
+                    "<line x1='%.1f' y1='%.1f' x2='%.1f' y2='%.1f' "
+                    "stroke='#ddd'/>\n<text x='%.1f' y='%.1f' "
+                    "text-anchor='end'>%g</text>\n",
                     x0, py, x1, py, x0 - 6, py + 4, v);
         }
 }
 
 /* One planner's feasible rows as a line with markers. */
 static void series(FILE *out, const struct sweep *sw, size_t p,
-                   const struct axis *x, const struct axis *y,
-                   measure_fn value)
+                   const struct axis *x, const struct axis *y, measure_fn value)
 {
-    fprintf(out, "<polyline fill='none' stroke='%s' stroke-width='2' "
-                 "points='",
+    fprintf(out,
+            "<polyline fill='none' stroke='%s' stroke-width='2' "
+            "points='",
             colours[p % 4]);
     for (size_t b = 0; b < sw->budget_count; b++) {
         const struct sweep_row *r = &sw->rows[b * sw->planner_count + p];
@@ -102,18 +104,17 @@ static void legend(FILE *out, const struct sweep *sw, double top)
 {
     for (size_t p = 0; p < sw->planner_count; p++) {
         const double y = top + 20.0 + 22.0 * (double)p;
-        fprintf(out, "<line x1='%.1f' y1='%.1f' x2='%.1f' y2='%.1f' "
-                     "stroke='%s' stroke-width='3'/>\n<text x='%.1f' "
-                     "y='%.1f'>%s</text>\n",
+        fprintf(out,
+                "<line x1='%.1f' y1='%.1f' x2='%.1f' y2='%.1f' "
+                "stroke='%s' stroke-width='3'/>\n<text x='%.1f' "
+                "y='%.1f'>%s</text>\n",
                 WIDTH - RIGHT + 20, y, WIDTH - RIGHT + 50, y, colours[p % 4],
-                WIDTH - RIGHT + 58, y + 5,
-                uturn_planner_name(sw->planners[p]));
+                WIDTH - RIGHT + 58, y + 5, uturn_planner_name(sw->planners[p]));
     }
 }
 
 /* The y range of a measure over the feasible rows, widened a little. */
-static struct axis y_range(const struct sweep *sw, measure_fn value,
-                           double top)
+static struct axis y_range(const struct sweep *sw, measure_fn value, double top)
 {
     double lo = INFINITY, hi = 0;
     for (size_t i = 0; i < sw->budget_count * sw->planner_count; i++)
@@ -136,16 +137,19 @@ static void panel(FILE *out, const struct sweep *sw, double top,
     const struct axis y = y_range(sw, value, top);
     x_ticks(out, &x, y.b, y.a);
     y_ticks(out, &y, x.a, x.b);
-    fprintf(out, "<rect x='%.1f' y='%.1f' width='%.1f' height='%.1f' "
-                 "fill='none' stroke='#333'/>\n",
+    fprintf(out,
+            "<rect x='%.1f' y='%.1f' width='%.1f' height='%.1f' "
+            "fill='none' stroke='#333'/>\n",
             x.a, y.b, x.b - x.a, y.a - y.b);
     for (size_t p = 0; p < sw->planner_count; p++)
         series(out, sw, p, &x, &y, value);
-    fprintf(out, "<text x='%.1f' y='%.1f' text-anchor='middle'>budget "
-                 "(log scale)</text>\n",
+    fprintf(out,
+            "<text x='%.1f' y='%.1f' text-anchor='middle'>budget "
+            "(log scale)</text>\n",
             (x.a + x.b) / 2, y.a + 42);
-    fprintf(out, "<text transform='translate(%.1f,%.1f) rotate(-90)' "
-                 "text-anchor='middle'>%s (log scale)</text>\n",
+    fprintf(out,
+            "<text transform='translate(%.1f,%.1f) rotate(-90)' "
+            "text-anchor='middle'>%s (log scale)</text>\n",
             LEFT - 62, (y.a + y.b) / 2, label);
     legend(out, sw, top + TOP);
 }
@@ -156,15 +160,17 @@ int sweep_plot(const struct sweep *sw, const char *path)
     if (out == NULL)
         return cli_fail("cannot write '%s'", path);
     const double height = PANEL_H * (sw->run ? 2 : 1);
-    fprintf(out, "<svg xmlns='http://www.w3.org/2000/svg' width='%.0f' "
-                 "height='%.0f' font-family='sans-serif' font-size='13'>\n"
-                 "<rect width='100%%' height='100%%' fill='white'/>\n",
+    fprintf(out,
+            "<svg xmlns='http://www.w3.org/2000/svg' width='%.0f' "
+            "height='%.0f' font-family='sans-serif' font-size='13'>\n"
+            "<rect width='100%%' height='100%%' fill='white'/>\n",
             WIDTH, height);
     char state[32];
     sweep_human_bytes(sw->state_bytes, state, sizeof state);
-    fprintf(out, "<text x='%.1f' y='28' text-anchor='middle' font-size='16'>"
-                 "%s%llu steps, %s per state: recomputation against "
-                 "memory</text>\n",
+    fprintf(out,
+            "<text x='%.1f' y='28' text-anchor='middle' font-size='16'>"
+            "%s%llu steps, %s per state: recomputation against "
+            "memory</text>\n",
             WIDTH / 2, sw->model ? "Burgers model, " : "",
             (unsigned long long)sw->steps, state);
     panel(out, sw, 0, factor, "recompute factor");

@@ -27,8 +27,7 @@ static const struct {
 static unsigned long long field(const uturn_stats_t *s, size_t offset)
 {
     const unsigned char *base = (const unsigned char *)s;
-    return (unsigned long long)*(const uint64_t *)(const void *)(base +
-                                                                  offset);
+    return (unsigned long long)*(const uint64_t *)(const void *)(base + offset);
 }
 
 void cli_print_stats(FILE *out, const char *planner, const uturn_stats_t *s,

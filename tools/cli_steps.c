@@ -43,8 +43,7 @@ int cli_read_values(const char *opt, const char *path, bool size, uint64_t n,
 {
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
     if (f == NULL)
-        return cli_fail("%s: cannot read '%s': %s", opt, path,
-                        strerror(errno));
+        return cli_fail("%s: cannot read '%s': %s", opt, path, strerror(errno));
     uint64_t *values = calloc(n, sizeof *values);
     char *line       = NULL;
     size_t cap       = 0;
@@ -57,8 +56,9 @@ int cli_read_values(const char *opt, const char *path, bool size, uint64_t n,
             continue;
         if (count == n)
             rc = cli_fail("%s %s: more than the %llu values --steps asks "
-                          "for (line %llu)", opt, path,
-                          (unsigned long long)n, (unsigned long long)line_no);
+                          "for (line %llu)",
+                          opt, path, (unsigned long long)n,
+                          (unsigned long long)line_no);
         else if (!one_value(opt, path, line_no, text, size, &values[count++]))
             rc = CLI_BAD_INPUT;
     }

@@ -34,11 +34,11 @@ static const char sweep_help[] =
     "the exit status is still 0.\n";
 
 static const struct cli_spec sweep_specs[] = {
-    {"model", true},   {"grid", true},         {"steps", true},
-    {"state-bytes", true}, {"budgets", true},  {"budget-range", true},
-    {"planners", true}, {"run", false},        {"format", true},
-    {"json", false},   {"plot", true},         {"sizes", true},
-    {"costs", true},   {"unit", true},         {"help", false},
+    {"model", true},       {"grid", true},    {"steps", true},
+    {"state-bytes", true}, {"budgets", true}, {"budget-range", true},
+    {"planners", true},    {"run", false},    {"format", true},
+    {"json", false},       {"plot", true},    {"sizes", true},
+    {"costs", true},       {"unit", true},    {"help", false},
     {NULL, false}};
 
 /* Split a comma list in place into at most max words. */
@@ -65,7 +65,8 @@ static int parse_planners(struct sweep *sw, const char *list)
     for (size_t i = 0; i < n; i++)
         if (uturn_planner_from_name(words[i], &sw->planners[i]) != UTURN_OK)
             return cli_fail("--planners: unknown planner '%s' (store-all, "
-                            "periodic, sqrt, revolve, dp)", words[i]);
+                            "periodic, sqrt, revolve, dp)",
+                            words[i]);
     sw->planner_count = n;
     return CLI_OK;
 }
@@ -78,8 +79,7 @@ static int parse_budgets(struct sweep *sw, const char *list)
         return cli_fail("out of memory");
     const size_t n = split_list(copy, words, SWEEP_MAX_BUDGETS);
     int rc         = n == 0 || n > SWEEP_MAX_BUDGETS
-                         ? cli_fail("--budgets: give 1 to %d sizes",
-                                    SWEEP_MAX_BUDGETS)
+                         ? cli_fail("--budgets: give 1 to %d sizes", SWEEP_MAX_BUDGETS)
                          : CLI_OK;
     for (size_t i = 0; rc == CLI_OK && i < n; i++)
         if (!cli_size("--budgets", words[i], &sw->budgets[i]))
@@ -95,8 +95,8 @@ static void log_spaced(struct sweep *sw, double lo, double hi, size_t count)
     sw->budget_count = 0;
     for (size_t i = 0; i < count; i++) {
         const double t = count == 1 ? 0.0 : (double)i / (double)(count - 1);
-        const uint64_t b = (uint64_t)llround(exp(log(lo) + t * (log(hi) -
-                                                                 log(lo))));
+        const uint64_t b =
+            (uint64_t)llround(exp(log(lo) + t * (log(hi) - log(lo))));
         if (sw->budget_count == 0 || sw->budgets[sw->budget_count - 1] != b)
             sw->budgets[sw->budget_count++] = b;
     }
@@ -115,7 +115,8 @@ static int parse_range(struct sweep *sw, const char *text)
     uint64_t lo = 0, hi = 0, count = 8;
     if (n < 2 || n > 3)
         return cli_fail("--budget-range: expected MIN:MAX or MIN:MAX:COUNT, "
-                        "not '%s'", text);
+                        "not '%s'",
+                        text);
     if (!cli_size("--budget-range MIN", parts[0], &lo) ||
         !cli_size("--budget-range MAX", parts[1], &hi) ||
         (n == 3 && !cli_number("--budget-range COUNT", parts[2], &count)))
@@ -165,8 +166,8 @@ static int sweep_setup(const struct cli_options *o, struct sweep *sw)
         strcmp(o->model, "none") != 0)
         return cli_fail("--model: '%s' is not a model (burgers, none)",
                         o->model);
-    if (planning && (!o->has_steps ||
-                     (!o->has_state_bytes && o->sizes_path == NULL)))
+    if (planning &&
+        (!o->has_steps || (!o->has_state_bytes && o->sizes_path == NULL)))
         return cli_fail("sweep: planning only needs --steps and "
                         "--state-bytes (or --sizes)");
     if (planning && (o->run || o->has_grid))
@@ -200,8 +201,8 @@ static int sweep_lists(const struct cli_options *o, struct sweep *sw)
         rc = parse_planners(sw, o->planners);
     } else {
         const uturn_planner_t all[] = {
-            UTURN_PLANNER_STORE_ALL, UTURN_PLANNER_PERIODIC,
-            UTURN_PLANNER_SQRT, UTURN_PLANNER_REVOLVE, UTURN_PLANNER_DP};
+            UTURN_PLANNER_STORE_ALL, UTURN_PLANNER_PERIODIC, UTURN_PLANNER_SQRT,
+            UTURN_PLANNER_REVOLVE, UTURN_PLANNER_DP};
         memcpy(sw->planners, all, sizeof all);
         sw->planner_count = sw->steps <= SWEEP_DP_DEFAULT_STEPS ? 5 : 4;
     }

@@ -57,9 +57,8 @@ static int run_row(struct runner *r, const struct sweep *sw,
         return cli_library_error(st, &err);
     row->wall_seconds        = rep.wall_seconds;
     row->measured_peak_bytes = rep.measured_peak_bytes;
-    row->gradient_matches =
-        memcmp(burgers_gradient(r->model), r->reference,
-               (size_t)sw->grid * sizeof(double)) == 0;
+    row->gradient_matches    = memcmp(burgers_gradient(r->model), r->reference,
+                                      (size_t)sw->grid * sizeof(double)) == 0;
     return CLI_OK;
 }
 
@@ -97,7 +96,7 @@ static int fill_row(struct runner *r, const struct sweep *sw,
     row->forward_steps    = s.forward_steps;
     row->peak_bytes       = s.peak_bytes;
     row->recompute_factor = s.recompute_factor;
-    const int rc = sw->run ? run_row(r, sw, plan, row) : CLI_OK;
+    const int rc          = sw->run ? run_row(r, sw, plan, row) : CLI_OK;
     uturn_plan_free(plan);
     return rc;
 }
@@ -109,7 +108,8 @@ static int start_runner(struct runner *r, const struct sweep *sw)
     if (uturn_executor_create(NULL, &r->ex, NULL) != UTURN_OK ||
         burgers_create((size_t)sw->grid, sw->steps, &r->model) != 0)
         return cli_fail("out of memory for the Burgers model (grid %llu)",
-                        (unsigned long long)sw->grid), CLI_CANNOT;
+                        (unsigned long long)sw->grid),
+               CLI_CANNOT;
     r->reference = calloc((size_t)sw->grid, sizeof(double));
     if (r->reference == NULL)
         return cli_fail("out of memory"), CLI_CANNOT;
@@ -148,8 +148,7 @@ int sweep_fill(struct sweep *sw)
     sw->rows           = calloc(total, sizeof *sw->rows);
     if (sw->rows == NULL)
         return cli_fail("out of memory"), CLI_CANNOT;
-    struct runner r = {.started = seconds(),
-                       .tty     = isatty(STDERR_FILENO) == 1};
+    struct runner r = {.started = seconds(), .tty = isatty(STDERR_FILENO) == 1};
     int rc          = sw->run ? start_runner(&r, sw) : CLI_OK;
     for (size_t i = 0; rc == CLI_OK && i < total; i++) {
         struct sweep_row *row = &sw->rows[i];

@@ -6,10 +6,10 @@
 
 void sweep_human_bytes(uint64_t bytes, char *out, size_t cap)
 {
-    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB",
-                                        "PiB", "EiB"};
-    double value = (double)bytes;
-    size_t u     = 0;
+    static const char *const units[] = {"B",   "KiB", "MiB", "GiB",
+                                        "TiB", "PiB", "EiB"};
+    double value                     = (double)bytes;
+    size_t u                         = 0;
     while (value >= 1024.0 && u + 1 < sizeof units / sizeof units[0]) {
         value /= 1024.0;
         u++;
@@ -56,8 +56,9 @@ static void print_csv(FILE *out, const struct sweep *sw)
 static void print_json_row(FILE *out, const struct sweep *sw,
                            const struct sweep_row *r)
 {
-    fprintf(out, "  {\"planner\": \"%s\", \"budget_bytes\": %llu, "
-                 "\"feasible\": %s",
+    fprintf(out,
+            "  {\"planner\": \"%s\", \"budget_bytes\": %llu, "
+            "\"feasible\": %s",
             name_of(r), (unsigned long long)r->budget_bytes,
             r->feasible ? "true" : "false");
     if (!r->feasible) {
@@ -71,13 +72,15 @@ static void print_json_row(FILE *out, const struct sweep *sw,
         fputc('}', out);
         return;
     }
-    fprintf(out, ", \"slots\": %llu, \"forward_steps\": %llu, "
-                 "\"recompute_factor\": %.6g, \"peak_bytes\": %llu",
+    fprintf(out,
+            ", \"slots\": %llu, \"forward_steps\": %llu, "
+            "\"recompute_factor\": %.6g, \"peak_bytes\": %llu",
             (unsigned long long)r->slots, (unsigned long long)r->forward_steps,
             r->recompute_factor, (unsigned long long)r->peak_bytes);
     if (sw->run)
-        fprintf(out, ", \"wall_seconds\": %.6f, \"measured_peak_bytes\": %llu, "
-                     "\"gradient_matches\": %s",
+        fprintf(out,
+                ", \"wall_seconds\": %.6f, \"measured_peak_bytes\": %llu, "
+                "\"gradient_matches\": %s",
                 r->wall_seconds, (unsigned long long)r->measured_peak_bytes,
                 r->gradient_matches ? "true" : "false");
     fputc('}', out);
@@ -122,12 +125,14 @@ static void print_text_row(FILE *out, const struct sweep *sw,
     if (!r->feasible) {
         fprintf(out, "%-10s %10s %-8s %6s %13s %9s %10s%s\n", name_of(r),
                 budget, "no", "-", "-", "-", "-",
-                sw->run ? " " "        -          -        -" : "");
+                sw->run ? " "
+                          "        -          -        -"
+                        : "");
         return;
     }
     sweep_human_bytes(r->peak_bytes, peak, sizeof peak);
-    fprintf(out, "%-10s %10s %-8s %6llu %13llu %9.3f %10s", name_of(r),
-            budget, "yes", (unsigned long long)r->slots,
+    fprintf(out, "%-10s %10s %-8s %6llu %13llu %9.3f %10s", name_of(r), budget,
+            "yes", (unsigned long long)r->slots,
             (unsigned long long)r->forward_steps, r->recompute_factor, peak);
     if (sw->run) {
         sweep_human_bytes(r->measured_peak_bytes, measured, sizeof measured);

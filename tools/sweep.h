@@ -10,7 +10,7 @@
 /* dp joins the default planners up to this many steps: its time grows
  * like steps^3 * memory units. */
 #define SWEEP_DP_DEFAULT_STEPS 200
-#define SWEEP_MAX_BUDGETS  256
+#define SWEEP_MAX_BUDGETS      256
 
 struct sweep_row {
     uturn_planner_t planner;
@@ -25,12 +25,12 @@ struct sweep_row {
 };
 
 struct sweep {
-    bool model;          /* the built-in Burgers model, else planning only */
-    bool run;            /* execute each feasible row */
-    uint64_t grid;       /* Burgers grid points */
-    uint64_t steps;      /* n */
+    bool model;     /* the built-in Burgers model, else planning only */
+    bool run;       /* execute each feasible row */
+    uint64_t grid;  /* Burgers grid points */
+    uint64_t steps; /* n */
     uint64_t state_bytes;
-    uint64_t slot_cost;  /* what a slot counts as: real cost with --run */
+    uint64_t slot_cost; /* what a slot counts as: real cost with --run */
     uint64_t budgets[SWEEP_MAX_BUDGETS];
     size_t budget_count;
     uturn_planner_t planners[SWEEP_MAX_PLANNERS];

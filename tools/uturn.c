@@ -32,6 +32,8 @@ int main(int argc, char **argv)
         return cli_cmd_check(argc, argv);
     if (strcmp(command, "sweep") == 0)
         return cli_cmd_sweep(argc, argv);
-    return cli_fail("unknown command '%s' (plan, stats, check, sweep; see uturn "
-                    "--help)", command);
+    return cli_fail(
+        "unknown command '%s' (plan, stats, check, sweep; see uturn "
+        "--help)",
+        command);
 }

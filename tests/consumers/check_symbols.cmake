@@ -26,7 +26,7 @@ endforeach()
 list(SORT exported)
 
 file(READ "${HEADER}" text)
-string(REGEX MATCHALL "UTURN_EXPORT[^;(]*[ *]uturn_[a-z0-9_]+\\(" decls
+string(REGEX MATCHALL "UTURN_EXPORT[^;(]*[ *\n]uturn_[a-z0-9_]+\\(" decls
        "${text}")
 set(declared "")
 foreach(decl IN LISTS decls)

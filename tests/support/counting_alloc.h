@@ -11,7 +11,8 @@ typedef struct counting_alloc {
     uint64_t live_blocks;
     uint64_t live_bytes;
     uint64_t total_allocs;
-    uint64_t fail_at; /* fail the allocation with this 1-based index; 0: never */
+    uint64_t
+        fail_at; /* fail the allocation with this 1-based index; 0: never */
     uint64_t size_mismatches; /* frees whose size differs from the alloc's */
 } counting_alloc_t;
 
