@@ -24,6 +24,10 @@ if [ -x $build/bench/bench_executor ]; then
   $build/bench/bench_executor | tee $out/executor.txt
 fi
 
+echo "== dp: plan creation time, and how much nesting costs"
+$build/bench/bench_dp | tee $out/dp.txt
+$build/bench/dp_search | tee $out/dp_search.txt
+
 echo "== hyperfine: uturn sweep --run, one planner and budget per command"
 # Burgers, 256 points x 2000 steps: a state is 2 KiB, store-all 3.9 MiB.
 hyperfine --warmup 3 --runs 10 --style basic \

@@ -39,6 +39,25 @@ MD
 fi
 cat <<MD
 
+## dp: plan creation time
+
+Command: \`$build/bench/bench_dp\` (best of 3 \`uturn_plan_create()\` per
+row). Target: n = 200 at 1000 memory units in under 2 s.
+
+\`\`\`
+$(cat $out/dp.txt)
+\`\`\`
+
+## dp: how much the nested restriction costs
+
+Command: \`$build/bench/dp_search\` (random chains, n <= 7, sizes 1..8,
+costs 1..10, every feasible budget; dp against the optimum over all valid
+action sequences, found by Dijkstra).
+
+\`\`\`
+$(cat $out/dp_search.txt)
+\`\`\`
+
 ## Planners on the Burgers model (hyperfine)
 
 Command (hyperfine 1.15, 3 warm-ups, 10 runs):

@@ -274,7 +274,10 @@ static uturn_status_t count_all(uturn_plan_t *plan)
     uturn__free(a, held, (size_t)(n + 1) * sizeof *held);
     const struct uturn__dp *dp = plan->data;
     plan->stats.recompute_cost = plan->stats.forward_cost - dp->prefix[n];
-    plan->stats.slots          = plan->stats.peak_slots;
+    /* Uniform slots have a capacity (DESIGN.md: not the peak); slots of
+     * different sizes have a byte budget instead, and use 0 .. peak-1. */
+    plan->stats.slots = plan->step_bytes == NULL ? plan->problem.slots
+                                                 : plan->stats.peak_slots;
     plan->slot_span            = plan->stats.peak_slots;
     return UTURN_OK;
 }
@@ -328,11 +331,13 @@ static uturn_status_t prepare(uturn_plan_t *plan, uturn_error_t *error)
         return status;
     const uint64_t first = uturn__ceil_div(bytes_of(plan, 0), unit) * unit;
     if (first > budget)
-        return uturn__fail_infeasible(error, 1, first,
-                                      "dp needs at least %llu bytes to hold "
-                                      "x_0; the budget is %llu bytes",
-                                      (unsigned long long)first,
-                                      (unsigned long long)budget);
+        return uturn__fail_infeasible(
+            error, 1, first,
+            "dp needs at least %llu bytes to hold x_0 (%llu bytes in units "
+            "of %llu); the budget is %llu bytes",
+            (unsigned long long)first,
+            (unsigned long long)bytes_of(plan, 0), (unsigned long long)unit,
+            (unsigned long long)budget);
     if (build(plan, unit, budget / unit) != UTURN_OK ||
         count_all(plan) != UTURN_OK)
         return uturn__fail(error, UTURN_E_NOMEM,
