@@ -17,24 +17,24 @@ out=bench/out
 mkdir -p $out
 uturn=$build/tools/uturn
 
-echo "== revolve plan generation"
-$build/bench/bench_revolve | tee $out/revolve.txt
+echo "== revolve plan generation (static, then shared library)"
+{ echo "static libuturn.a:"; $build/bench/bench_revolve
+  echo "shared libuturn.so:"; $build/bench/bench_revolve_shared; } | tee $out/revolve.txt
 if [ -x $build/bench/bench_executor ]; then
   echo "== executor"
   $build/bench/bench_executor | tee $out/executor.txt
 fi
 
 echo "== dp: plan creation time, and how much nesting costs"
-$build/bench/bench_dp | tee $out/dp.txt
+$build/bench/bench_dp 1 | tee $out/dp.txt  # one run per row: n = 1000 takes minutes
 $build/bench/dp_search | tee $out/dp_search.txt
 
 echo "== hyperfine: uturn sweep --run, one planner and budget per command"
 # Burgers, 256 points x 2000 steps: a state is 2 KiB, store-all 3.9 MiB.
 hyperfine --warmup 3 --runs 10 --style basic \
   --export-json $out/planners.json --export-markdown $out/planners.md \
-  -L planner revolve,periodic,sqrt -L budget 128KiB,512KiB,2MiB \
+  -L planner store-all,periodic,sqrt,revolve -L budget 128KiB,512KiB,4MiB \
   "$uturn sweep --run --planners {planner} --budgets {budget} --format csv" \
-  "$uturn sweep --run --planners store-all --budgets 4MiB --format csv" \
   | tee $out/hyperfine.txt
 
 bench/write-results.sh "$build" > bench/RESULTS.md

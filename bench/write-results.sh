@@ -14,9 +14,10 @@ into the programs. The machine is shared: compare figures within one run.
 
 ## Revolve plan generation
 
-Command: \`$build/bench/bench_revolve\` (walk every action of the plan
-through a cursor, no printing; best of 5). Target: at most 5 ns per action
-(TOMS 799's revolve measures about 5 ns here, one call per action).
+Commands: \`$build/bench/bench_revolve\` (linked with libuturn.a) and
+\`$build/bench/bench_revolve_shared\` (libuturn.so): walk every action of the
+plan through a cursor, no printing; best of 5. Target: at most 5 ns per
+action (TOMS 799's revolve measures about 5 ns here, one call per action).
 
 \`\`\`
 $(cat $out/revolve.txt)
@@ -41,8 +42,9 @@ cat <<MD
 
 ## dp: plan creation time
 
-Command: \`$build/bench/bench_dp\` (best of 3 \`uturn_plan_create()\` per
-row). Target: n = 200 at 1000 memory units in under 2 s.
+Command: \`$build/bench/bench_dp 1\` (one \`uturn_plan_create()\` per row:
+the n = 1000 rows take minutes). Target: n = 200 at 1000 memory units in
+under 2 s.
 
 \`\`\`
 $(cat $out/dp.txt)
@@ -61,10 +63,13 @@ $(cat $out/dp_search.txt)
 ## Planners on the Burgers model (hyperfine)
 
 Command (hyperfine 1.15, 3 warm-ups, 10 runs):
-\`hyperfine --warmup 3 --runs 10 -L planner revolve,periodic,sqrt -L budget 128KiB,512KiB,2MiB "uturn sweep --run --planners {planner} --budgets {budget} --format csv" "uturn sweep --run --planners store-all --budgets 4MiB --format csv"\`.
+\`hyperfine --warmup 3 --runs 10 -L planner store-all,periodic,sqrt,revolve -L budget 128KiB,512KiB,4MiB "uturn sweep --run --planners {planner} --budgets {budget} --format csv"\`.
 Each command plans, runs the store-all reference once (for the bitwise
-gradient check), then runs the chosen planner; 256 grid points, 2000 steps,
-2 KiB states (store-all needs 3.9 MiB). JSON: \`bench/out/planners.json\`.
+gradient check), then runs the chosen planner if the budget allows it;
+256 grid points, 2000 steps, 2 KiB states (store-all needs 3.9 MiB, so at
+128 and 512 KiB its row is infeasible and the command times the reference
+run alone; periodic needs about 2 sqrt(n) slots). JSON:
+\`bench/out/planners.json\`.
 
 $(cat $out/planners.md)
 MD

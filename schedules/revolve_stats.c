@@ -87,44 +87,63 @@ static bool closed_form(const struct uturn__rv_node *x, struct tally *t)
     return true;
 }
 
-/* With r = 2 and l <= V = beta(c-1, 2), a split peels off one state
- * (j = 1): the left part is x_a alone and the right part is (l-1, c-1),
- * still r = 2. That repeats while d(d-1)/2 >= l - c for d = c, c-1, ..
- * (l - c stays fixed), so the chain has a closed form: k steps store k
- * states and hold one more slot each. Without it the walk took O(s) steps
- * (6 s for n = 10^9, s = 10^8; found by the fuzzer). */
-static void peel_r2(struct uturn__rv_node *x, struct tally *t)
+/* beta(c, r) = C(c + r, r) below 2^64, else 2^64 (which no l reaches). */
+static uturn__u128 beta_cap(uint64_t c, uint64_t r)
 {
-    if (x->r != 2 || x->c < 3 || x->l > x->V)
-        return;
-    const uturn__u128 D = x->l - x->c;
-    uint64_t lo = 1, hi = x->c; /* largest d <= c with d(d-1)/2 < D */
-    while (lo < hi) {
-        const uint64_t mid = lo + (hi - lo + 1) / 2;
-        if ((uturn__u128)mid * (mid - 1) / 2 < D)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    const uint64_t stop = lo > 2 ? lo : 2;
-    const uint64_t k    = x->c - stop;
-    if (k == 0)
-        return;
-    t->stores += k;
-    note_peak(t, k);
-    t->held += k;
-    x->a += k;
-    x->l -= k;
-    x->c = stop;
-    x->U = stop + 1;
-    x->V = (uint64_t)((uturn__u128)stop * (stop + 1) / 2);
+    return uturn__binomial_capped(c, r, (uturn__u128)1 << 64);
 }
 
-/* Walk the non-full path; each step lowers c or r, and r = 2 chains are
- * skipped in closed form, so at most about sqrt(2n) + r steps. */
+/* Whether the node (l, d, r) with l - beta(d, r-1) = D splits off its
+ * left part as the full block beta(d, r-2), leaving a right part that is
+ * not full: l < V + W, i.e. D < beta(d-1, r) + beta(d, r-2) - beta(d,
+ * r-1). The right part is then (l - W, d - 1, r) with the same D. */
+static bool peels(uint64_t d, uint64_t r, uturn__u128 D)
+{
+    const uturn__u128 top = beta_cap(d - 1, r);
+    if (top >> 64)
+        return true; /* D < l < 2^64 - beta(d, r-1) */
+    return top + beta_cap(d, r - 2) > beta_cap(d, r - 1) + D;
+}
+
+/* A chain of such splits from c down to the first d that does not peel
+ * has a closed form (hockey stick: the peeled blocks sum to beta(c, r-1) -
+ * beta(d, r-1), their stores to beta(c-1, r-1) - beta(d-1, r-1)). Walking
+ * it split by split took O(s) steps (seconds for n = 10^9, s = 10^8;
+ * found by the fuzzer). */
+static void peel(struct uturn__rv_node *x, struct tally *t)
+{
+    if (x->r < 2 || x->c < 3 || is_full(x))
+        return;
+    const uturn__u128 D = x->l - x->U;
+    if (!peels(x->c, x->r, D))
+        return;
+    uint64_t lo = 2, hi = x->c - 1; /* largest d < c that does not peel */
+    while (lo < hi) {
+        const uint64_t mid = lo + (hi - lo + 1) / 2;
+        if (peels(mid, x->r, D))
+            hi = mid - 1;
+        else
+            lo = mid;
+    }
+    const uint64_t d = lo, k = x->c - d;
+    t->stores += beta_cap(x->c - 1, x->r - 1) - beta_cap(d - 1, x->r - 1);
+    note_peak(t, x->r >= 3 ? x->c : k); /* a peeled block holds c slots */
+    t->held += k;
+    const uint64_t U = (uint64_t)beta_cap(d, x->r - 1);
+    const uturn__u128 V = beta_cap(d - 1, x->r);
+    x->a += x->l - (uint64_t)D - U;
+    x->l = (uint64_t)D + U;
+    x->c = d;
+    x->U = U;
+    x->V = V >> 64 ? UTURN__RV_SAT : (uint64_t)V;
+}
+
+/* Walk the non-full path; each step lowers c or r, and chains that lower
+ * only c are taken in one closed-form step, so about s + r steps at most
+ * without them, and O(r^2 log s) with. */
 static void walk(struct uturn__rv_node x, struct tally *t)
 {
-    for (peel_r2(&x, t); !closed_form(&x, t); peel_r2(&x, t)) {
+    for (peel(&x, t); !closed_form(&x, t); peel(&x, t)) {
         struct uturn__rv_node left, right;
         uturn__rv_split(&x, &left, &right);
         /* One part is always a full block (or a single state). */

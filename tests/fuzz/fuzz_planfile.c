@@ -1,0 +1,382 @@
+/*
+ * libFuzzer target: the plan file parser and the validator behind it.
+ *
+ * The input is plan text. uturn_plan_parse() must never read past it (ASan)
+ * and must fail only with a documented status and a message. A parsed plan
+ * must walk cleanly to its own counts, write itself as text that parses
+ * back to the same counts and the same action stream, and write that text
+ * again byte for byte. Allocation goes through a checking allocator: it
+ * refuses requests above ALLOC_CAP (a declared slot index of 10^12 is a
+ * legitimate UTURN_E_NOMEM, not an OOM of the fuzzer), checks that every
+ * free gets the size that was asked for, and fails one chosen allocation
+ * to exercise the out-of-memory paths (which must report UTURN_E_NOMEM and
+ * leak nothing; LeakSanitizer checks at exit).
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "uturn.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ALLOC_CAP ((size_t)32 << 20)
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define CHECK(cond)                                                            \
+    do {                                                                       \
+        if (!(cond)) {                                                         \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__,   \
+                    #cond);                                                    \
+            abort();                                                           \
+        }                                                                      \
+    } while (0)
+
+/* ---- the checking allocator ---- */
+
+struct arena {
+    uint64_t calls;   /* alloc calls so far */
+    uint64_t fail_at; /* fail the call with this number (1-based); 0: never */
+    uint64_t live;    /* blocks not yet freed */
+};
+
+#define HEADER 16 /* keeps the block 16-byte aligned */
+
+static void *arena_alloc(void *user, size_t size)
+{
+    struct arena *a = user;
+    a->calls += 1;
+    if (size == 0 || size > ALLOC_CAP || a->calls == a->fail_at)
+        return NULL;
+    unsigned char *block = malloc(HEADER + size);
+    if (block == NULL)
+        return NULL;
+    memcpy(block, &size, sizeof size);
+    a->live += 1;
+    return block + HEADER;
+}
+
+static void arena_free(void *user, void *ptr, size_t size)
+{
+    struct arena *a = user;
+    CHECK(ptr != NULL);
+    unsigned char *block = (unsigned char *)ptr - HEADER;
+    size_t asked         = 0;
+    memcpy(&asked, block, sizeof asked);
+    CHECK(asked == size); /* free receives the size that was asked for */
+    CHECK(a->live > 0);
+    a->live -= 1;
+    free(block);
+}
+
+/* ---- helpers ---- */
+
+static uint64_t hash_bytes(const uint8_t *data, size_t size)
+{
+    uint64_t h = 1469598103934665603u; /* FNV-1a */
+    for (size_t i = 0; i < size; i++)
+        h = (h ^ data[i]) * 1099511628211u;
+    return h;
+}
+
+static bool stats_equal(const uturn_stats_t *a, const uturn_stats_t *b)
+{
+    return a->steps == b->steps && a->forward_steps == b->forward_steps &&
+           a->recomputed_steps == b->recomputed_steps &&
+           a->reverse_steps == b->reverse_steps && a->stores == b->stores &&
+           a->restores == b->restores && a->frees == b->frees &&
+           a->peak_slots == b->peak_slots && a->peak_bytes == b->peak_bytes &&
+           a->actions == b->actions && a->slots == b->slots &&
+           a->slot_bytes == b->slot_bytes &&
+           a->budget_bytes == b->budget_bytes &&
+           a->forward_cost == b->forward_cost &&
+           a->recompute_cost == b->recompute_cost &&
+           a->recompute_factor == b->recompute_factor;
+}
+
+static bool action_equal(const uturn_action_t *a, const uturn_action_t *b)
+{
+    return a->op == b->op && a->step == b->step && a->step_end == b->step_end &&
+           a->slot == b->slot;
+}
+
+/* A failed call: a documented status, a message, no plan. */
+static void check_failure(uturn_status_t status, const uturn_error_t *error,
+                          const uturn_plan_t *plan, const uint8_t *data,
+                          size_t size)
+{
+    CHECK(status == UTURN_E_PARSE || status == UTURN_E_INVALID_PLAN ||
+          status == UTURN_E_NOMEM);
+    CHECK(plan == NULL);
+    CHECK(error->status == status);
+    CHECK(error->message[0] != '\0');
+    CHECK(memchr(error->message, '\0', sizeof error->message) != NULL);
+    if (status == UTURN_E_NOMEM)
+        return;
+    uint64_t lines = 1;
+    for (size_t i = 0; i < size; i++)
+        lines += data[i] == '\n';
+    CHECK(error->line <= lines);
+    if (size != 0)
+        CHECK(error->line >= 1);
+}
+
+/* Every action of the plan's stream, checked against action_format(). */
+static uturn_action_t *collect(const uturn_plan_t *plan, uint64_t expected,
+                               size_t batch)
+{
+    uturn_action_t *all = malloc((size_t)(expected + 1) * sizeof *all);
+    CHECK(all != NULL);
+    uturn_cursor_t *cursor = NULL;
+    CHECK(uturn_cursor_create(plan, NULL, &cursor) == UTURN_OK);
+    uint64_t got = 0;
+    if (batch == 0) {
+        uturn_action_t a;
+        while (uturn_cursor_next(cursor, &a)) {
+            CHECK(got < expected);
+            all[got++] = a;
+        }
+        CHECK(!uturn_cursor_next(cursor, &a)); /* stays at the end */
+    } else {
+        uturn_action_t *buf = malloc(batch * sizeof *buf);
+        CHECK(buf != NULL);
+        size_t n = 0;
+        do {
+            CHECK(uturn_cursor_read(cursor, buf, batch, &n) == UTURN_OK);
+            CHECK(n <= batch && got + n <= expected);
+            memcpy(all + got, buf, n * sizeof *buf);
+            got += n;
+        } while (n != 0);
+        free(buf);
+    }
+    CHECK(got == expected);
+    uturn_cursor_free(cursor);
+    return all;
+}
+
+static void check_format(const uturn_action_t *a, size_t capacity)
+{
+    char full[80], part[80];
+    size_t len = 0, len2 = 0;
+    CHECK(uturn_action_format(a, full, sizeof full, &len) == UTURN_OK);
+    CHECK(len == strlen(full) && len > 0 && len < 64);
+    CHECK(strncmp(full, uturn_op_name(a->op), strlen(uturn_op_name(a->op))) ==
+          0);
+    memset(part, 'x', sizeof part);
+    CHECK(uturn_action_format(a, part, capacity, &len2) == UTURN_OK);
+    CHECK(len2 == len);
+    if (capacity != 0) {
+        const size_t kept = len < capacity ? len : capacity - 1;
+        CHECK(part[kept] == '\0' && memcmp(part, full, kept) == 0);
+    }
+    const size_t untouched =
+        capacity == 0 ? 0 : (len < capacity ? len : capacity - 1) + 1;
+    CHECK(part[untouched] == 'x');
+}
+
+/* Write the plan as text; NULL (with the status) on failure. */
+static char *write_text(const uturn_plan_t *plan, size_t *len,
+                        uturn_status_t *status)
+{
+    char *text   = NULL;
+    FILE *stream = open_memstream(&text, len);
+    CHECK(stream != NULL);
+    uturn_error_t error;
+    uturn_error_init(&error);
+    *status = uturn_plan_write(plan, stream, &error);
+    CHECK(fclose(stream) == 0);
+    if (*status != UTURN_OK) {
+        CHECK(error.status == *status && error.message[0] != '\0');
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+/* The public validator accepts the same stream with the same counts. */
+static void check_public_validator(const uturn_stats_t *stats,
+                                   const uturn_action_t *actions,
+                                   const uturn_allocator_t *alloc)
+{
+    uturn_problem_t problem;
+    uturn_problem_init(&problem);
+    problem.steps      = stats->steps;
+    problem.slot_bytes = stats->slot_bytes;
+    /* The API takes slots or a budget, not both; the header may give both,
+     * and then the byte budget is the tighter rule to keep. */
+    if (stats->budget_bytes != 0)
+        problem.budget_bytes = stats->budget_bytes;
+    else
+        problem.slots = stats->slots;
+    uturn_validator_t *v = NULL;
+    uturn_error_t error;
+    uturn_error_init(&error);
+    CHECK(uturn_validator_create(&problem, alloc, &v, &error) == UTURN_OK);
+    for (uint64_t i = 0; i < stats->actions; i++) {
+        const uturn_status_t status =
+            uturn_validator_push(v, &actions[i], &error);
+        if (status != UTURN_OK) {
+            /* Only the capacity differs: budget / slot_bytes slots may be
+             * fewer than the header's slots. */
+            CHECK(status == UTURN_E_INVALID_PLAN && stats->budget_bytes != 0 &&
+                  error.action == i);
+            uturn_validator_free(v);
+            return;
+        }
+    }
+    uturn_stats_t seen;
+    uturn_stats_init(&seen);
+    CHECK(uturn_validator_finish(v, &seen, &error) == UTURN_OK);
+    CHECK(seen.forward_steps == stats->forward_steps &&
+          seen.stores == stats->stores && seen.restores == stats->restores &&
+          seen.frees == stats->frees && seen.peak_slots == stats->peak_slots &&
+          seen.peak_bytes == stats->peak_bytes &&
+          seen.actions == stats->actions &&
+          seen.reverse_steps == stats->reverse_steps);
+    uturn_validator_free(v);
+}
+
+static void check_plan(const uturn_plan_t *plan, struct arena *arena,
+                       uturn_allocator_t *alloc, uint64_t h)
+{
+    uturn_stats_t stats, observed;
+    uturn_stats_init(&stats);
+    uturn_stats_init(&observed);
+    CHECK(uturn_plan_stats(plan, &stats) == UTURN_OK);
+
+    /* The counts of a valid plan. */
+    CHECK(stats.steps >= 1);
+    CHECK(stats.reverse_steps == stats.steps);
+    CHECK(stats.forward_steps >= stats.steps);
+    CHECK(stats.recomputed_steps == stats.forward_steps - stats.steps);
+    CHECK(stats.stores == stats.frees);
+    CHECK(stats.peak_slots <= stats.slots);
+    CHECK(stats.peak_slots <= stats.stores);
+    CHECK(stats.actions >= 1 + stats.steps);
+    uint64_t bytes = 0;
+    const bool wraps =
+        __builtin_mul_overflow(stats.peak_slots, stats.slot_bytes, &bytes);
+    /* A sum of slot bytes past 2^64 makes the plan invalid (it once wrapped:
+     * tests/fuzz/crashes/wrong-validator-*.plan). */
+    CHECK(!wraps);
+    CHECK(stats.peak_bytes == bytes);
+    if (stats.budget_bytes != 0)
+        CHECK(stats.peak_bytes <= stats.budget_bytes);
+
+    uturn_problem_t problem;
+    uturn_problem_init(&problem);
+    CHECK(uturn_plan_problem(plan, &problem) == UTURN_OK);
+    CHECK(problem.planner == UTURN_PLANNER_PARSED);
+    CHECK(problem.steps == stats.steps && problem.slots == stats.slots);
+
+    /* The walk sees exactly the parsed counts. */
+    uturn_error_t error;
+    uturn_error_init(&error);
+    CHECK(uturn_plan_walk(plan, &observed, &error) == UTURN_OK);
+    CHECK(stats_equal(&observed, &stats));
+
+    /* The walk again with one allocation failing: NOMEM or the same. */
+    arena->calls   = 0;
+    arena->fail_at = 1 + h % 4;
+    uturn_stats_init(&observed);
+    uturn_error_init(&error);
+    uturn_status_t status = uturn_plan_walk(plan, &observed, &error);
+    arena->fail_at        = 0;
+    CHECK(status == UTURN_OK || status == UTURN_E_NOMEM);
+    if (status == UTURN_OK)
+        CHECK(stats_equal(&observed, &stats));
+    else
+        CHECK(error.status == status && error.message[0] != '\0');
+
+    /* Write, parse back: the same counts and the same actions. */
+    size_t len = 0;
+    char *text = write_text(plan, &len, &status);
+    CHECK(status == UTURN_OK);
+    uturn_plan_t *again = NULL;
+    uturn_error_init(&error);
+    status = uturn_plan_parse(text, len, alloc, &again, &error);
+    if (status != UTURN_OK)
+        fprintf(stderr, "re-parse failed: %s\n%.*s\n", error.message,
+                (int)(len < 2000 ? len : 2000), text);
+    CHECK(status == UTURN_OK);
+    uturn_stats_t stats2;
+    uturn_stats_init(&stats2);
+    CHECK(uturn_plan_stats(again, &stats2) == UTURN_OK);
+    CHECK(stats_equal(&stats2, &stats));
+
+    uturn_action_t *first  = collect(plan, stats.actions, 0);
+    uturn_action_t *second = collect(again, stats.actions, 1 + h % 70);
+    for (uint64_t i = 0; i < stats.actions; i++) {
+        CHECK(action_equal(&first[i], &second[i]));
+        check_format(&first[i], (size_t)((h >> 8) + i) % 24);
+    }
+    check_public_validator(&stats, first, alloc);
+    free(first);
+    free(second);
+
+    /* The written text is a fixed point. */
+    size_t len2 = 0;
+    char *text2 = write_text(again, &len2, &status);
+    CHECK(status == UTURN_OK);
+    CHECK(len2 == len && memcmp(text, text2, len) == 0);
+    free(text2);
+    uturn_plan_free(again);
+
+    /* Writing with one allocation failing: NOMEM, or done. */
+    arena->calls   = 0;
+    arena->fail_at = 1 + (h >> 4) % 3;
+    text2          = write_text(plan, &len2, &status);
+    arena->fail_at = 0;
+    CHECK(status == UTURN_OK || status == UTURN_E_NOMEM);
+    if (status == UTURN_OK)
+        CHECK(len2 == len && memcmp(text, text2, len) == 0);
+    free(text2);
+    free(text);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    struct arena arena      = {0, 0, 0};
+    uturn_allocator_t alloc = {arena_alloc, arena_free, &arena};
+    const uint64_t h        = hash_bytes(data, size);
+    const char *text        = (const char *)data;
+
+    uturn_error_t error;
+    uturn_error_init(&error);
+    uturn_plan_t *plan    = NULL;
+    uturn_status_t status = uturn_plan_parse(text, size, &alloc, &plan, &error);
+    const uint64_t calls  = arena.calls;
+    const uint64_t live   = arena.live; /* the plan's blocks */
+    if (status != UTURN_OK) {
+        check_failure(status, &error, plan, data, size);
+        CHECK(arena.live == 0);
+        if (status == UTURN_E_NOMEM)
+            return 0;
+    }
+
+    /* The same parse with one allocation failing must fail cleanly with
+     * UTURN_E_NOMEM (the parse is deterministic, so that allocation comes
+     * again), unless the parse failed before reaching it. */
+    if (calls > 0) {
+        arena.calls         = 0;
+        arena.fail_at       = 1 + h % calls;
+        uturn_plan_t *other = NULL;
+        uturn_error_t error2;
+        uturn_error_init(&error2);
+        const uturn_status_t s2 =
+            uturn_plan_parse(text, size, &alloc, &other, &error2);
+        arena.fail_at = 0;
+        CHECK(s2 == UTURN_E_NOMEM);
+        check_failure(s2, &error2, other, data, size);
+        CHECK(arena.live == live);
+    }
+
+    if (status == UTURN_OK) {
+        check_plan(plan, &arena, &alloc, h);
+        uturn_plan_free(plan);
+    }
+    CHECK(arena.live == 0);
+    return 0;
+}
