@@ -312,7 +312,11 @@ typedef struct uturn_plan uturn_plan_t;
 /**
  * Build a plan for @p problem. Nothing is generated yet: a plan is a
  * generator (see uturn_cursor_create()) and its predicted counts
- * (uturn_plan_stats()) are computed in time that does not grow with n.
+ * (uturn_plan_stats()) are computed without generating it: in time that
+ * does not grow with n for store-all, sqrt, periodic with a stride and
+ * revolve (O(r^2 log s) for revolve); choosing periodic's stride for a
+ * capacity takes O(sqrt n) (up to 2^40 steps); dp solves its table, in
+ * time growing like n^3 * units / 6, and holds it.
  *
  * @param problem   From uturn_problem_init(); read only, not retained.
  * @param alloc     Allocator for the plan and its cursors, or NULL.
@@ -327,6 +331,11 @@ typedef struct uturn_plan uturn_plan_t;
  *   UTURN_E_INFEASIBLE   the capacity is below the planner's minimum (the
  *                        error gives it in minimum_slots/minimum_bytes);
  *   UTURN_E_OVERFLOW     a predicted count does not fit in 64 bits;
+ *   UTURN_E_UNSUPPORTED  per-step sizes or costs for a planner other than
+ *                        dp; periodic asked to choose a stride for more
+ *                        than 2^40 steps; dp costs past 32 bits, or a
+ *                        table past UTURN_DP_TABLE_BYTES at the unit given
+ *                        (the message names a unit that fits);
  *   UTURN_E_NOMEM        an allocation failed.
  * Thread safety: reentrant. The plan is immutable and may be shared.
  * Since: 0.1
