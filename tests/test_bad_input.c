@@ -177,3 +177,17 @@ Test(bad_input, dp_budget_below_x0)
     p.step_bytes             = sizes;
     expect(&p, UTURN_E_INFEASIBLE, "dp needs at least 100 bytes to hold x_0");
 }
+
+Test(bad_input, executor_plan_without_slot_bytes)
+{
+    uturn_executor_t *ex = NULL;
+    cr_assert_eq(uturn_executor_create(NULL, &ex, NULL), UTURN_OK);
+    uturn_problem_t p  = base(UTURN_PLANNER_REVOLVE);
+    uturn_plan_t *plan = (uturn_plan_t *)1;
+    uturn_error_t err;
+    uturn_error_init(&err);
+    cr_assert_eq(uturn_executor_plan(ex, &p, &plan, &err), UTURN_E_INVALID_ARG);
+    cr_assert_null(plan);
+    cr_assert(strstr(err.message, "slot_bytes must be the size of one state"));
+    uturn_executor_free(ex);
+}

@@ -471,3 +471,57 @@ Test(executor, slot_buffers_are_kept_between_runs_and_trimmed)
     uturn_executor_free(ex);
     cr_assert_eq(counts.live_blocks, 0);
 }
+
+/* A dp plan for states of different sizes runs with exact per-step byte
+ * accounting: the executor's peak (counted by a counting allocator, so
+ * exact) is the plan's own peak_bytes, and the run is refused one byte
+ * below it. */
+Test(executor, dp_plan_with_per_step_sizes_is_accounted_exactly)
+{
+    enum { N = 30 };
+    uint64_t sizes[N];
+    for (uint64_t i = 0; i < N; i++)
+        sizes[i] = sized_bytes(NULL, i);
+    counting_alloc_t counts       = {0};
+    const uturn_allocator_t alloc = counting_allocator(&counts);
+    uturn_executor_t *ex          = NULL;
+    uturn_executor_create(&alloc, &ex, NULL);
+    uturn_problem_t pr;
+    uturn_problem_init(&pr);
+    pr.planner         = UTURN_PLANNER_DP;
+    pr.steps           = N;
+    pr.step_bytes      = sizes;
+    pr.budget_bytes    = 100;
+    uturn_plan_t *plan = NULL;
+    cr_assert_eq(uturn_plan_create(&pr, NULL, &plan, NULL), UTURN_OK);
+    uturn_stats_t predicted, seen;
+    uturn_stats_init(&predicted);
+    uturn_stats_init(&seen);
+    uturn_plan_stats(plan, &predicted);
+    struct toy t    = {.x = 0.9};
+    uturn_model_t m = toy_model(&t);
+    m.state         = NULL;
+    m.state_bytes   = 0;
+    m.save          = sized_save;
+    m.load          = sized_load;
+    m.state_size    = sized_bytes;
+    uturn_report_t rep;
+    uturn_report_init(&rep);
+    cr_assert_eq(uturn_executor_run(ex, plan, &m, NULL, &seen, &rep, NULL),
+                 UTURN_OK);
+    const double want = reference_gradient(N, 0.9);
+    cr_assert(memcmp(&t.xbar, &want, sizeof want) == 0);
+    cr_assert_leq(predicted.peak_bytes, 100);
+    cr_assert_eq(seen.peak_bytes, predicted.peak_bytes);
+    cr_assert_eq(rep.planned_peak_bytes, predicted.peak_bytes);
+    cr_assert_eq(rep.measured_peak_bytes, predicted.peak_bytes);
+    cr_assert_eq(seen.forward_steps, predicted.forward_steps);
+    uturn_run_options_t o;
+    uturn_run_options_init(&o);
+    o.budget_bytes = predicted.peak_bytes - 1;
+    cr_assert_eq(uturn_executor_run(ex, plan, &m, &o, NULL, NULL, NULL),
+                 UTURN_E_INFEASIBLE);
+    uturn_plan_free(plan);
+    uturn_executor_free(ex);
+    cr_assert_eq(counts.live_blocks, 0);
+}
