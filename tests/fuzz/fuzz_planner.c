@@ -432,6 +432,74 @@ static int periodic_status(uint64_t n, uint64_t k, uint64_t capacity,
     return bytes_status(c.peak, slot_bytes);
 }
 
+/* Periodic choosing among every stride (n <= BRUTE_STEPS): the best that
+ * fits, or infeasible with the least peak of any stride. */
+static void predict_choice(const uturn_problem_t *p, struct expect *e)
+{
+    const uint64_t n     = p->steps;
+    bool found           = false;
+    uint64_t best_k      = 0, least = UINT64_MAX;
+    struct periodic best = {0, 0, 0, 0};
+    for (uint64_t k = 1; k <= n; k++) {
+        const struct periodic c = periodic_counts(n, k);
+        least                   = c.peak < least ? c.peak : least;
+        if (c.peak > e->capacity)
+            continue;
+        if (!found || periodic_better(&c, k, &best, best_k)) {
+            best   = c;
+            best_k = k;
+            found  = true;
+        }
+    }
+    if (!found) {
+        e->status  = UTURN_E_INFEASIBLE;
+        e->minimum = least;
+    } else {
+        e->stride = best_k;
+        e->status = bytes_status(best.peak, p->slot_bytes);
+    }
+}
+
+static void predict_periodic(const uturn_problem_t *p, struct expect *e)
+{
+    const uint64_t n = p->steps;
+    if (p->stride != 0) {
+        e->stride = p->stride;
+        e->status = periodic_status(n, e->stride, e->capacity, p->slot_bytes,
+                                    &e->minimum);
+    } else if (!e->has_capacity) {
+        e->status = UTURN_E_INVALID_ARG;
+    } else if (n > PERIODIC_CHOOSE_MAX) {
+        e->status = UTURN_E_UNSUPPORTED; /* docs/bad-input.md */
+    } else if (n <= BRUTE_STEPS) {
+        predict_choice(p, e);
+    }
+}
+
+static void predict_revolve(const uturn_problem_t *p, struct expect *e)
+{
+    const uint64_t n = p->steps;
+    if (!e->has_capacity) {
+        e->status = UTURN_E_INVALID_ARG;
+    } else if (e->capacity == 0) {
+        e->status  = UTURN_E_INFEASIBLE;
+        e->minimum = 1;
+    } else if (n >= UINT64_MAX - 1) {
+        e->status = UTURN_E_OVERFLOW;
+    } else {
+        const uint64_t s = e->capacity < n ? e->capacity : n;
+        const u128 t     = revolve_forward(n, s);
+        /* stores <= forward steps + 1, so this bound on the actions
+         * (3n + 1 + 2 stores) decides overflow when it fits. */
+        const u128 actions = (u128)3 * n + 1 + 2 * (t + 1);
+        if (t > UINT64_MAX)
+            e->status = UTURN_E_OVERFLOW;
+        else if (actions <= UINT64_MAX &&
+                 bytes_status(s, p->slot_bytes) == UTURN_OK)
+            e->status = UTURN_OK;
+    }
+}
+
 static struct expect predict(const uturn_problem_t *p)
 {
     struct expect e  = {-1, false, UINT64_MAX, 0, 0};
@@ -451,80 +519,24 @@ static struct expect predict(const uturn_problem_t *p)
         e.capacity = p->slots;
     else if (p->budget_bytes != 0)
         e.capacity = p->budget_bytes / p->slot_bytes;
-    const bool none = !e.has_capacity;
-    switch (p->planner) {
-    case UTURN_PLANNER_STORE_ALL:
+    if (p->planner == UTURN_PLANNER_STORE_ALL) {
         if (e.capacity < n) {
             e.status  = UTURN_E_INFEASIBLE;
             e.minimum = n;
-        } else if (n > (UINT64_MAX - 1) / 5) {
-            e.status = UTURN_E_OVERFLOW;
         } else {
-            e.status = bytes_status(n, p->slot_bytes);
+            e.status = n > (UINT64_MAX - 1) / 5
+                           ? UTURN_E_OVERFLOW
+                           : bytes_status(n, p->slot_bytes);
         }
-        break;
-    case UTURN_PLANNER_SQRT: {
+    } else if (p->planner == UTURN_PLANNER_SQRT) {
         const uint64_t root = isqrt64(n);
         e.stride            = root * root == n ? root : root + 1;
-        e.status =
-            periodic_status(n, e.stride, e.capacity, p->slot_bytes, &e.minimum);
-        break;
-    }
-    case UTURN_PLANNER_PERIODIC:
-        if (p->stride != 0) {
-            e.stride = p->stride;
-            e.status = periodic_status(n, e.stride, e.capacity, p->slot_bytes,
-                                       &e.minimum);
-        } else if (none) {
-            e.status = UTURN_E_INVALID_ARG;
-        } else if (n > PERIODIC_CHOOSE_MAX) {
-            e.status = UTURN_E_UNSUPPORTED; /* docs/bad-input.md */
-        } else if (n <= BRUTE_STEPS) {
-            /* Every stride: the best that fits, or the least peak. */
-            bool found      = false;
-            uint64_t best_k = 0, least = UINT64_MAX;
-            struct periodic best = {0, 0, 0, 0};
-            for (uint64_t k = 1; k <= n; k++) {
-                const struct periodic c = periodic_counts(n, k);
-                least                   = c.peak < least ? c.peak : least;
-                if (c.peak > e.capacity)
-                    continue;
-                if (!found || periodic_better(&c, k, &best, best_k)) {
-                    best   = c;
-                    best_k = k;
-                    found  = true;
-                }
-            }
-            if (!found) {
-                e.status  = UTURN_E_INFEASIBLE;
-                e.minimum = least;
-            } else {
-                e.stride = best_k;
-                e.status = bytes_status(best.peak, p->slot_bytes);
-            }
-        }
-        break;
-    default: /* revolve */
-        if (none) {
-            e.status = UTURN_E_INVALID_ARG;
-        } else if (e.capacity == 0) {
-            e.status  = UTURN_E_INFEASIBLE;
-            e.minimum = 1;
-        } else if (n >= UINT64_MAX - 1) {
-            e.status = UTURN_E_OVERFLOW;
-        } else {
-            const uint64_t s = e.capacity < n ? e.capacity : n;
-            const u128 t     = revolve_forward(n, s);
-            /* stores <= forward steps + 1, so this bound on the actions
-             * (3n + 1 + 2 stores) decides overflow when it fits. */
-            const u128 actions = (u128)3 * n + 1 + 2 * (t + 1);
-            if (t > UINT64_MAX)
-                e.status = UTURN_E_OVERFLOW;
-            else if (actions <= UINT64_MAX &&
-                     bytes_status(s, p->slot_bytes) == UTURN_OK)
-                e.status = UTURN_OK;
-        }
-        break;
+        e.status = periodic_status(n, e.stride, e.capacity, p->slot_bytes,
+                                   &e.minimum);
+    } else if (p->planner == UTURN_PLANNER_PERIODIC) {
+        predict_periodic(p, &e);
+    } else {
+        predict_revolve(p, &e);
     }
     return e;
 }
@@ -613,9 +625,9 @@ static void check_failure(const uturn_problem_t *p, uturn_status_t status,
     }
 }
 
-static void check_stats(const uturn_problem_t *p, const uturn_plan_t *plan,
-                        const uturn_stats_t *st, const struct expect *e,
-                        struct reader *r)
+/* The counts every planner must keep consistent. */
+static void check_common(const uturn_problem_t *p, const uturn_stats_t *st,
+                         const struct expect *e)
 {
     const uint64_t n = p->steps;
     CHECK(st->steps == n);
@@ -639,7 +651,33 @@ static void check_stats(const uturn_problem_t *p, const uturn_plan_t *plan,
         CHECK(st->slots == e->capacity);
     else
         CHECK(st->slots == st->peak_slots);
+}
 
+/* revolve: exactly t(n+1, s) forward steps, never more than s slots. */
+static void check_revolve(const uturn_problem_t *p, const uturn_stats_t *st,
+                          const struct expect *e)
+{
+    const uint64_t n = p->steps;
+    const uint64_t s = e->capacity < n ? e->capacity : n;
+    CHECK(st->peak_slots <= s);
+    const u128 t = revolve_forward(n, s);
+    if (st->forward_steps != t) {
+        fprintf(stderr, "revolve: forward_steps %llu, t(n+1, s) %llu\n",
+                (unsigned long long)st->forward_steps, (unsigned long long)t);
+        abort();
+    }
+    if (s >= n)
+        CHECK(st->forward_steps == n);
+    if (s == 1)
+        CHECK((u128)st->forward_steps == (u128)n * (n + 1) / 2);
+}
+
+static void check_stats(const uturn_problem_t *p, const uturn_plan_t *plan,
+                        const uturn_stats_t *st, const struct expect *e,
+                        struct reader *r)
+{
+    const uint64_t n = p->steps;
+    check_common(p, st, e);
     uturn_problem_t resolved;
     uturn_problem_init(&resolved);
     CHECK(uturn_plan_problem(plan, &resolved) == UTURN_OK);
@@ -647,14 +685,13 @@ static void check_stats(const uturn_problem_t *p, const uturn_plan_t *plan,
     CHECK(resolved.slots == st->slots);
     CHECK(resolved.slot_bytes == p->slot_bytes);
     CHECK(resolved.budget_bytes == p->budget_bytes);
-
-    switch (p->planner) {
-    case UTURN_PLANNER_STORE_ALL:
+    if (p->planner == UTURN_PLANNER_STORE_ALL) {
         CHECK(st->forward_steps == n && st->stores == n);
         CHECK(st->peak_slots == n);
-        break;
-    case UTURN_PLANNER_PERIODIC:
-    case UTURN_PLANNER_SQRT: {
+    } else if (p->planner == UTURN_PLANNER_REVOLVE) {
+        CHECK(resolved.stride == 0);
+        check_revolve(p, st, e);
+    } else {
         const uint64_t k = resolved.stride;
         CHECK(k >= 1 && k <= n);
         if (e->stride != 0)
@@ -665,25 +702,6 @@ static void check_stats(const uturn_problem_t *p, const uturn_plan_t *plan,
         CHECK(st->stores == c.stores);
         if (p->planner == UTURN_PLANNER_PERIODIC && p->stride == 0)
             probe_strides(n, e->capacity, k, r);
-        break;
-    }
-    default: {
-        CHECK(resolved.stride == 0);
-        const uint64_t s = e->capacity < n ? e->capacity : n;
-        CHECK(st->peak_slots <= s);
-        const u128 t = revolve_forward(n, s);
-        if (st->forward_steps != t) {
-            fprintf(stderr, "revolve: forward_steps %llu, t(n+1, s) %llu\n",
-                    (unsigned long long)st->forward_steps,
-                    (unsigned long long)t);
-            abort();
-        }
-        if (s >= n)
-            CHECK(st->forward_steps == n);
-        if (s == 1)
-            CHECK((u128)st->forward_steps == (u128)n * (n + 1) / 2);
-        break;
-    }
     }
 }
 
