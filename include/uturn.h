@@ -423,8 +423,8 @@ typedef struct uturn_cursor uturn_cursor_t;
 
 /**
  * Start walking @p plan from its first action. A cursor holds O(slots)
- * memory, never the whole action list (a parsed plan's list belongs to
- * the plan). Any number of cursors may walk one plan at the same time.
+ * memory (dp's: O(steps)), never the whole action list (a parsed plan's
+ * list belongs to the plan). Any number of cursors may walk one plan at the same time.
  * @param alloc  Allocator for the cursor, or NULL for the plan's.
  * @param[out] out  The new cursor; set to NULL on failure.
  * @return UTURN_OK; UTURN_E_INVALID_ARG (NULL pointer); UTURN_E_NOMEM.
