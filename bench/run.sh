@@ -30,11 +30,12 @@ $build/bench/bench_dp 1 | tee $out/dp.txt  # one run per row: n = 1000 takes min
 $build/bench/dp_search | tee $out/dp_search.txt
 
 echo "== hyperfine: uturn sweep --run, one planner and budget per command"
-# Burgers, 256 points x 2000 steps: a state is 2 KiB, store-all 3.9 MiB.
+# Burgers, 4096 points x 2000 steps: a state is 32 KiB, store-all 62.5 MiB
+# (large enough that the runs, not process start-up, are what is timed).
 hyperfine --warmup 3 --runs 10 --style basic \
   --export-json $out/planners.json --export-markdown $out/planners.md \
-  -L planner store-all,periodic,sqrt,revolve -L budget 128KiB,512KiB,4MiB \
-  "$uturn sweep --run --planners {planner} --budgets {budget} --format csv" \
+  -L planner store-all,periodic,sqrt,revolve -L budget 2MiB,8MiB,64MiB \
+  "$uturn sweep --run --grid 4096 --planners {planner} --budgets {budget} --format csv" \
   | tee $out/hyperfine.txt
 
 bench/write-results.sh "$build" > bench/RESULTS.md

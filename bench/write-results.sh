@@ -63,13 +63,14 @@ $(cat $out/dp_search.txt)
 ## Planners on the Burgers model (hyperfine)
 
 Command (hyperfine 1.15, 3 warm-ups, 10 runs):
-\`hyperfine --warmup 3 --runs 10 -L planner store-all,periodic,sqrt,revolve -L budget 128KiB,512KiB,4MiB "uturn sweep --run --planners {planner} --budgets {budget} --format csv"\`.
+\`hyperfine --warmup 3 --runs 10 -L planner store-all,periodic,sqrt,revolve -L budget 2MiB,8MiB,64MiB "uturn sweep --run --grid 4096 --planners {planner} --budgets {budget} --format csv"\`.
 Each command plans, runs the store-all reference once (for the bitwise
 gradient check), then runs the chosen planner if the budget allows it;
-256 grid points, 2000 steps, 2 KiB states (store-all needs 3.9 MiB, so at
-128 and 512 KiB its row is infeasible and the command times the reference
-run alone; periodic needs about 2 sqrt(n) slots). JSON:
-\`bench/out/planners.json\`.
+4096 grid points, 2000 steps, 32 KiB states (store-all needs 62.5 MiB, so
+at 2 and 8 MiB its row is infeasible and the command times the reference
+run alone; periodic needs about 2 sqrt(n) = 90 slots, 2.8 MiB). The
+reference run is common to every command, so differences between rows
+are the planners' own. JSON: \`bench/out/planners.json\`.
 
 $(cat $out/planners.md)
 MD
