@@ -10,7 +10,6 @@ struct node {
 
 struct state {
     const struct uturn__dp *dp;
-    const uint64_t *bytes; /* bytes of x_i, for the plan's own counts */
     struct node cur;
     uint64_t depth;
     bool live;
@@ -84,7 +83,6 @@ static void start(const uturn_plan_t *plan, void *state)
 {
     struct state *st = state;
     st->dp           = plan->data;
-    st->bytes        = plan->step_bytes;
     st->depth        = 0;
     st->live         = true;
     st->phase        = 0;
@@ -276,9 +274,9 @@ static uturn_status_t count_all(uturn_plan_t *plan)
     plan->stats.recompute_cost = plan->stats.forward_cost - dp->prefix[n];
     /* Uniform slots have a capacity (DESIGN.md: not the peak); slots of
      * different sizes have a byte budget instead, and use 0 .. peak-1. */
-    plan->stats.slots = plan->step_bytes == NULL ? plan->problem.slots
-                                                 : plan->stats.peak_slots;
-    plan->slot_span            = plan->stats.peak_slots;
+    plan->stats.slots =
+        plan->step_bytes == NULL ? plan->problem.slots : plan->stats.peak_slots;
+    plan->slot_span = plan->stats.peak_slots;
     return UTURN_OK;
 }
 
@@ -335,9 +333,8 @@ static uturn_status_t prepare(uturn_plan_t *plan, uturn_error_t *error)
             error, 1, first,
             "dp needs at least %llu bytes to hold x_0 (%llu bytes in units "
             "of %llu); the budget is %llu bytes",
-            (unsigned long long)first,
-            (unsigned long long)bytes_of(plan, 0), (unsigned long long)unit,
-            (unsigned long long)budget);
+            (unsigned long long)first, (unsigned long long)bytes_of(plan, 0),
+            (unsigned long long)unit, (unsigned long long)budget);
     if (build(plan, unit, budget / unit) != UTURN_OK ||
         count_all(plan) != UTURN_OK)
         return uturn__fail(error, UTURN_E_NOMEM,

@@ -8,6 +8,17 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Take the per-step arrays (NULL: uniform) and the cost of one sweep. */
+static void use_steps(uturn_validator_t *v, const uint64_t *step_bytes,
+                      const uint64_t *step_costs)
+{
+    v->step_bytes = step_bytes;
+    v->step_costs = step_costs;
+    v->sweep_cost = v->steps;
+    for (uint64_t i = 0; step_costs != NULL && i < v->steps; i++)
+        v->sweep_cost += step_costs[i] - 1;
+}
+
 uturn_status_t uturn__validator_new(const uturn_allocator_t *alloc,
                                     const uturn_stats_t *limits,
                                     const uint64_t *step_bytes,
@@ -26,11 +37,7 @@ uturn_status_t uturn__validator_new(const uturn_allocator_t *alloc,
     v->budget_bytes = limits->budget_bytes;
     v->live         = 0;
     v->next_reverse = limits->steps;
-    v->step_bytes   = step_bytes;
-    v->step_costs   = step_costs;
-    v->sweep_cost   = limits->steps;
-    for (uint64_t i = 0; step_costs != NULL && i < limits->steps; i++)
-        v->sweep_cost += step_costs[i] - 1;
+    use_steps(v, step_bytes, step_costs);
     uturn_stats_init(&v->stats);
     v->stats.steps        = limits->steps;
     v->stats.slots        = limits->slots;
@@ -54,11 +61,7 @@ static uturn_status_t own_steps(uturn_validator_t *v,
             return UTURN_E_NOMEM;
         memcpy(v->owned[k], in[k], (size_t)v->steps * sizeof(uint64_t));
     }
-    v->step_bytes = v->owned[0];
-    v->step_costs = v->owned[1];
-    v->sweep_cost = v->steps;
-    for (uint64_t i = 0; v->step_costs != NULL && i < v->steps; i++)
-        v->sweep_cost += v->step_costs[i] - 1;
+    use_steps(v, v->owned[0], v->owned[1]);
     return UTURN_OK;
 }
 

@@ -96,9 +96,7 @@ static void *take_buffer(struct uturn__run *run, uint64_t k, uint64_t bytes)
     if (buf == NULL)
         return NULL;
     run->slot_bytes[k] = bytes;
-    uint64_t cost      = bytes;
-    uturn__storage_cost(&run->ex->storage, bytes, &cost);
-    run->held_real += cost;
+    run->held_real += uturn__storage_block_cost(&run->ex->storage, buf, bytes);
     if (run->held_real > run->peak_real) {
         run->peak_real         = run->held_real;
         const uint64_t measure = uturn__storage_measure(&run->ex->storage);
@@ -113,9 +111,8 @@ static void give_buffer(struct uturn__run *run, uint64_t k)
     if (!run->per_step) {
         run->pool[run->pool_free++] = run->slot[k];
     } else {
-        uint64_t cost = run->slot_bytes[k];
-        uturn__storage_cost(&run->ex->storage, cost, &cost);
-        run->held_real -= cost;
+        run->held_real -= uturn__storage_block_cost(
+            &run->ex->storage, run->slot[k], run->slot_bytes[k]);
         uturn__storage_free(&run->ex->storage, run->slot[k],
                             run->slot_bytes[k]);
         run->slot_bytes[k] = 0;

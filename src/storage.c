@@ -119,6 +119,16 @@ void *uturn__storage_alloc(struct uturn__storage *st, uint64_t bytes)
     return ptr;
 }
 
+uint64_t uturn__storage_block_cost(const struct uturn__storage *st, void *ptr,
+                                   uint64_t bytes)
+{
+    if (st->kind == UTURN__STORAGE_JEMALLOC)
+        return st->je.nallocx((size_t)bytes, st->je.flags);
+    if (st->kind == UTURN__STORAGE_MALLOC)
+        return uturn__malloc_usable(ptr);
+    return bytes;
+}
+
 void uturn__storage_free(struct uturn__storage *st, void *ptr, uint64_t bytes)
 {
     if (ptr == NULL)

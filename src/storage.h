@@ -41,6 +41,10 @@ void uturn__storage_close(struct uturn__storage *st);
 uturn_status_t uturn__storage_cost(const struct uturn__storage *st,
                                    uint64_t bytes, uint64_t *cost);
 void *uturn__storage_alloc(struct uturn__storage *st, uint64_t bytes);
+/* What the block ptr (of bytes, from uturn__storage_alloc) really costs:
+ * like uturn__storage_cost, without a probe allocation. */
+uint64_t uturn__storage_block_cost(const struct uturn__storage *st, void *ptr,
+                                   uint64_t bytes);
 void uturn__storage_free(struct uturn__storage *st, void *ptr, uint64_t bytes);
 /* Bytes the backend reports holding now: jemalloc's arena statistics
  * (refreshed; about 12 us), or the executor's usable-size accounting. */
