@@ -351,7 +351,11 @@ UTURN_EXPORT uturn_status_t uturn_plan_create(const uturn_problem_t *problem,
  * "slot_bytes B", "budget_bytes B" and "planner NAME", then one action per
  * line; "#" starts a comment. The whole plan is validated; its counts are
  * those observed by the validator. At most @p length bytes of @p text are
- * read; the text need not be NUL-terminated.
+ * read; the text need not be NUL-terminated. Untrusted text is safe: the
+ * memory a parse takes beyond the plan's actions is bounded by the text's
+ * length (a declared step count allocates nothing until its values are
+ * there), and text quoted in a message has its non-printable bytes
+ * written as \xHH.
  * @param[out] out    The new plan; set to NULL on failure.
  * @param[out] error  Details on failure: line, and action for a rule that
  *                    an action breaks.
@@ -364,6 +368,55 @@ UTURN_EXPORT uturn_status_t uturn_plan_parse(const char *text, size_t length,
                                              const uturn_allocator_t *alloc,
                                              uturn_plan_t **out,
                                              uturn_error_t *error);
+
+/** A reader of plan text that arrives in pieces (a file, a pipe). */
+typedef struct uturn_reader uturn_reader_t;
+
+/**
+ * Start reading plan text in pieces: the streaming form of
+ * uturn_plan_parse() for text that need not be in memory at once. Each
+ * line is read and validated as soon as it is complete and its action is
+ * then dropped, so the reader's memory follows the longest line, the
+ * per-step values the text holds and the slots in use, never the number
+ * of actions. Same format, rules, statuses and messages as
+ * uturn_plan_parse(); it builds no plan (use uturn_plan_parse() to run
+ * one).
+ * @param alloc   Allocator for the reader, or NULL for malloc/free.
+ * @param[out] out  The new reader; set to NULL on failure.
+ * @return UTURN_OK; UTURN_E_INVALID_ARG (out NULL); UTURN_E_NOMEM.
+ * Thread safety: reentrant; one thread per reader. Since: 0.2
+ */
+UTURN_EXPORT uturn_status_t uturn_reader_create(const uturn_allocator_t *alloc,
+                                                uturn_reader_t **out,
+                                                uturn_error_t *error);
+
+/**
+ * Read the next @p length bytes of text (any split, even inside a line or
+ * a number). The first failure sticks: later calls return it again.
+ * @return UTURN_OK; UTURN_E_PARSE (malformed text: line in @p error);
+ *         UTURN_E_INVALID_PLAN (a rule broken: action and line);
+ *         UTURN_E_INVALID_ARG (NULL reader, NULL text with a non-zero
+ *         length, or a finished reader); UTURN_E_NOMEM.
+ * Since: 0.2
+ */
+UTURN_EXPORT uturn_status_t uturn_reader_feed(uturn_reader_t *reader,
+                                              const char *text, size_t length,
+                                              uturn_error_t *error);
+
+/**
+ * The text has ended: read its last line (it need not end in a newline),
+ * check the end-of-plan rules and report the counts the validator saw in
+ * @p observed (may be NULL; the counts are those of a uturn_plan_parse()
+ * of the same text). A reader finishes once.
+ * @return as uturn_reader_feed().
+ * Since: 0.2
+ */
+UTURN_EXPORT uturn_status_t uturn_reader_finish(uturn_reader_t *reader,
+                                                uturn_stats_t *observed,
+                                                uturn_error_t *error);
+
+/** Free @p reader. NULL is a no-op. Since: 0.2 */
+UTURN_EXPORT void uturn_reader_free(uturn_reader_t *reader);
 
 /** Free @p plan. NULL is a no-op. The plan must have no live cursor. */
 UTURN_EXPORT void uturn_plan_free(uturn_plan_t *plan);
@@ -523,6 +576,14 @@ UTURN_EXPORT void uturn_validator_free(uturn_validator_t *validator);
  *
  * The adjoint callback receives the live state x_step; forward work it does
  * itself (recomputing stages or x_{step+1}) is not counted by uturn.
+ *
+ * Every callback must return to the executor: it must not unwind through
+ * the library (C longjmp out of it, a C++ exception escaping it, a Fortran
+ * ERROR STOP or MPI_Abort-style exit on a path the run should survive).
+ * The library is C and cannot clean up behind an unwind: the run's cursor
+ * and buffers leak and the executor is left mid-run. Catch inside the
+ * callback, keep what you caught, and return non-zero; the run then stops
+ * with UTURN_E_CALLBACK, frees everything, and you rethrow after it.
  * Since: 0.1
  */
 typedef struct uturn_model {

@@ -15,8 +15,12 @@ static void use_steps(uturn_validator_t *v, const uint64_t *step_bytes,
     v->step_bytes = step_bytes;
     v->step_costs = step_costs;
     v->sweep_cost = v->steps;
+    /* Saturated: a sweep past 2^64 makes every valid plan's forward cost
+     * overflow first, which push reports. */
     for (uint64_t i = 0; step_costs != NULL && i < v->steps; i++)
-        v->sweep_cost += step_costs[i] - 1;
+        if (uturn__add_u64(v->sweep_cost, step_costs[i] - 1, &v->sweep_cost) !=
+            UTURN_OK)
+            v->sweep_cost = UINT64_MAX;
 }
 
 uturn_status_t uturn__validator_new(const uturn_allocator_t *alloc,

@@ -77,13 +77,19 @@ static uturn_status_t advance(uturn_validator_t *v, const uturn_action_t *a,
         return broken(v, a, line, a->step_end, "the end is past the %llu steps",
                       (unsigned long long)v->steps);
     uint64_t cost = a->step_end - a->step;
+    bool wrapped  = false;
     for (uint64_t i = a->step; v->step_costs != NULL && i < a->step_end; i++)
-        cost += v->step_costs[i] - 1;
+        wrapped |= uturn__add_u64(cost, v->step_costs[i] - 1, &cost) !=
+                   UTURN_OK;
     if (uturn__add_u64(v->stats.forward_steps, a->step_end - a->step,
-                       &v->stats.forward_steps) != UTURN_OK ||
-        uturn__add_u64(v->stats.forward_cost, cost, &v->stats.forward_cost) !=
-            UTURN_OK)
-        return broken(v, a, line, a->step, "forward steps overflow 64 bits");
+                       &v->stats.forward_steps) != UTURN_OK)
+        return broken(v, a, line, a->step,
+                      "the forward steps pass 2^64 - 1");
+    if (wrapped || uturn__add_u64(v->stats.forward_cost, cost,
+                                  &v->stats.forward_cost) != UTURN_OK)
+        return broken(v, a, line, a->step,
+                      "the forward cost (steps times their step_costs) "
+                      "passes 2^64 - 1");
     v->live = a->step_end;
     return UTURN_OK;
 }

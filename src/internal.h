@@ -77,6 +77,13 @@ uturn_status_t
 uturn__fail_infeasible(uturn_error_t *error, uint64_t slots,
                        uint64_t slot_bytes, const char *fmt, ...);
 
+/* Quote len bytes of untrusted text for a message (quote.c): at most
+ * max_shown of them, printable ASCII as is, every other byte as \xHH, and
+ * "..." when cut, so that a file cannot put terminal escapes into a
+ * message. out (cap >= 1) always ends in NUL. */
+void uturn__quote(const char *text, size_t len, size_t max_shown, char *out,
+                  size_t cap);
+
 /* ---- problems (problem.c) ---- */
 
 /* Copy the caller's struct, honouring its size, over the defaults. */

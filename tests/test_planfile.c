@@ -437,7 +437,8 @@ Test(planfile, missing_magic)
     expect_parse_error("# comment\n\nsteps 3\n", 3, "uturn-plan");
     expect_parse_error("uturn-plan\nsteps 3\n", 1, "uturn-plan");
     expect_parse_error("uturnplan 1\n", 1, "uturn-plan");
-    expect_parse_error("", 0, "uturn-plan");
+    /* Lines count from 1: an empty text is line 1, not "line 0". */
+    expect_parse_error("", 1, "empty");
     expect_parse_error("# only a comment\n", 1, "uturn-plan");
 }
 
@@ -521,7 +522,8 @@ Test(planfile, duplicate_header)
     expect_parse_error("uturn-plan 1\nsteps 3\nslots 2\nsteps 3\n", 4, "steps");
     expect_parse_error("uturn-plan 1\nslots 2\nsteps 3\n# x\nslots 2\n", 5,
                        "slots");
-    expect_parse_error("uturn-plan 1\nplanner a\nplanner b\n", 3, "planner");
+    expect_parse_error("uturn-plan 1\nplanner dp\nplanner revolve\n", 3,
+                       "planner");
     expect_parse_error("uturn-plan 1\nuturn-plan 1\n", 2, NULL);
 }
 
