@@ -1,6 +1,7 @@
 /* Writing plans as text, one action per line, streamed from a cursor. */
 #include "internal.h"
 
+#include <errno.h>
 #include <string.h>
 
 #define CHUNK 65536
@@ -59,6 +60,7 @@ uturn_status_t uturn_plan_write(const uturn_plan_t *plan, FILE *stream,
         return uturn__fail(error, UTURN_E_INVALID_ARG,
                            "plan and stream must not be NULL");
     uturn_cursor_t *cursor = NULL;
+    errno                  = 0;
     char *buf              = uturn__alloc(&plan->alloc, CHUNK);
     uturn_status_t status  = buf == NULL ? UTURN_E_NOMEM : UTURN_OK;
     if (status == UTURN_OK)
@@ -69,10 +71,12 @@ uturn_status_t uturn_plan_write(const uturn_plan_t *plan, FILE *stream,
         status = write_actions(cursor, stream, buf);
     if (status == UTURN_OK && fflush(stream) != 0)
         status = UTURN_E_IO;
+    const int reason = errno;
     uturn_cursor_free(cursor);
     uturn__free(&plan->alloc, buf, CHUNK);
     if (status == UTURN_E_IO)
-        return uturn__fail(error, status, "writing the plan failed");
+        return uturn__fail(error, status, "writing the plan failed: %s",
+                           reason != 0 ? strerror(reason) : "write error");
     if (status != UTURN_OK)
         return uturn__fail(error, status, "out of memory writing the plan");
     return UTURN_OK;

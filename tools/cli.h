@@ -12,6 +12,9 @@ enum { CLI_OK = 0, CLI_BAD_INPUT = 1, CLI_CANNOT = 2 };
 
 enum cli_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_CSV };
 
+/* The planners a user may name, for messages. */
+#define CLI_PLANNERS "store-all, periodic, sqrt, revolve, dp"
+
 /* Everything the subcommands accept; each takes the part it needs. */
 struct cli_options {
     const char *command;
@@ -56,6 +59,28 @@ int cli_fail(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)))
 #endif
     ;
+/* Before anything is written: standard output must be open (a command
+ * whose output would be lost fails instead), and a closed standard error
+ * is pointed at /dev/null so that no file the command opens can take its
+ * place. CLI_OK or CLI_BAD_INPUT (message printed). */
+int cli_output_open(void);
+/* After a command: everything it wrote to standard output must have
+ * arrived (a full disk, a closed pipe), else it fails with exit 1. */
+int cli_output_done(int rc);
+
+/* A file written in full or not at all (cli_outfile.c). */
+struct cli_outfile {
+    const char *path; /* the target */
+    char temp[4096];  /* the temporary file beside it */
+    FILE *stream;     /* open on temp, or NULL */
+};
+/* Create the temporary file now (a bad path fails before any work). */
+int cli_outfile_open(const char *path, struct cli_outfile *f);
+/* Flush, close and rename over the target; on failure remove the temp. */
+int cli_outfile_commit(struct cli_outfile *f);
+/* Close and remove the temporary file; the target is untouched. */
+void cli_outfile_abort(struct cli_outfile *f);
+
 /* Report a library failure and return its exit status. */
 int cli_library_error(uturn_status_t status, const uturn_error_t *error);
 

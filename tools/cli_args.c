@@ -1,9 +1,13 @@
 /* Option parsing for the uturn tool: strict, with messages that name the
  * option and the problem. */
+#define _POSIX_C_SOURCE 200809L /* fcntl, open */
 #include "cli.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <string.h>
+#include <unistd.h>
 
 int cli_fail(const char *fmt, ...)
 {
@@ -13,6 +17,30 @@ int cli_fail(const char *fmt, ...)
     vfprintf(stderr, fmt, args);
     fputc('\n', stderr);
     va_end(args);
+    return CLI_BAD_INPUT;
+}
+
+int cli_output_open(void)
+{
+    if (fcntl(STDERR_FILENO, F_GETFD) == -1 && errno == EBADF) {
+        const int fd = open("/dev/null", O_WRONLY);
+        if (fd != STDERR_FILENO && fd >= 0)
+            close(fd);
+    }
+    if (fcntl(STDOUT_FILENO, F_GETFD) == -1 && errno == EBADF)
+        return cli_fail("standard output is closed: nothing could be "
+                        "written");
+    return CLI_OK;
+}
+
+int cli_output_done(int rc)
+{
+    errno = 0;
+    if ((fflush(stdout) == 0 && !ferror(stdout)) || rc != CLI_OK)
+        return rc; /* a failed command has said why already */
+    const int err = errno;
+    cli_fail("writing to standard output failed%s%s", err != 0 ? ": " : "",
+             err != 0 ? strerror(err) : "");
     return CLI_BAD_INPUT;
 }
 

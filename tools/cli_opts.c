@@ -1,6 +1,7 @@
 /* Matching command-line words against a subcommand's option specs. */
 #include "cli.h"
 
+#include <stddef.h>
 #include <string.h>
 
 static bool set_format(struct cli_options *o, const char *v)
@@ -78,9 +79,31 @@ static const struct cli_spec *find_spec(const struct cli_spec *specs,
     return NULL;
 }
 
+/* An option may be given once: a repeat is refused rather than "the last
+ * one wins", which hides typos in long command lines. --json is --format
+ * json, so the two together are a repeat too. */
+static int note_seen(const struct cli_spec *specs, const struct cli_spec *spec,
+                     uint64_t *seen)
+{
+    const bool format =
+        strcmp(spec->name, "json") == 0 || strcmp(spec->name, "format") == 0;
+    const ptrdiff_t index = format ? 63 : spec - specs;
+    if (index >= 63)
+        return format && (*seen >> 63) != 0
+                   ? cli_fail("give --format or --json once, not both or "
+                              "twice")
+                   : (*seen |= (uint64_t)1 << 63, CLI_OK);
+    if ((*seen >> index) & 1)
+        return cli_fail("--%s given twice (give each option once)",
+                        spec->name);
+    *seen |= (uint64_t)1 << index;
+    return CLI_OK;
+}
+
 /* One "--name[=value]" word (and maybe the next word as its value). */
 static int one_option(int argc, char **argv, int *i,
-                      const struct cli_spec *specs, struct cli_options *o)
+                      const struct cli_spec *specs, struct cli_options *o,
+                      uint64_t *seen)
 {
     const char *word = argv[*i] + 2;
     const char *eq   = strchr(word, '=');
@@ -89,6 +112,8 @@ static int one_option(int argc, char **argv, int *i,
     if (spec == NULL)
         return cli_fail("%s: unknown option '%s' (see uturn %s --help)",
                         o->command, argv[*i], o->command);
+    if (note_seen(specs, spec, seen) != CLI_OK)
+        return CLI_BAD_INPUT;
     const char *value = eq != NULL ? eq + 1 : NULL;
     if (spec->takes_value && value == NULL) {
         if (*i + 1 >= argc)
@@ -103,10 +128,11 @@ static int one_option(int argc, char **argv, int *i,
 int cli_parse(int argc, char **argv, int first, const struct cli_spec *specs,
               struct cli_options *o)
 {
+    uint64_t seen = 0;
     for (int i = first; i < argc; i++) {
         const char *word = argv[i];
         if (strncmp(word, "--", 2) == 0 && word[2] != '\0') {
-            const int rc = one_option(argc, argv, &i, specs, o);
+            const int rc = one_option(argc, argv, &i, specs, o, &seen);
             if (rc != CLI_OK)
                 return rc;
         } else if (word[0] == '-' && word[1] != '\0') {

@@ -47,15 +47,22 @@ static int build_problem(const struct cli_options *o, uturn_problem_t *p)
 {
     uturn_problem_init(p);
     if (o->positional == NULL)
-        return cli_fail("%s: name a planner (store-all, periodic, sqrt, "
-                        "revolve, dp)",
-                        o->command);
+        return cli_fail("%s: name a planner (%s)", o->command, CLI_PLANNERS);
     if (uturn_planner_from_name(o->positional, &p->planner) != UTURN_OK)
-        return cli_fail("unknown planner '%s' (store-all, periodic, sqrt, "
-                        "revolve, dp)",
-                        o->positional);
+        return cli_fail("unknown planner '%s' (%s)", o->positional,
+                        CLI_PLANNERS);
     if (!o->has_steps)
         return cli_fail("%s: --steps is required", o->command);
+    if (o->steps == 0)
+        return cli_fail("--steps must be at least 1");
+    if ((o->has_budget && o->budget == 0) ||
+        (o->has_state_bytes && o->state_bytes == 0) ||
+        (o->has_slot_bytes && o->slot_bytes == 0))
+        return cli_fail("%s must be at least 1 byte",
+                        o->has_budget && o->budget == 0 ? "--budget"
+                        : o->has_state_bytes && o->state_bytes == 0
+                            ? "--state-bytes"
+                            : "--slot-bytes");
     if (o->has_slots && o->has_budget)
         return cli_fail("give --slots or --budget, not both");
     if (o->has_budget && !o->has_state_bytes && !o->has_slot_bytes &&
@@ -70,6 +77,21 @@ static int build_problem(const struct cli_options *o, uturn_problem_t *p)
                         "(the others plan uniform states)");
     if (o->has_unit && o->unit == 0)
         return cli_fail("--unit must be at least 1 byte");
+    if (o->has_unit && !o->has_budget)
+        return cli_fail("--unit is a resolution in bytes: it needs a byte "
+                        "--budget");
+    const bool needs_capacity =
+        p->planner == UTURN_PLANNER_REVOLVE || p->planner == UTURN_PLANNER_DP ||
+        (p->planner == UTURN_PLANNER_PERIODIC && !o->has_stride);
+    if (needs_capacity && !o->has_slots && !o->has_budget)
+        return cli_fail("%s needs a capacity: give --slots S, or --budget "
+                        "SIZE with --state-bytes SIZE%s%s",
+                        o->positional,
+                        p->planner == UTURN_PLANNER_DP ? " or with --sizes FILE"
+                                                       : "",
+                        p->planner == UTURN_PLANNER_PERIODIC
+                            ? " (or a --stride K)"
+                            : "");
     p->steps        = o->steps;
     p->slot_bytes   = o->has_slot_bytes ? o->slot_bytes : o->state_bytes;
     p->budget_bytes = o->has_budget ? o->budget : 0;
@@ -196,35 +218,35 @@ int cli_cmd_stats(int argc, char **argv)
     return rc;
 }
 
-/* The whole of a file, or of standard input for "-". */
-static int read_all(const char *path, char **text, size_t *length)
+/* Stream a file (or standard input for "-") through a reader: memory
+ * follows the longest line and the slots in use, not the plan's length. */
+static int check_stream(const char *path, uturn_stats_t *stats)
 {
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     if (f == NULL)
         return cli_fail("cannot read '%s': %s", path, strerror(errno));
-    size_t cap = 65536, len = 0;
-    char *buf = malloc(cap);
-    while (buf != NULL) {
-        len += fread(buf + len, 1, cap - len, f);
-        if (len < cap)
-            break;
-        char *grown = realloc(buf, cap * 2);
-        if (grown == NULL)
-            free(buf);
-        buf = grown;
-        cap *= 2;
-    }
-    const bool failed = buf == NULL || ferror(f);
+    uturn_reader_t *reader = NULL;
+    uturn_error_t error;
+    uturn_error_init(&error);
+    uturn_status_t st = uturn_reader_create(NULL, &reader, &error);
+    char buf[1 << 16];
+    size_t got = 0;
+    errno      = 0;
+    while (st == UTURN_OK && (got = fread(buf, 1, sizeof buf, f)) > 0)
+        st = uturn_reader_feed(reader, buf, got, &error);
+    const int reason = errno;
+    int rc           = CLI_OK;
+    if (st == UTURN_OK && ferror(f))
+        rc = cli_fail("cannot read '%s': %s", path,
+                      reason != 0 ? strerror(reason) : "read error");
+    else if (st == UTURN_OK)
+        st = uturn_reader_finish(reader, stats, &error);
+    if (rc == CLI_OK && st != UTURN_OK)
+        rc = cli_library_error(st, &error);
+    uturn_reader_free(reader);
     if (f != stdin)
         fclose(f);
-    if (failed) {
-        free(buf);
-        return cli_fail("cannot read '%s'%s", path,
-                        buf == NULL ? ": out of memory" : "");
-    }
-    *text   = buf;
-    *length = len;
-    return CLI_OK;
+    return rc;
 }
 
 int cli_cmd_check(int argc, char **argv)
@@ -237,23 +259,11 @@ int cli_cmd_check(int argc, char **argv)
         return o.help ? (fputs(check_help, stdout), CLI_OK) : rc;
     if (o.positional == NULL)
         return cli_fail("check: name a plan file, or - for standard input");
-    char *text    = NULL;
-    size_t length = 0;
-    rc            = read_all(o.positional, &text, &length);
-    if (rc != CLI_OK)
-        return rc;
-    uturn_plan_t *plan = NULL;
-    uturn_error_t error;
-    uturn_error_init(&error);
-    const uturn_status_t st =
-        uturn_plan_parse(text, length, NULL, &plan, &error);
-    free(text);
-    if (st != UTURN_OK)
-        return cli_library_error(st, &error);
     uturn_stats_t stats;
     uturn_stats_init(&stats);
-    uturn_plan_stats(plan, &stats);
+    rc = check_stream(o.positional, &stats);
+    if (rc != CLI_OK)
+        return rc;
     cli_print_stats(stdout, "parsed", &stats, 0, o.format);
-    uturn_plan_free(plan);
     return CLI_OK;
 }

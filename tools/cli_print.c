@@ -1,7 +1,9 @@
 /* Printing counts and plans for people (aligned text) and machines (JSON). */
 #include "cli.h"
 
+#include <errno.h>
 #include <stddef.h>
+#include <string.h>
 
 static const struct {
     const char *key;
@@ -88,5 +90,9 @@ int cli_print_plan_json(FILE *out, const uturn_plan_t *plan)
     }
     fputs("\n]}\n", out);
     uturn_cursor_free(cursor);
-    return fflush(out) == 0 ? CLI_OK : cli_fail("writing the plan failed");
+    errno = 0;
+    if (fflush(out) == 0 && !ferror(out))
+        return CLI_OK;
+    return cli_fail("writing the plan failed: %s",
+                    errno != 0 ? strerror(errno) : "write error");
 }

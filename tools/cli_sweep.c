@@ -1,5 +1,5 @@
 /* uturn sweep: options, the budget list, and the command itself. */
-#define _POSIX_C_SOURCE 200809L /* strtok_r, strdup */
+#define _POSIX_C_SOURCE 200809L /* strdup */
 #include "sweep.h"
 
 #include <math.h>
@@ -41,32 +41,47 @@ static const struct cli_spec sweep_specs[] = {
     {"costs", true},       {"unit", true},    {"help", false},
     {NULL, false}};
 
-/* Split a comma list in place into at most max words. */
-static size_t split_list(char *text, char **words, size_t max)
+/* Split a comma list in place into at most max words; an empty item
+ * ("1KiB,,2KiB", a leading or trailing comma) is refused, not skipped. */
+static int split_list(const char *opt, char *text, char **words, size_t max,
+                      size_t *count)
 {
-    size_t count = 0;
-    for (char *save = NULL, *w = strtok_r(text, ",", &save); w != NULL;
-         w = strtok_r(NULL, ",", &save))
-        if (count < max + 1)
-            words[count++] = w;
-    return count;
+    *count = 0;
+    for (char *w = text;; w++) {
+        char *comma = strchr(w, ',');
+        if (comma != NULL)
+            *comma = '\0';
+        if (*w == '\0')
+            return cli_fail("%s: item %zu is empty (give a comma-separated "
+                            "list without empty items)",
+                            opt, *count + 1);
+        if (*count == max)
+            return cli_fail("%s: give at most %zu items", opt, max);
+        words[(*count)++] = w;
+        if (comma == NULL)
+            return CLI_OK;
+        w = comma;
+    }
 }
 
 static int parse_planners(struct sweep *sw, const char *list)
 {
-    char buf[256], *words[SWEEP_MAX_PLANNERS + 1];
+    char buf[256], *words[SWEEP_MAX_PLANNERS];
     if (strlen(list) >= sizeof buf)
         return cli_fail("--planners: list too long");
     strcpy(buf, list);
-    const size_t n = split_list(buf, words, SWEEP_MAX_PLANNERS);
-    if (n == 0 || n > SWEEP_MAX_PLANNERS)
-        return cli_fail("--planners: give 1 to %d planner names",
-                        SWEEP_MAX_PLANNERS);
-    for (size_t i = 0; i < n; i++)
+    size_t n = 0;
+    if (split_list("--planners", buf, words, SWEEP_MAX_PLANNERS, &n) !=
+        CLI_OK)
+        return CLI_BAD_INPUT;
+    for (size_t i = 0; i < n; i++) {
         if (uturn_planner_from_name(words[i], &sw->planners[i]) != UTURN_OK)
-            return cli_fail("--planners: unknown planner '%s' (store-all, "
-                            "periodic, sqrt, revolve, dp)",
-                            words[i]);
+            return cli_fail("--planners: unknown planner '%s' (%s)", words[i],
+                            CLI_PLANNERS);
+        for (size_t k = 0; k < i; k++)
+            if (sw->planners[k] == sw->planners[i])
+                return cli_fail("--planners: '%s' given twice", words[i]);
+    }
     sw->planner_count = n;
     return CLI_OK;
 }
@@ -74,29 +89,42 @@ static int parse_planners(struct sweep *sw, const char *list)
 static int parse_budgets(struct sweep *sw, const char *list)
 {
     char *copy = strdup(list);
-    char *words[SWEEP_MAX_BUDGETS + 1];
+    char *words[SWEEP_MAX_BUDGETS];
     if (copy == NULL)
         return cli_fail("out of memory");
-    const size_t n = split_list(copy, words, SWEEP_MAX_BUDGETS);
-    int rc         = n == 0 || n > SWEEP_MAX_BUDGETS
-                         ? cli_fail("--budgets: give 1 to %d sizes", SWEEP_MAX_BUDGETS)
-                         : CLI_OK;
-    for (size_t i = 0; rc == CLI_OK && i < n; i++)
+    size_t n = 0;
+    int rc =
+        split_list("--budgets", copy, words, SWEEP_MAX_BUDGETS, &n);
+    for (size_t i = 0; rc == CLI_OK && i < n; i++) {
         if (!cli_size("--budgets", words[i], &sw->budgets[i]))
             rc = CLI_BAD_INPUT;
+        else if (sw->budgets[i] == 0)
+            rc = cli_fail("--budgets: a budget must be at least 1 byte");
+    }
     sw->budget_count = n;
     free(copy);
     return rc;
 }
 
-/* COUNT sizes from lo to hi, evenly spaced in log scale, deduplicated. */
-static void log_spaced(struct sweep *sw, double lo, double hi, size_t count)
+/* COUNT sizes from lo to hi, evenly spaced in log scale and deduplicated.
+ * The ends are exactly lo and hi (a double cannot hold every 64-bit
+ * size, so they are never rounded through one) and every size in between
+ * is clamped to them. */
+static void log_spaced(struct sweep *sw, uint64_t lo, uint64_t hi,
+                       size_t count)
 {
-    sw->budget_count = 0;
+    sw->budget_count        = 0;
+    const long double ll    = logl((long double)lo);
+    const long double lh    = logl((long double)hi);
     for (size_t i = 0; i < count; i++) {
-        const double t = count == 1 ? 0.0 : (double)i / (double)(count - 1);
-        const uint64_t b =
-            (uint64_t)llround(exp(log(lo) + t * (log(hi) - log(lo))));
+        uint64_t b = i == 0 ? lo : hi;
+        if (i != 0 && i + 1 != count) {
+            const long double t = (long double)i / (long double)(count - 1);
+            const long double v = expl(ll + t * (lh - ll));
+            b = v <= (long double)lo   ? lo
+                : v >= (long double)hi ? hi
+                                       : (uint64_t)llroundl(v);
+        }
         if (sw->budget_count == 0 || sw->budgets[sw->budget_count - 1] != b)
             sw->budgets[sw->budget_count++] = b;
     }
@@ -104,14 +132,19 @@ static void log_spaced(struct sweep *sw, double lo, double hi, size_t count)
 
 static int parse_range(struct sweep *sw, const char *text)
 {
-    char buf[128], *parts[4];
+    char buf[128], *parts[3];
     if (strlen(text) >= sizeof buf)
         return cli_fail("--budget-range: too long");
     strcpy(buf, text);
     size_t n = 0;
-    for (char *save = NULL, *w = strtok_r(buf, ":", &save); w != NULL;
-         w = strtok_r(NULL, ":", &save))
-        parts[n < 3 ? n : 3] = w, n++;
+    for (char *w = buf; w != NULL && n <= 3; n++) {
+        char *sep = strchr(w, ':');
+        if (sep != NULL)
+            *sep = '\0';
+        if (n < 3)
+            parts[n] = w;
+        w = sep != NULL ? sep + 1 : NULL;
+    }
     uint64_t lo = 0, hi = 0, count = 8;
     if (n < 2 || n > 3)
         return cli_fail("--budget-range: expected MIN:MAX or MIN:MAX:COUNT, "
@@ -126,16 +159,24 @@ static int parse_range(struct sweep *sw, const char *text)
     if (count == 0 || count > SWEEP_MAX_BUDGETS)
         return cli_fail("--budget-range: COUNT must be 1..%d",
                         SWEEP_MAX_BUDGETS);
-    log_spaced(sw, (double)lo, (double)hi, (size_t)count);
+    log_spaced(sw, lo, hi, (size_t)count);
     return CLI_OK;
 }
 
-/* The default: one state to store-all, 10 log-spaced slot counts. */
-static void default_budgets(struct sweep *sw)
+/* The default: one state to store-all, 10 log-spaced slot counts, each
+ * times the slot cost, which must not pass 2^64. */
+static int default_budgets(struct sweep *sw)
 {
-    log_spaced(sw, 1.0, (double)sw->steps, 10);
+    log_spaced(sw, 1, sw->steps, 10);
     for (size_t i = 0; i < sw->budget_count; i++)
-        sw->budgets[i] *= sw->slot_cost;
+        if (__builtin_mul_overflow(sw->budgets[i], sw->slot_cost,
+                                   &sw->budgets[i]))
+            return cli_fail("sweep: the default budgets (up to %llu slots of "
+                            "%llu bytes) pass 2^64 bytes; give --budgets or "
+                            "--budget-range",
+                            (unsigned long long)sw->steps,
+                            (unsigned long long)sw->slot_cost);
+    return CLI_OK;
 }
 
 /* Per-step sizes and costs; a slot of the uniform planners counts as the
@@ -179,10 +220,12 @@ static int sweep_setup(const struct cli_options *o, struct sweep *sw)
     sw->grid        = o->has_grid ? o->grid : 256;
     sw->steps       = o->has_steps ? o->steps : 2000;
     sw->state_bytes = planning ? o->state_bytes : sw->grid * sizeof(double);
-    if (sw->steps == 0 || (sw->state_bytes == 0 && o->sizes_path == NULL) ||
-        sw->grid < 4)
-        return cli_fail("sweep: --steps and --state-bytes must be at least "
-                        "1, --grid at least 4");
+    if (sw->steps == 0)
+        return cli_fail("--steps must be at least 1");
+    if (sw->state_bytes == 0 && o->sizes_path == NULL)
+        return cli_fail("--state-bytes must be at least 1 byte");
+    if (sw->grid < 4)
+        return cli_fail("--grid must be at least 4 points");
     if (sw->grid > (1u << 24))
         return cli_fail("sweep: --grid is limited to 16777216 points");
     sw->format = o->format;
@@ -211,7 +254,7 @@ static int sweep_lists(const struct cli_options *o, struct sweep *sw)
     else if (rc == CLI_OK && o->budget_range != NULL)
         rc = parse_range(sw, o->budget_range);
     else if (rc == CLI_OK)
-        default_budgets(sw);
+        rc = default_budgets(sw);
     return rc;
 }
 
@@ -237,12 +280,18 @@ int cli_cmd_sweep(int argc, char **argv)
     }
     if (rc == CLI_OK)
         rc = sweep_lists(&o, &sw);
+    struct cli_outfile plot = {0};
+    if (rc == CLI_OK && sw.plot != NULL)
+        rc = cli_outfile_open(sw.plot, &plot); /* before any long work */
     if (rc == CLI_OK)
         rc = sweep_fill(&sw);
     if (rc == CLI_OK)
         sweep_print(stdout, &sw);
-    if (rc == CLI_OK && sw.plot != NULL)
-        rc = sweep_plot(&sw, sw.plot);
+    if (rc == CLI_OK && sw.plot != NULL) {
+        sweep_plot(&sw, plot.stream);
+        rc = cli_outfile_commit(&plot);
+    }
+    cli_outfile_abort(&plot);
     free(sw.rows);
     free(sw.sizes);
     free(sw.costs);

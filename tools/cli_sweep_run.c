@@ -15,6 +15,7 @@ struct runner {
     double *reference; /* store-all gradient */
     double started;
     bool tty, shown;
+    unsigned noted; /* planners whose missing rows were explained */
 };
 
 static double seconds(void)
@@ -62,6 +63,18 @@ static int run_row(struct runner *r, const struct sweep *sw,
     return CLI_OK;
 }
 
+/* Say once per planner why its rows are missing (stderr; exit stays 0). */
+static void note_once(struct runner *r, uturn_planner_t planner,
+                      const uturn_error_t *err)
+{
+    const unsigned bit = (unsigned)planner < 32 ? 1u << (unsigned)planner : 0;
+    if ((r->noted & bit) != 0)
+        return;
+    r->noted |= bit;
+    fprintf(stderr, "uturn: note: %s rows left out: %s\n",
+            uturn_planner_name(planner), err->message);
+}
+
 /* Plan one (budget, planner) row, and run it when asked. */
 static int fill_row(struct runner *r, const struct sweep *sw,
                     struct sweep_row *row)
@@ -84,7 +97,11 @@ static int fill_row(struct runner *r, const struct sweep *sw,
     const uturn_status_t st = sw->run
                                   ? uturn_executor_plan(r->ex, &p, &plan, &err)
                                   : uturn_plan_create(&p, NULL, &plan, &err);
-    if (st == UTURN_E_INFEASIBLE)
+    row->status = st;
+    if (st == UTURN_E_UNSUPPORTED || st == UTURN_E_OVERFLOW)
+        note_once(r, row->planner, &err);
+    if (st == UTURN_E_INFEASIBLE || st == UTURN_E_UNSUPPORTED ||
+        st == UTURN_E_OVERFLOW)
         return CLI_OK; /* a result, not an error */
     if (st != UTURN_OK)
         return cli_library_error(st, &err);
@@ -142,6 +159,20 @@ static void stop_runner(struct runner *r)
     uturn_executor_free(r->ex);
 }
 
+const char *sweep_status_text(uturn_status_t status)
+{
+    switch (status) {
+    case UTURN_OK:
+        return "ok";
+    case UTURN_E_INFEASIBLE:
+        return "infeasible";
+    case UTURN_E_OVERFLOW:
+        return "overflow";
+    default:
+        return "unsupported";
+    }
+}
+
 int sweep_fill(struct sweep *sw)
 {
     const size_t total = sw->budget_count * sw->planner_count;
@@ -154,10 +185,7 @@ int sweep_fill(struct sweep *sw)
         struct sweep_row *row = &sw->rows[i];
         row->budget_bytes     = sw->budgets[i / sw->planner_count];
         row->planner          = sw->planners[i % sw->planner_count];
-        if (row->budget_bytes == 0)
-            rc = cli_fail("--budgets: a budget must be at least 1 byte");
-        else
-            rc = fill_row(&r, sw, row);
+        rc                    = fill_row(&r, sw, row);
         progress(&r, i + 1, total);
     }
     stop_runner(&r);

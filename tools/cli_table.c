@@ -30,8 +30,9 @@ static void print_csv(FILE *out, const struct sweep *sw)
     fputs("planner,budget_bytes,feasible,slots,forward_steps,"
           "recompute_factor,peak_bytes",
           out);
-    fputs(sw->run ? ",wall_seconds,measured_peak_bytes,gradient_matches\n"
-                  : "\n",
+    fputs(sw->run ? ",wall_seconds,measured_peak_bytes,gradient_matches,"
+                    "status\n"
+                  : ",status\n",
           out);
     for (size_t i = 0; i < sw->budget_count * sw->planner_count; i++) {
         const struct sweep_row *r = &sw->rows[i];
@@ -39,7 +40,8 @@ static void print_csv(FILE *out, const struct sweep *sw)
                 (unsigned long long)r->budget_bytes,
                 r->feasible ? "true" : "false");
         if (!r->feasible) {
-            fputs(sw->run ? ",,,,,,,\n" : ",,,,\n", out);
+            fprintf(out, "%s,%s\n", sw->run ? ",,,,,,," : ",,,,",
+                    sweep_status_text(r->status));
             continue;
         }
         fprintf(out, ",%llu,%llu,%.6g,%llu", (unsigned long long)r->slots,
@@ -49,7 +51,7 @@ static void print_csv(FILE *out, const struct sweep *sw)
             fprintf(out, ",%.6f,%llu,%s", r->wall_seconds,
                     (unsigned long long)r->measured_peak_bytes,
                     r->gradient_matches ? "true" : "false");
-        fputc('\n', out);
+        fputs(",ok\n", out);
     }
 }
 
@@ -58,9 +60,9 @@ static void print_json_row(FILE *out, const struct sweep *sw,
 {
     fprintf(out,
             "  {\"planner\": \"%s\", \"budget_bytes\": %llu, "
-            "\"feasible\": %s",
+            "\"feasible\": %s, \"status\": \"%s\"",
             name_of(r), (unsigned long long)r->budget_bytes,
-            r->feasible ? "true" : "false");
+            r->feasible ? "true" : "false", sweep_status_text(r->status));
     if (!r->feasible) {
         fputs(", \"slots\": null, \"forward_steps\": null, "
               "\"recompute_factor\": null, \"peak_bytes\": null",
@@ -110,7 +112,7 @@ static void print_header(FILE *out, const struct sweep *sw)
                 (unsigned long long)sw->steps);
     fprintf(out, "a state is %s, a slot counts as %s%s.\n", state, slot,
             sw->run ? " (the allocator's size class)" : "");
-    fprintf(out, "%-10s %10s %-8s %6s %13s %9s %10s", "planner", "budget",
+    fprintf(out, "%-10s %10s %-11s %6s %13s %9s %10s", "planner", "budget",
             "feasible", "slots", "forward_steps", "recompute", "peak");
     if (sw->run)
         fprintf(out, " %9s %10s %8s", "wall_s", "measured", "gradient");
@@ -123,15 +125,18 @@ static void print_text_row(FILE *out, const struct sweep *sw,
     char budget[32], peak[32], measured[32];
     sweep_human_bytes(r->budget_bytes, budget, sizeof budget);
     if (!r->feasible) {
-        fprintf(out, "%-10s %10s %-8s %6s %13s %9s %10s%s\n", name_of(r),
-                budget, "no", "-", "-", "-", "-",
+        fprintf(out, "%-10s %10s %-11s %6s %13s %9s %10s%s\n", name_of(r),
+                budget,
+                r->status == UTURN_E_INFEASIBLE ? "no"
+                                                : sweep_status_text(r->status),
+                "-", "-", "-", "-",
                 sw->run ? " "
                           "        -          -        -"
                         : "");
         return;
     }
     sweep_human_bytes(r->peak_bytes, peak, sizeof peak);
-    fprintf(out, "%-10s %10s %-8s %6llu %13llu %9.3f %10s", name_of(r), budget,
+    fprintf(out, "%-10s %10s %-11s %6llu %13llu %9.3f %10s", name_of(r), budget,
             "yes", (unsigned long long)r->slots,
             (unsigned long long)r->forward_steps, r->recompute_factor, peak);
     if (sw->run) {

@@ -16,6 +16,10 @@ struct sweep_row {
     uturn_planner_t planner;
     uint64_t budget_bytes;
     bool feasible;
+    /* UTURN_OK (feasible), UTURN_E_INFEASIBLE, or a planner that cannot
+     * serve this row: UTURN_E_UNSUPPORTED or UTURN_E_OVERFLOW (a result
+     * too, so the other rows are still printed). */
+    uturn_status_t status;
     uint64_t slots, forward_steps, peak_bytes;
     double recompute_factor;
     /* --run only */
@@ -42,12 +46,14 @@ struct sweep {
     struct sweep_row *rows; /* budget_count * planner_count, budget-major */
 };
 
+/* "ok", "infeasible", "unsupported" or "overflow": a row's status. */
+const char *sweep_status_text(uturn_status_t status);
 /* Fill every row (planning, and with --run executing); CLI exit status. */
 int sweep_fill(struct sweep *sw);
 /* Print the rows as text, CSV or JSON. */
 void sweep_print(FILE *out, const struct sweep *sw);
 /* Draw recompute factor (and wall time with --run) against budget. */
-int sweep_plot(const struct sweep *sw, const char *path);
+void sweep_plot(const struct sweep *sw, FILE *out);
 /* "2 KiB", "1.5 MiB": a size for people. */
 void sweep_human_bytes(uint64_t bytes, char *out, size_t cap);
 

@@ -15,7 +15,7 @@ static const char usage[] =
     "Planners: store-all, periodic, sqrt, revolve, dp.\n"
     "  --help, --version\n";
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
     if (argc < 2)
         return fputs(usage, stderr), CLI_BAD_INPUT;
@@ -36,4 +36,10 @@ int main(int argc, char **argv)
         "unknown command '%s' (plan, stats, check, sweep; see uturn "
         "--help)",
         command);
+}
+
+int main(int argc, char **argv)
+{
+    const int rc = cli_output_open();
+    return rc != CLI_OK ? rc : cli_output_done(dispatch(argc, argv));
 }
