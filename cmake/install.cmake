@@ -1,4 +1,4 @@
-# Install rules (STYLE.md 7): the header and its two generated companions,
+# Install rules: the header and its two generated companions,
 # both libraries, the `uturn` CLI, the CMake package (uturn::uturn,
 # uturn::uturn_static), uturn.pc, and the Fortran and Python bindings.
 # With UTURN_BUILD_TESTS, also the tests that check the exported symbols and
@@ -24,6 +24,11 @@ install(FILES
   ${PROJECT_BINARY_DIR}/include/uturn_version.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 
+# The model and the table of bad inputs: the header points readers here.
+install(FILES ${PROJECT_SOURCE_DIR}/docs/model.md
+  ${PROJECT_SOURCE_DIR}/docs/bad-input.md
+  DESTINATION ${CMAKE_INSTALL_DOCDIR})
+
 # The installed CLI finds the installed libuturn wherever the prefix ends up.
 if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")
   set(_uturn_cli_rpath "${CMAKE_INSTALL_LIBDIR}")
@@ -45,7 +50,7 @@ configure_package_config_file(
   ${PROJECT_BINARY_DIR}/cmake/uturnConfig.cmake
   INSTALL_DESTINATION ${UTURN_INSTALL_CMAKEDIR})
 # 0.x: SOVERSION is MAJOR.MINOR, so only the same minor version is
-# compatible; from 1.0 on this becomes SameMajorVersion (STYLE.md 4).
+# compatible; from 1.0 on this becomes SameMajorVersion.
 if(PROJECT_VERSION_MAJOR EQUAL 0)
   set(_uturn_compat SameMinorVersion)
 else()

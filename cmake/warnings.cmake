@@ -1,4 +1,4 @@
-# Warnings and sanitizers for every target the project compiles (STYLE.md 7).
+# Warnings and sanitizers for every target the project compiles.
 function(uturn_warnings target)
   target_compile_options(${target} PRIVATE
     -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wstrict-prototypes

@@ -3,8 +3,8 @@
  *
  * This header is the manual. Every declaration says what it returns, who
  * owns what, how NULL is treated and what is safe across threads. The model
- * and the exact meaning of every action and count are those of DESIGN.md;
- * the short version follows.
+ * and the exact meaning of every action and count are in docs/model.md
+ * (installed as share/doc/uturn/model.md); the short version follows.
  *
  * A forward computation of n steps, x_{i+1} = F_i(x_i), ends in an objective
  * J(x_n). Its adjoint needs the states x_{n-1}, .., x_0 in reverse order. A
@@ -220,7 +220,8 @@ typedef struct uturn_problem {
 UTURN_EXPORT void uturn_problem_init(uturn_problem_t *problem);
 
 /**
- * The counts of DESIGN.md section 3; the names mean the same everywhere.
+ * The counts of docs/model.md section 3; the names mean the same
+ * everywhere (C structs, CLI text and JSON).
  * Prepare with uturn_stats_init().
  * Since: 0.1
  */

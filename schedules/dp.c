@@ -272,7 +272,7 @@ static uturn_status_t count_all(uturn_plan_t *plan)
     uturn__free(a, held, (size_t)(n + 1) * sizeof *held);
     const struct uturn__dp *dp = plan->data;
     plan->stats.recompute_cost = plan->stats.forward_cost - dp->prefix[n];
-    /* Uniform slots have a capacity (DESIGN.md: not the peak); slots of
+    /* Uniform slots have a capacity (docs/model.md: not the peak); slots of
      * different sizes have a byte budget instead, and use 0 .. peak-1. */
     plan->stats.slots =
         plan->step_bytes == NULL ? plan->problem.slots : plan->stats.peak_slots;

@@ -4,8 +4,8 @@
  * the first sweep and is never recomputed. Every earlier segment is replayed
  * once from its checkpoint, storing the interior states it will need:
  * x_{ik+1} .. x_{ik+k-2}. Its last state x_{ik+k-1} is reversed as soon as
- * the replay reaches it, so it is never stored (DESIGN.md section 4 stores
- * it, which costs one slot and one copy for nothing; see README).
+ * the replay reaches it, so it is never stored (the textbook scheme stores
+ * it, which costs one slot and one copy for nothing; docs/model.md 4).
  * State x_{ik+t} lives in slot i+t, so the slots used are 0..peak-1.
  */
 #include "planner.h"

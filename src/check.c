@@ -1,6 +1,6 @@
 /*
  * The validator: simulates an action stream against every rule of
- * DESIGN.md section 2 and counts what it sees. Tests, the parser,
+ * the model (docs/model.md section 2) and counts what it sees. Tests, the parser,
  * uturn_plan_walk() and the CLI's check all go through it.
  */
 #include "validator.h"

@@ -1,4 +1,4 @@
-/* The rules of DESIGN.md section 2, one action at a time. */
+/* The rules of docs/model.md section 2, one action at a time. */
 #include "validator.h"
 
 #include <stdio.h>

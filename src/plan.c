@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-/* The only table of planners (STYLE.md: src/ reaches planners here). */
+/* The only table of planners: src/ reaches planners through it alone. */
 static const struct uturn__planner *const registry[] = {
     &uturn__store_all, &uturn__periodic, &uturn__sqrt,
     &uturn__revolve,   &uturn__dp,       &uturn__parsed,

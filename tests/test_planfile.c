@@ -257,7 +257,7 @@ Test(planfile, round_trip_through_tmpfile)
 }
 
 /* The action lines a writer produces, checked against a hand-written text
- * (DESIGN.md section 2 spells every action). */
+ * (docs/model.md section 2 spells every action). */
 Test(planfile, written_actions_by_hand)
 {
     static const char want[] = "store 0 0\n"

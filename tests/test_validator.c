@@ -1,5 +1,5 @@
 /*
- * The validator, rule by rule (DESIGN.md section 2): each test hand-writes a
+ * The validator, rule by rule (docs/model.md section 2): each test hand-writes a
  * short action stream that breaks exactly one rule, and checks the status,
  * the index of the offending action and that the message names the problem.
  * Two correct hand-written plans pass with counts worked out by hand.

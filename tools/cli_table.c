@@ -1,5 +1,5 @@
 /* uturn sweep output: an aligned table for people, CSV and JSON for
- * machines (DESIGN.md section 3 names as keys and columns). */
+ * machines (the names of docs/model.md section 3 as keys and columns). */
 #include "sweep.h"
 
 #include <string.h>

@@ -18,6 +18,7 @@ set(expected
   ${CMAKEDIR}/uturnConfig.cmake ${CMAKEDIR}/uturnConfigVersion.cmake
   ${CMAKEDIR}/uturnTargets.cmake
   ${DATADIR}/uturn/fortran/uturn.f90 ${DATADIR}/uturn/python/uturn.py
+  ${DATADIR}/doc/uturn/model.md ${DATADIR}/doc/uturn/bad-input.md
   ${BINDIR}/uturn)
 foreach(f IN LISTS expected)
   if(NOT EXISTS "${PREFIX}/${f}")
