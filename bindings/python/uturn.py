@@ -147,11 +147,11 @@ def _integer(name, value, ctype="uint64_t", least=None):
     least = low if least is None else least
     span = "%s..%s" % (_number(least), _number(high))
     if not _is_integer(value):
-        raise ValueError("uturn: %s must be an integer in %s (a %s), not %s"
-                         % (name, span, ctype, _shown(value)))
+        raise ValueError("uturn: %s must be an integer in %s (a C %s), "
+                         "not %s" % (name, span, ctype, _shown(value)))
     number = operator.index(value)
     if number < low and low < 0 or number > high:
-        raise OverflowError("uturn: %s must be an integer in %s (a %s), "
+        raise OverflowError("uturn: %s must be an integer in %s (a C %s), "
                             "not %d, which does not fit"
                             % (name, span, ctype, number))
     if number < least:
