@@ -78,7 +78,7 @@ program fortran_binding
   integer(c_int64_t) :: bytes
   integer :: i
 
-  ! A valid problem (revolve, n = 100, s = 5: 320 forward steps, DESIGN.md
+  ! A valid problem (revolve, n = 100, s = 5: 320 forward steps, docs/model.md
   ! section 4) goes through the checked call.
   call uturn_problem_init(good)
   good%steps = 100

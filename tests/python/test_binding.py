@@ -3,7 +3,7 @@ library only).
 
 ctest runs this as `python_binding` with UTURN_LIBRARY set to the build
 tree's libuturn.so and PYTHONPATH at bindings/python. Expected values come
-from <uturn.h> and DESIGN.md (status values, planner names, section 4's
+from <uturn.h> and docs/model.md (status values, planner names, section 4's
 reference counts), never from the binding itself.
 """
 import ctypes
@@ -129,7 +129,7 @@ class ProblemIntegers(Case):
         with uturn.Plan.create(p) as plan:
             s = plan.stats()
             self.assertEqual((s.forward_steps, s.peak_slots), (6, 6))
-        # DESIGN.md 4: revolve (n=100, s=5) -> 320 forward steps.
+        # docs/model.md 4: revolve (n=100, s=5) -> 320 forward steps.
         with uturn.Plan.create(uturn.problem(100, slots=5)) as plan:
             self.assertEqual(plan.stats().forward_steps, 320)
         # Periodic n=40, k=4 -> 67 forward steps.
@@ -180,7 +180,7 @@ class Planners(Case):
 class StepArrays(Case):
     def test_dp_with_per_step_sizes(self):
         # Four states of 8 bytes in 16 bytes: two slots, and revolve's
-        # optimum t(5, 2) = 2*5 - C(4,3) = 6 forward steps (DESIGN.md 4).
+        # optimum t(5, 2) = 2*5 - C(4,3) = 6 forward steps (docs/model.md 4).
         p = uturn.problem(4, planner="dp", budget_bytes=16,
                           step_bytes=[8, 8, 8, 8], step_costs=(1, 1, 1, 1))
         with uturn.Plan.create(p) as plan:
@@ -412,7 +412,7 @@ class Actions(Case):
             many = [str(a) for a in plan.actions()]
             self.assertEqual(one, many)
             self.assertEqual(len(one), plan.stats().actions)
-            # DESIGN.md 2: every step reversed once, n-1 first, 0 last.
+            # docs/model.md 2: every step reversed once, n-1 first, 0 last.
             self.assertEqual([a for a in one if a.startswith("reverse")],
                              ["reverse %d" % i for i in range(6, -1, -1)])
 
