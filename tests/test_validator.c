@@ -506,3 +506,35 @@ Test(validator, push_error_honours_size)
         cr_assert_eq(u.b[i], 0xa5, "byte %zu was written", i);
     uturn_validator_free(v);
 }
+
+/* Step costs whose sum passes 2^64: the forward cost is refused by name,
+ * not wrapped, and not called "forward steps" (the steps themselves are
+ * only 2). A plan text's costs go through the same validator. */
+Test(validator, forward_cost_past_64_bits)
+{
+    static const char text[] =
+        "uturn-plan 1\nsteps 2\nslots 2\nstep_costs 9223372036854775808 "
+        "9223372036854775808\nstore 0 0\nadvance 0 2\n";
+    uturn_plan_t *plan = NULL;
+    uturn_error_t err;
+    uturn_error_init(&err);
+    cr_assert_eq(uturn_plan_parse(text, sizeof text - 1, NULL, &plan, &err),
+                 UTURN_E_INVALID_PLAN, "%s", err.message);
+    cr_assert(has(err.message, "forward cost"), "%s", err.message);
+    cr_assert(!has(err.message, "forward steps"), "%s", err.message);
+    cr_assert_eq(err.line, 6);
+    const uint64_t costs[2] = {UINT64_MAX / 2 + 1, UINT64_MAX / 2 + 1};
+    uturn_problem_t p;
+    uturn_problem_init(&p);
+    p.steps              = 2;
+    p.slots              = 2;
+    p.step_costs         = costs;
+    uturn_validator_t *v = NULL;
+    cr_assert_eq(uturn_validator_create(&p, NULL, &v, &err), UTURN_OK);
+    const uturn_action_t s0 = sto(0, 0), a01 = adv(0, 1), a12 = adv(1, 2);
+    cr_assert_eq(uturn_validator_push(v, &s0, &err), UTURN_OK);
+    cr_assert_eq(uturn_validator_push(v, &a01, &err), UTURN_OK);
+    cr_assert_eq(uturn_validator_push(v, &a12, &err), UTURN_E_INVALID_PLAN);
+    cr_assert(has(err.message, "forward cost"), "%s", err.message);
+    uturn_validator_free(v);
+}
