@@ -22,6 +22,14 @@
  * revisits x_0 stores it in a slot, and that slot counts. The live state and
  * the adjoint state belong to the caller and are not counted.
  *
+ * Structs that grow: the value structs (problems, stats, models, options,
+ * reports, errors) only ever gain fields at their end, and their first
+ * field is their size. Prepare each with its uturn_<noun>_init(): a macro
+ * that passes sizeof, so that the library writes exactly the caller's
+ * struct. A program built against an older header calls the function of
+ * the same name, which writes only the fields that header knew; the
+ * library reads and writes no byte past the size a struct records.
+ *
  * Every count is a uint64_t. Steps, slots and action indices start at 0.
  * No function keeps global mutable state: different objects may be used from
  * different threads at the same time, and a plan never changes after it is
@@ -106,6 +114,10 @@ typedef struct uturn_error {
  * Thread safety: safe. Since: 0.1
  */
 UTURN_EXPORT void uturn_error_init(uturn_error_t *error);
+/* For a struct of @p size bytes; see "Structs that grow" above. */
+UTURN_EXPORT void uturn_error_init_size(uturn_error_t *error,
+                                        size_t size);
+#define uturn_error_init(p) uturn_error_init_size((p), sizeof *(p))
 
 /* ------------------------------------------------------------------------ */
 /* Version                                                                  */
@@ -218,6 +230,10 @@ typedef struct uturn_problem {
  * Thread safety: safe. Since: 0.1
  */
 UTURN_EXPORT void uturn_problem_init(uturn_problem_t *problem);
+/* For a struct of @p size bytes; see "Structs that grow" above. */
+UTURN_EXPORT void uturn_problem_init_size(uturn_problem_t *problem,
+                                          size_t size);
+#define uturn_problem_init(p) uturn_problem_init_size((p), sizeof *(p))
 
 /**
  * The counts of docs/model.md section 3; the names mean the same
@@ -243,6 +259,8 @@ typedef struct uturn_stats {
     uint64_t forward_cost;     /* summed cost of every F_i evaluation */
     uint64_t recompute_cost;   /* forward_cost minus one sweep's cost */
     double recompute_factor;   /* forward_steps / steps */
+    /* Appended in 0.2. */
+    uint64_t fingerprint; /* uturn_plan_fingerprint() of the plan */
 } uturn_stats_t;
 
 /**
@@ -250,6 +268,10 @@ typedef struct uturn_stats {
  * Thread safety: safe. Since: 0.1
  */
 UTURN_EXPORT void uturn_stats_init(uturn_stats_t *stats);
+/* For a struct of @p size bytes; see "Structs that grow" above. */
+UTURN_EXPORT void uturn_stats_init_size(uturn_stats_t *stats,
+                                        size_t size);
+#define uturn_stats_init(p) uturn_stats_init_size((p), sizeof *(p))
 
 /* ------------------------------------------------------------------------ */
 /* Actions                                                                  */
@@ -443,6 +465,23 @@ UTURN_EXPORT uturn_status_t uturn_plan_problem(const uturn_plan_t *plan,
                                                uturn_problem_t *out);
 
 /**
+ * The plan's fingerprint: XXH3-64 of a canonical little-endian encoding of
+ * what determines its action stream (the planner, steps, the capacity or
+ * stride as resolved, per-step sizes and costs; for a parsed plan, its
+ * actions), and of the encoding's version; not thread counts, allocators,
+ * or the bytes a slot counts as. It is the same in every process and on
+ * every machine for the same request, so MPI ranks compare it before they
+ * run. Equal fingerprints mean equal action streams (up to a hash
+ * collision); different ones may still mean equal streams (revolve with 50
+ * or 60 slots for 40 steps). uturn_stats_t.fingerprint holds it too; the
+ * CLI prints it as 16 hex digits.
+ * @return UTURN_OK; UTURN_E_INVALID_ARG if a pointer is NULL.
+ * Thread safety: safe on a shared plan. Since: 0.2
+ */
+UTURN_EXPORT uturn_status_t uturn_plan_fingerprint(const uturn_plan_t *plan,
+                                                   uint64_t *out);
+
+/**
  * Generate every action of @p plan, validate it against every rule of the
  * model and count what happened. This is the check that the predicted
  * counts hold; it costs time proportional to the number of actions and
@@ -602,6 +641,26 @@ typedef struct uturn_model {
 
 /** Set every field of @p model to 0/NULL and record its size. Since: 0.1 */
 UTURN_EXPORT void uturn_model_init(uturn_model_t *model);
+/* For a struct of @p size bytes; see "Structs that grow" above. */
+UTURN_EXPORT void uturn_model_init_size(uturn_model_t *model,
+                                        size_t size);
+#define uturn_model_init(p) uturn_model_init_size((p), sizeof *(p))
+
+/**
+ * How far a run has got, for uturn_run_options_t.on_progress. Work is
+ * counted in cost units: each forward step at its cost (1 unless the plan
+ * has step_costs), each reverse step as 1.
+ * Since: 0.2
+ */
+typedef struct uturn_progress {
+    size_t size;            /* sizeof(uturn_progress_t) of the library */
+    uint64_t done;          /* work done so far */
+    uint64_t total;         /* work the plan predicts: forward_cost + steps */
+    uint64_t forward_steps; /* forward steps done so far */
+    uint64_t reverse_steps; /* reverse steps done so far */
+    uint64_t steps;         /* n */
+    double seconds;         /* wall time since the run began */
+} uturn_progress_t;
 
 /**
  * Options of one run. Prepare with uturn_run_options_init().
@@ -616,10 +675,24 @@ typedef struct uturn_run_options {
     int (*progress)(void *user, uint64_t reversed, uint64_t steps);
     void *progress_user;
     uint64_t progress_every; /* 0: about every 1% of the steps */
+    /* Appended in 0.2: progress over the whole run, the first sweep
+     * included (see uturn_progress_t). Called whenever at least
+     * `on_progress_every` units of work have been done since the last call,
+     * and once at the end of a complete run; a non-zero return stops the
+     * run with UTURN_E_CALLBACK. May be NULL. */
+    int (*on_progress)(void *user, const uturn_progress_t *progress);
+    void *on_progress_user;
+    uint64_t on_progress_every; /* 0: about every 1% of the total work */
 } uturn_run_options_t;
+
+
 
 /** Set @p options to its defaults and record its size. Since: 0.1 */
 UTURN_EXPORT void uturn_run_options_init(uturn_run_options_t *options);
+/* For a struct of @p size bytes; see "Structs that grow" above. */
+UTURN_EXPORT void uturn_run_options_init_size(uturn_run_options_t *options,
+                                              size_t size);
+#define uturn_run_options_init(p) uturn_run_options_init_size((p), sizeof *(p))
 
 /**
  * What a run did, beyond the counts (which come back as uturn_stats_t).
@@ -636,69 +709,184 @@ typedef struct uturn_report {
     uint64_t actions_done;        /* actions completed */
     uint64_t failed_action;       /* index of the action that failed */
     uint64_t failed_step;         /* its step, or UTURN_NONE */
-    uint64_t slot_bytes;          /* what one slot really costs (uniform) */
-    uint64_t planned_peak_bytes;  /* predicted peak at the real slot cost */
-    uint64_t measured_peak_bytes; /* the allocator's figure for the slots */
+    uint64_t slot_bytes;          /* what one slot really costs: the stride */
+    uint64_t planned_peak_bytes;  /* the plan's peak at the real slot cost */
+    uint64_t measured_peak_bytes; /* everything the storage held for slots */
     uint64_t verify_bytes;        /* memory verify mode kept, outside budget */
     double wall_seconds;          /* the whole run */
     double forward_seconds;       /* forward callbacks */
     double adjoint_seconds;       /* turn and adjoint callbacks */
     double copy_seconds;          /* store and restore (memcpy, save, load) */
     double overhead_seconds;      /* everything else */
-    bool jemalloc;                /* slots lived in a jemalloc arena */
+    bool jemalloc;                /* always false since 0.2 (see below) */
+    /* Appended in 0.2. The inputs of the slot cost (uturn_slot_cost_t):
+     * planned_peak_bytes is what the region for the plan's peak costs, and
+     * planned_peak_bytes <= measured_peak_bytes <= budget_bytes (the
+     * region may be larger than the plan needs when an earlier run left
+     * it so and the budget allows). */
+    uint64_t storage_granule;   /* the storage holds multiples of this */
+    uint64_t storage_alignment; /* each slot starts at a multiple of this */
+    const char *storage_backend; /* "pages" or "allocator"; static */
+    uint64_t held_before_bytes; /* slot storage kept from earlier runs */
+    uint64_t held_after_bytes;  /* slot storage kept for later runs */
+    uint64_t bookkeeping_bytes; /* the executor's tables, outside budget */
+    uint64_t budget_bytes;      /* the budget the run kept to, or 0 */
 } uturn_report_t;
 
 /** Reset @p report and record its size. NULL is a no-op. Since: 0.1 */
 UTURN_EXPORT void uturn_report_init(uturn_report_t *report);
+/* For a struct of @p size bytes; see "Structs that grow" above. */
+UTURN_EXPORT void uturn_report_init_size(uturn_report_t *report,
+                                         size_t size);
+#define uturn_report_init(p) uturn_report_init_size((p), sizeof *(p))
 
 /** Runs models to plans; owns the slot storage. */
 typedef struct uturn_executor uturn_executor_t;
 
 /**
- * Make an executor. Slot storage comes from @p alloc when it is given (so a
- * counting allocator sees every byte), else from a jemalloc arena of its own
- * when jemalloc is the process's allocator (the executor finds it at run
- * time; uturn does not link it), else from malloc.
+ * How an executor is made. Prepare with uturn_executor_options_init().
+ * Since: 0.2
+ */
+typedef struct uturn_executor_options {
+    size_t size; /* set by uturn_executor_options_init() */
+    /* The executor's own bookkeeping (tables, generator state); NULL:
+     * malloc/free. Copied: it need not outlive the call. */
+    const uturn_allocator_t *alloc;
+    /* Slot storage. NULL: pages the executor maps itself (mmap), whose
+     * cost is whole pages; else this allocator, whose cost is exactly what
+     * is asked of it. Copied. */
+    const uturn_allocator_t *slot_alloc;
+} uturn_executor_options_t;
+
+/** Set @p options to its defaults (all NULL). Since: 0.2 */
+UTURN_EXPORT void
+uturn_executor_options_init(uturn_executor_options_t *options);
+/* For a struct of @p size bytes; see "Structs that grow" above. */
+UTURN_EXPORT void uturn_executor_options_init_size(uturn_executor_options_t *options,
+                                                   size_t size);
+#define uturn_executor_options_init(p) uturn_executor_options_init_size((p), sizeof *(p))
+
+/**
+ * Make an executor. Slot storage is one region the executor holds (a slab:
+ * uniform slots at fixed strides, states of different sizes packed), taken
+ * from options->slot_alloc when given, else mapped from the kernel in whole
+ * pages, so its cost never depends on what else the process allocated
+ * (see uturn_slot_cost_t). Large regions ask for transparent huge pages.
+ * @param options  NULL for the defaults.
  * @return UTURN_OK; UTURN_E_INVALID_ARG (out NULL); UTURN_E_NOMEM.
  * Thread safety: reentrant; one thread per executor at a time.
+ * Since: 0.2
+ */
+UTURN_EXPORT uturn_status_t
+uturn_executor_open(const uturn_executor_options_t *options,
+                    uturn_executor_t **out, uturn_error_t *error);
+
+/**
+ * uturn_executor_open() with @p alloc for both the bookkeeping and the slot
+ * storage (so a counting allocator sees every byte); NULL: malloc for the
+ * bookkeeping and the executor's own pages for the slots.
+ * @return as uturn_executor_open().
  * Since: 0.1
  */
 UTURN_EXPORT uturn_status_t
 uturn_executor_create(const uturn_allocator_t *alloc, uturn_executor_t **out,
                       uturn_error_t *error);
 
-/** Free @p executor, its slot buffers and its arena. NULL is a no-op.
+/** Free @p executor and everything it holds. NULL is a no-op.
  *  Since: 0.1 */
 UTURN_EXPORT void uturn_executor_free(uturn_executor_t *executor);
 
 /**
- * Give back the slot buffers the executor keeps between runs. A run empties
- * every slot on every exit path, but keeps the buffers of uniform slots for
- * the next run (so a code that computes a gradient per iteration does not
- * fault in fresh pages every time); the next run reuses, adds or frees
- * buffers so that it holds exactly what its plan needs. NULL is a no-op.
+ * Give back the slot storage and the tables the executor keeps between
+ * runs. What it keeps, and why: a run empties every slot on every exit
+ * path, but the storage region stays mapped for the next run, so that a
+ * code that computes a gradient per iteration (or a line search that tries
+ * several budgets) does not fault in fresh pages every time. The promise
+ * holds across any sequence of runs: while a run's callbacks execute, the
+ * executor holds at most that run's budget for slots, kept storage
+ * included (it shrinks what it kept before the first callback); between
+ * runs it holds at most the last run's budget, or, after a run without a
+ * budget, exactly that run's peak. NULL is a no-op.
  * Thread safety: not while the executor runs. Since: 0.1
  */
 UTURN_EXPORT void uturn_executor_trim(uturn_executor_t *executor);
 
+/** Bytes of slot storage @p executor holds now (0 for NULL). Since: 0.2 */
+UTURN_EXPORT uint64_t uturn_executor_held_bytes(const uturn_executor_t *executor);
+
 /**
- * What the executor's storage really spends on a slot of @p state_bytes
- * (the allocator's size class), which is what budgets are checked against.
+ * What the executor's storage spends on slots: computed, never probed, so
+ * it is the same in every process, whatever else was allocated before, and
+ * the same on every MPI rank for the same state size. A slot takes
+ * `stride` bytes (the state size rounded up to `alignment`); a region
+ * holding x bytes of slots (k uniform slots: x = k * stride; states of
+ * different sizes: the sum of their strides at the worst moment) costs x
+ * itself with a caller's allocator, and with the executor's own pages x
+ * rounded up to whole pages (`granule`), or, below one page, to 16 bytes
+ * (such a small region is a malloc block). A budget B holds the most
+ * slots whose region costs at most B; uturn_executor_budget() gives the
+ * least budget for k slots.
+ * Since: 0.2
+ */
+typedef struct uturn_slot_cost {
+    size_t size;          /* set by uturn_slot_cost_init() */
+    uint64_t state_bytes; /* the state size asked about */
+    uint64_t stride;      /* bytes one slot takes */
+    uint64_t alignment;   /* 16: every slot starts at a multiple of it */
+    uint64_t granule;     /* the page size for the executor's pages; 1 */
+    const char *backend;  /* "pages" or "allocator"; a static string */
+} uturn_slot_cost_t;
+
+/** Set @p cost to zeros and record its size. NULL is a no-op. Since: 0.2 */
+UTURN_EXPORT void uturn_slot_cost_init(uturn_slot_cost_t *cost);
+/* For a struct of @p size bytes; see "Structs that grow" above. */
+UTURN_EXPORT void uturn_slot_cost_init_size(uturn_slot_cost_t *cost,
+                                            size_t size);
+#define uturn_slot_cost_init(p) uturn_slot_cost_init_size((p), sizeof *(p))
+
+/**
+ * The slot cost of @p executor for states of @p state_bytes.
+ * @return UTURN_OK; UTURN_E_INVALID_ARG (NULL pointer, zero bytes);
+ *         UTURN_E_OVERFLOW (the stride does not fit in 64 bits).
+ * Thread safety: safe. Since: 0.2
+ */
+UTURN_EXPORT uturn_status_t uturn_executor_slot_cost(
+    const uturn_executor_t *executor, uint64_t state_bytes,
+    uturn_slot_cost_t *out);
+
+/**
+ * The stride of uturn_executor_slot_cost(): what one uniform slot of
+ * @p state_bytes takes, the figure budgets are checked against.
  * @return UTURN_OK; UTURN_E_INVALID_ARG (NULL pointer, zero bytes);
  *         UTURN_E_OVERFLOW.
- * Since: 0.1
+ * Thread safety: safe. Since: 0.1
  */
 UTURN_EXPORT uturn_status_t uturn_executor_slot_bytes(
     const uturn_executor_t *executor, uint64_t state_bytes, uint64_t *out);
 
 /**
- * uturn_plan_create() with each slot counted at its real cost: the plan is
- * made for problem->slot_bytes replaced by
- * uturn_executor_slot_bytes(problem->slot_bytes), so that a plan that fits
- * its budget_bytes still fits when run. Statuses as uturn_plan_create(),
- * and UTURN_E_INVALID_ARG when problem->slot_bytes is 0 (it must be the
- * size of one state).
- * Since: 0.1
+ * The least budget that holds @p slots uniform slots of @p state_bytes on
+ * @p executor: what their region costs (see uturn_slot_cost_t). A budget of
+ * slots * state_bytes may hold fewer, since whole pages are counted.
+ * @return UTURN_OK; UTURN_E_INVALID_ARG (NULL pointer, zero bytes);
+ *         UTURN_E_OVERFLOW.
+ * Thread safety: safe. Since: 0.2
+ */
+UTURN_EXPORT uturn_status_t uturn_executor_budget(
+    const uturn_executor_t *executor, uint64_t state_bytes, uint64_t slots,
+    uint64_t *budget);
+
+/**
+ * uturn_plan_create() with slots counted at their real cost, so that a plan
+ * that fits its budget still fits when it runs: slot_bytes becomes the
+ * stride of problem->slot_bytes, step_bytes (if given) become their
+ * strides, and budget_bytes becomes the most bytes a region may hold within
+ * the budget (see uturn_slot_cost_t). The plan's peak_bytes is then what
+ * the run holds before the storage rounds it up, and a run of it never
+ * needs more than the budget. Statuses as uturn_plan_create(), and
+ * UTURN_E_INVALID_ARG when neither slot_bytes nor step_bytes gives the
+ * size of a state.
+ * Thread safety: safe; the plan is the caller's. Since: 0.1
  */
 UTURN_EXPORT uturn_status_t uturn_executor_plan(
     const uturn_executor_t *executor, const uturn_problem_t *problem,
@@ -708,9 +896,14 @@ UTURN_EXPORT uturn_status_t uturn_executor_plan(
  * Run @p model to @p plan. Before the first callback the executor checks
  * the model, checks the plan's peak at the real slot cost against the
  * budget (options->budget_bytes, else the plan's; UTURN_E_INFEASIBLE names
- * the least budget that fits, and no callback has run) and allocates the
- * slots. It then performs every action, and frees every slot on every
- * exit path; an executor may be reused after any failure.
+ * the least budget that fits, and no callback has run), and sizes its slot
+ * storage: at least the plan's peak, at most the budget (what it kept from
+ * earlier runs is kept only as far as the budget allows). It then performs
+ * every action, and empties every slot on every exit path; an executor may
+ * be reused after any failure. The peak comes from the plan's counts for
+ * uniform slots and for plans whose step_bytes are already strides (plans
+ * from uturn_executor_plan()); otherwise the executor simulates the plan's
+ * stores once (a walk over its actions) to find it.
  *
  * Verify mode hashes every state the first time it is computed and again
  * whenever it is recomputed (contiguous states after every forward step;

@@ -346,6 +346,19 @@ static uturn_status_t prepare(uturn_plan_t *plan, uturn_error_t *error)
     return UTURN_OK;
 }
 
+/* The stream follows from the steps, the capacity in units (budget and
+ * unit, or slots), the sizes and the costs. */
+static void fingerprint(const uturn_plan_t *plan, struct uturn__hasher *h)
+{
+    const struct uturn__dp *dp = plan->data;
+    uturn__hash_u64(h, plan->problem.steps);
+    uturn__hash_u64(h, dp->M);
+    uturn__hash_u64(h, dp->unit);
+    uturn__hash_array(h, plan->step_bytes, plan->problem.steps);
+    uturn__hash_array(h, plan->step_costs, plan->problem.steps);
+    uturn__hash_u64(h, plan->step_bytes == NULL ? plan->problem.slot_bytes : 0);
+}
+
 const struct uturn__planner uturn__dp = {
     .id         = UTURN_PLANNER_DP,
     .name       = "dp",
@@ -353,4 +366,5 @@ const struct uturn__planner uturn__dp = {
     .state_size = state_size,
     .start      = start,
     .fill       = fill,
+    .fingerprint = fingerprint,
 };

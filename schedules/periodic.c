@@ -221,6 +221,14 @@ size_t uturn__periodic_fill(void *state, uturn_action_t *out, size_t capacity)
     return count;
 }
 
+/* Given the stride, the stream is the same for every capacity. */
+void uturn__periodic_fingerprint(const uturn_plan_t *plan,
+                                 struct uturn__hasher *h)
+{
+    uturn__hash_u64(h, plan->problem.steps);
+    uturn__hash_u64(h, plan->problem.stride);
+}
+
 const struct uturn__planner uturn__periodic = {
     .id         = UTURN_PLANNER_PERIODIC,
     .name       = "periodic",
@@ -228,4 +236,5 @@ const struct uturn__planner uturn__periodic = {
     .state_size = uturn__periodic_state_size,
     .start      = uturn__periodic_start,
     .fill       = uturn__periodic_fill,
+    .fingerprint = uturn__periodic_fingerprint,
 };

@@ -25,6 +25,10 @@ struct uturn__planner {
     void (*start)(const uturn_plan_t *plan, void *state);
     /* Write up to capacity (>= UTURN__FILL_MIN) next actions; 0 at the end. */
     size_t (*fill)(void *state, uturn_action_t *out, size_t capacity);
+    /* Feed what determines the action stream to the fingerprint (after
+     * the planner id, which fingerprint.c feeds); NULL: steps, slots and
+     * stride as resolved. */
+    void (*fingerprint)(const uturn_plan_t *plan, struct uturn__hasher *h);
 };
 
 /* Write one action; returns 1, the number written. Every generator uses
@@ -62,6 +66,8 @@ uturn_status_t uturn__periodic_state_size(const uturn_plan_t *plan,
                                           size_t *bytes);
 void uturn__periodic_start(const uturn_plan_t *plan, void *state);
 size_t uturn__periodic_fill(void *state, uturn_action_t *out, size_t capacity);
+void uturn__periodic_fingerprint(const uturn_plan_t *plan,
+                                 struct uturn__hasher *h);
 
 /* periodic_choose.c: peak slots of stride k for n steps (1 <= k <= n). */
 #define UTURN__PERIODIC_CHOOSE_MAX ((uint64_t)1 << 40)

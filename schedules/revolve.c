@@ -148,6 +148,13 @@ static size_t fill(void *state, uturn_action_t *restrict out, size_t capacity)
     return count;
 }
 
+/* Slots beyond the steps change nothing (the generator uses min(s, n)). */
+static void fingerprint(const uturn_plan_t *plan, struct uturn__hasher *h)
+{
+    uturn__hash_u64(h, plan->problem.steps);
+    uturn__hash_u64(h, effective_slots(plan));
+}
+
 const struct uturn__planner uturn__revolve = {
     .id         = UTURN_PLANNER_REVOLVE,
     .name       = "revolve",
@@ -155,4 +162,5 @@ const struct uturn__planner uturn__revolve = {
     .state_size = state_size,
     .start      = start,
     .fill       = fill,
+    .fingerprint = fingerprint,
 };

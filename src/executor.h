@@ -1,14 +1,27 @@
-/* The executor's objects, shared by executor.c, run_prep.c and run_loop.c. */
+/* The executor's objects, shared by executor.c, run_prep.c, run_peak.c
+ * and run_loop.c. */
 #ifndef UTURN_EXECUTOR_H_INCLUDED
 #define UTURN_EXECUTOR_H_INCLUDED
 
+#include "planner.h"
+#include "slot_space.h"
 #include "storage.h"
 
+/* Actions read from the generator at a time. */
+#define UTURN__BATCH 256
+
 struct uturn_executor {
-    uturn_allocator_t alloc; /* for the executor's own bookkeeping */
-    struct uturn__storage storage;
-    void **pool; /* uniform slot buffers kept between runs (slot_pool.c) */
-    uint64_t pool_count, pool_capacity, pool_bytes;
+    uturn_allocator_t alloc;       /* the executor's own bookkeeping */
+    struct uturn__storage storage; /* the slot region, kept between runs */
+    struct uturn__space space;     /* where slots live in it */
+    unsigned char *gen;            /* generator state, kept */
+    size_t gen_bytes;
+    uint64_t *hashes; /* verify mode: one per state, kept */
+    uint64_t hashes_cap;
+    /* The last per-step peak found by simulating a plan (run_peak.c). */
+    uint64_t peak_fingerprint, peak_bytes;
+    const uturn_plan_t *peak_plan;
+    uturn_action_t batch[UTURN__BATCH];
 };
 
 enum uturn__cost_kind { COST_FORWARD, COST_ADJOINT, COST_COPY, COST_NONE };
@@ -21,36 +34,40 @@ struct uturn__run {
     uturn_run_options_t options;
     uturn_error_t *error;
     uint64_t steps;
-    bool per_step;        /* states differ in size: allocate at store */
-    uint64_t slot_cost;   /* uniform: real bytes of one slot */
-    void **slot;          /* slot index -> buffer, slot_span entries */
-    uint64_t *slot_bytes; /* per_step: bytes asked for each held slot */
-    void **pool;          /* uniform: the executor's buffers, ready up front */
-    uint64_t pool_size, pool_free; /* pool[0 .. pool_free) are unused */
-    uint64_t *hashes;              /* verify: hash of x_i, or 0 while unknown */
-    uint64_t held_real, peak_real; /* real bytes in slots (per-step) */
-    uint64_t held_bytes;           /* bytes held as the plan counts them */
-    uint64_t index;                /* of the current action */
+    bool sized;            /* states differ in size: packed blocks */
+    bool contiguous;       /* model.state: memcpy */
+    const uint64_t *sizes; /* the plan's step_bytes, or NULL */
+    uint64_t stride;       /* uniform: bytes per slot */
+    uint64_t state_bytes;  /* uniform: bytes copied per state */
+    uint64_t budget;       /* 0: none */
+    uint64_t need;         /* region bytes the plan's peak takes */
+    unsigned char *base;   /* the region */
+    uint64_t *hashes;      /* verify: hash of x_i, or 0 while unknown */
+    uint64_t held_bytes;   /* bytes held as the plan counts them */
+    uint64_t index;        /* of the current action */
     uturn_stats_t seen;
     uturn_report_t report;
+    /* Progress over the whole run (uturn_progress_t). */
+    uint64_t work_done, work_total, work_next, work_every;
+    double started;
     /* Timing by sampling: see run_loop.c. */
     double spent[3];
     double mean_spent; /* running mean of the timed actions */
     uint64_t countdown, weight, random;
 };
 
-/* The kept buffers (slot_pool.c): exactly count of bytes each. */
-uturn_status_t uturn__pool_fit(uturn_executor_t *ex, uint64_t count,
-                               uint64_t bytes);
-void uturn__pool_trim(uturn_executor_t *ex);
-
-/* Preflight (run_prep.c): check the model and the budget, allocate. */
+/* Preflight (run_prep.c): check the model and the budget, size storage. */
 uturn_status_t uturn__run_prepare(struct uturn__run *run);
-/* Free everything the run allocated, on every path. */
+/* After the run, on every path: empty the slots, keep what the budget
+ * allows. */
 void uturn__run_release(struct uturn__run *run);
+/* The region bytes a per-step plan's peak takes (run_peak.c). */
+uturn_status_t uturn__run_sized_need(struct uturn__run *run, uint64_t *need);
 /* Perform every action of the plan (run_loop.c). */
 uturn_status_t uturn__run_actions(struct uturn__run *run);
 /* Seconds on a monotonic clock. */
 double uturn__now(void);
+/* Give back the region and every table (executor.c). */
+void uturn__executor_trim(uturn_executor_t *ex);
 
 #endif

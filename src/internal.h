@@ -18,6 +18,20 @@
 /* Exact intermediate arithmetic for binomials and their products. */
 __extension__ typedef unsigned __int128 uturn__u128;
 
+/* ---- structs that grow (problem.c) ---- */
+
+/* The size of a struct as it was when `field` was its last member: what
+ * the plain uturn_<noun>_init() of an older header's programs writes. */
+#define UTURN__SIZE_THROUGH(type, field)                                       \
+    ((offsetof(type, field) + sizeof(((type *)0)->field) + _Alignof(type) -    \
+      1) /                                                                     \
+     _Alignof(type) * _Alignof(type))
+
+/* Write the first min(size, full) bytes of defaults (a whole struct whose
+ * first member is its size_t size) into p and record that size. */
+void uturn__init_sized(void *p, size_t size, const void *defaults,
+                       size_t full);
+
 /* ---- allocation (alloc.c is the only caller of malloc and free) ---- */
 
 /* Copy *alloc, or malloc/free when alloc is NULL or incomplete. */
@@ -84,6 +98,24 @@ uturn__fail_infeasible(uturn_error_t *error, uint64_t slots,
 void uturn__quote(const char *text, size_t len, size_t max_shown, char *out,
                   size_t cap);
 
+/* ---- a map from slot index to a non-zero value (slot_map.c), for slot
+ * indices too sparse for an array ---- */
+
+struct uturn__slot_map {
+    uint64_t *keys, *vals; /* vals[i] == 0: free */
+    size_t cap, count;
+};
+
+uint64_t uturn__slot_map_get(const struct uturn__slot_map *m, uint64_t slot);
+uturn_status_t uturn__slot_map_put(struct uturn__slot_map *m,
+                                   const uturn_allocator_t *a, uint64_t slot,
+                                   uint64_t value);
+void uturn__slot_map_erase(struct uturn__slot_map *m, uint64_t slot);
+void uturn__slot_map_clear(struct uturn__slot_map *m); /* keeps the table */
+void uturn__slot_map_free(struct uturn__slot_map *m,
+                          const uturn_allocator_t *a);
+uint64_t uturn__slot_map_first(const struct uturn__slot_map *m);
+
 /* ---- problems (problem.c) ---- */
 
 /* Copy the caller's struct, honouring its size, over the defaults. */
@@ -123,6 +155,22 @@ struct uturn_plan {
     uint64_t action_count;
     uint64_t action_capacity;
 };
+
+/* ---- fingerprints (fingerprint.c) ---- */
+
+/* A canonical little-endian encoding fed to XXH3-64. */
+struct uturn__hasher {
+    _Alignas(64) unsigned char state[640]; /* an XXH3_state_t */
+};
+
+void uturn__hasher_start(struct uturn__hasher *h);
+void uturn__hash_u64(struct uturn__hasher *h, uint64_t value);
+/* n values, or a marker for "none" when values is NULL. */
+void uturn__hash_array(struct uturn__hasher *h, const uint64_t *values,
+                       uint64_t n);
+uint64_t uturn__hasher_end(struct uturn__hasher *h);
+/* The plan's fingerprint, from its planner and resolved problem. */
+uint64_t uturn__plan_fingerprint(const uturn_plan_t *plan);
 
 /* An empty plan with its allocator set, for planners and the parser. */
 uturn_status_t uturn__plan_new(const uturn_allocator_t *alloc,

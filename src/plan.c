@@ -101,7 +101,9 @@ static uturn_status_t plan_prepare(uturn_plan_t *plan,
     if (status != UTURN_OK)
         return status;
     plan->problem.slots = plan->stats.slots; /* the capacity it was made for */
-    return uturn__stats_finish(&plan->stats, &plan->problem, error);
+    status = uturn__stats_finish(&plan->stats, &plan->problem, error);
+    plan->stats.fingerprint = uturn__plan_fingerprint(plan);
+    return status;
 }
 
 uturn_status_t uturn_plan_create(const uturn_problem_t *problem,

@@ -17,6 +17,7 @@ enum uturn__header {
     UTURN__H_SLOT_BYTES,
     UTURN__H_BUDGET,
     UTURN__H_PLANNER,
+    UTURN__H_FINGERPRINT,
     UTURN__H_COUNT
 };
 
@@ -32,6 +33,8 @@ struct uturn__planfile {
     uturn_plan_t *plan;         /* collects the actions, or NULL */
     uturn_status_t failed;      /* sticky: the first failure */
     uturn_error_t failure;      /* its details */
+    struct uturn__hasher hash;  /* the fingerprint, from the first action */
+    uint64_t hashed;            /* actions fed to it */
 };
 
 /* An empty reader state; alloc is resolved (NULL: malloc). */
@@ -40,7 +43,8 @@ void uturn__planfile_init(struct uturn__planfile *p,
 /* Read one line (without its newline; it may hold any bytes). */
 uturn_status_t uturn__planfile_line(struct uturn__planfile *p,
                                     const char *text, size_t len);
-/* The text ended: check what the end needs, count into observed. */
+/* The text ended: check what the end needs, count into observed (its
+ * fingerprint is the stream's: the same for the parse and the reader). */
 uturn_status_t uturn__planfile_end(struct uturn__planfile *p,
                                    uturn_stats_t *observed);
 /* Free what the state still owns (not the plan). */

@@ -17,7 +17,7 @@ struct field {
 };
 
 static const char *const header_names[UTURN__H_COUNT] = {
-    "steps", "slots", "slot_bytes", "budget_bytes", "planner"};
+    "steps", "slots", "slot_bytes", "budget_bytes", "planner", "fingerprint"};
 
 static bool is(const struct field *f, const char *word)
 {
@@ -127,6 +127,24 @@ static uturn_status_t planner_header(struct uturn__planfile *p,
                      shown(f, q));
 }
 
+/* "fingerprint HEX": the fingerprint of the plan that wrote the text, 16
+ * hex digits; informational (a parsed plan's own fingerprint hashes its
+ * actions), but it must be well formed. */
+static uturn_status_t fingerprint_header(struct uturn__planfile *p,
+                                         const struct field *f)
+{
+    char q[4 * SHOWN + 8];
+    bool hex = f->len == 16;
+    for (size_t i = 0; hex && i < f->len; i++) {
+        const char c = f->at[i];
+        hex = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+    }
+    return hex ? UTURN_OK
+               : malformed(p,
+                           "fingerprint '%s' is not 16 lowercase hex digits",
+                           shown(f, q));
+}
+
 static uturn_status_t header_line(struct uturn__planfile *p,
                                   const struct field *f, int count, int h)
 {
@@ -140,6 +158,8 @@ static uturn_status_t header_line(struct uturn__planfile *p,
     p->seen[h] = true;
     if (h == UTURN__H_PLANNER)
         return planner_header(p, &f[1]);
+    if (h == UTURN__H_FINGERPRINT)
+        return fingerprint_header(p, &f[1]);
     uint64_t *const fields[] = {&p->problem.steps, &p->problem.slots,
                                 &p->problem.slot_bytes,
                                 &p->problem.budget_bytes};
@@ -179,7 +199,24 @@ static uturn_status_t start_actions(struct uturn__planfile *p)
     if (uturn__validator_new(&p->alloc, &limits, p->step_bytes, p->step_costs,
                              &p->validator) != UTURN_OK)
         return out_of_memory(p, "a validator");
+    /* A parsed plan is its actions: its fingerprint hashes the headers
+     * that matter, every action as it comes, and their count. */
+    uturn__hasher_start(&p->hash);
+    uturn__hash_u64(&p->hash, (uint64_t)UTURN_PLANNER_PARSED);
+    uturn__hash_u64(&p->hash, pr->steps);
+    uturn__hash_u64(&p->hash, pr->slots);
+    uturn__hash_array(&p->hash, p->step_bytes, pr->steps);
+    uturn__hash_array(&p->hash, p->step_costs, pr->steps);
     return UTURN_OK;
+}
+
+static void hash_action(struct uturn__planfile *p, const uturn_action_t *a)
+{
+    uturn__hash_u64(&p->hash, (uint64_t)a->op);
+    uturn__hash_u64(&p->hash, a->step);
+    uturn__hash_u64(&p->hash, a->step_end);
+    uturn__hash_u64(&p->hash, a->slot);
+    p->hashed += 1;
 }
 
 /* Keep the action in the plan (uturn_plan_parse only). */
@@ -267,6 +304,7 @@ static uturn_status_t action_line(struct uturn__planfile *p,
                                                &p->failure);
         return p->failed;
     }
+    hash_action(p, &a);
     return p->plan != NULL ? append(p, &a) : UTURN_OK;
 }
 
@@ -384,6 +422,9 @@ uturn_status_t uturn__planfile_end(struct uturn__planfile *p,
         p->validator, observed, p->line, &p->failure);
     if (st != UTURN_OK)
         p->failed = st;
+    uturn__hash_u64(&p->hash, p->hashed);
+    if (observed != NULL)
+        observed->fingerprint = uturn__hasher_end(&p->hash);
     return st;
 }
 

@@ -9,10 +9,12 @@
 static uturn_status_t write_header(const uturn_plan_t *plan, FILE *stream)
 {
     const uturn_stats_t *s = &plan->stats;
-    int rc =
-        fprintf(stream, "uturn-plan 1\nplanner %s\nsteps %llu\nslots %llu\n",
-                uturn_planner_name(plan->problem.planner),
-                (unsigned long long)s->steps, (unsigned long long)s->slots);
+    int rc = fprintf(stream,
+                     "uturn-plan 1\nplanner %s\nfingerprint %016llx\nsteps "
+                     "%llu\nslots %llu\n",
+                     uturn_planner_name(plan->problem.planner),
+                     (unsigned long long)s->fingerprint,
+                     (unsigned long long)s->steps, (unsigned long long)s->slots);
     if (rc >= 0 && s->slot_bytes != 0)
         rc = fprintf(stream, "slot_bytes %llu\n",
                      (unsigned long long)s->slot_bytes);

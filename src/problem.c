@@ -1,25 +1,57 @@
 /* Problem and stats structs: defaults, size-aware copies, shared checks. */
 #include "internal.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
+void uturn__init_sized(void *p, size_t size, const void *defaults,
+                       size_t full)
+{
+    if (p == NULL || size < sizeof(size_t))
+        return;
+    const size_t n = size < full ? size : full;
+    memcpy(p, defaults, n);
+    memcpy(p, &n, sizeof n);
+}
+
+void uturn_problem_init_size(uturn_problem_t *problem, size_t size)
+{
+    uturn_problem_t d;
+    memset(&d, 0, sizeof d);
+    d.size    = sizeof d;
+    d.planner = UTURN_PLANNER_REVOLVE;
+    uturn__init_sized(problem, size, &d, sizeof d);
+}
+
+void uturn_stats_init_size(uturn_stats_t *stats, size_t size)
+{
+    uturn_stats_t d;
+    memset(&d, 0, sizeof d);
+    d.size = sizeof d;
+    uturn__init_sized(stats, size, &d, sizeof d);
+}
+
+/* The plain functions, for programs built against older headers: they
+ * write the struct as it was in 0.1. */
+#undef uturn_problem_init
+#undef uturn_stats_init
+
 void uturn_problem_init(uturn_problem_t *problem)
 {
-    if (problem == NULL)
-        return;
-    memset(problem, 0, sizeof *problem);
-    problem->size    = sizeof *problem;
-    problem->planner = UTURN_PLANNER_REVOLVE;
+    uturn_problem_init_size(problem,
+                            UTURN__SIZE_THROUGH(uturn_problem_t, unit_bytes));
 }
 
 void uturn_stats_init(uturn_stats_t *stats)
 {
-    if (stats == NULL)
-        return;
-    memset(stats, 0, sizeof *stats);
-    stats->size = sizeof *stats;
+    uturn_stats_init_size(stats,
+                          UTURN__SIZE_THROUGH(uturn_stats_t, recompute_factor));
 }
+
+/* Internal callers pass their whole struct. */
+#define uturn_problem_init(p) uturn_problem_init_size((p), sizeof *(p))
+#define uturn_stats_init(p)   uturn_stats_init_size((p), sizeof *(p))
 
 /* Bytes of a caller's struct that the library may touch: its recorded
  * size, capped at what this library knows. A zero size (the caller skipped

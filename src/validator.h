@@ -8,10 +8,6 @@
 /* Slots below this index live in a plain array; the others in a map. */
 #define UTURN__DENSE_SLOTS ((uint64_t)1 << 20)
 
-struct uturn__slot_map {
-    uint64_t *keys, *vals; /* vals[i] == 0: free */
-    size_t cap, count;
-};
 
 struct uturn_validator {
     uturn_allocator_t alloc;
@@ -39,15 +35,6 @@ uturn_status_t uturn__validator_new(const uturn_allocator_t *alloc,
                                     const uint64_t *step_bytes,
                                     const uint64_t *step_costs,
                                     uturn_validator_t **out);
-/* slot_map.c */
-uint64_t uturn__slot_map_get(const struct uturn__slot_map *m, uint64_t slot);
-uturn_status_t uturn__slot_map_put(struct uturn__slot_map *m,
-                                   const uturn_allocator_t *a, uint64_t slot,
-                                   uint64_t value);
-void uturn__slot_map_erase(struct uturn__slot_map *m, uint64_t slot);
-void uturn__slot_map_free(struct uturn__slot_map *m,
-                          const uturn_allocator_t *a);
-uint64_t uturn__slot_map_first(const struct uturn__slot_map *m);
 
 /* Contents of slot k: step + 1, or UTURN__EMPTY. */
 static inline uint64_t uturn__slot_get(const uturn_validator_t *v, uint64_t k)

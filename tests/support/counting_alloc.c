@@ -23,6 +23,8 @@ static void *count_alloc(void *user, size_t size)
     c->live_bytes += size;
     if (c->live_bytes > c->peak_bytes)
         c->peak_bytes = c->live_bytes;
+    if (c->on_alloc != NULL)
+        c->on_alloc(c->context, c);
     return block + HEADER;
 }
 

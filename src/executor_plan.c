@@ -1,0 +1,112 @@
+/*
+ * uturn_executor_plan(): plans whose counts are what a run will hold. Slot
+ * sizes become the storage's strides and the budget the part of it the
+ * storage can use, so the planner plans with the real cost and the plan's
+ * peak_bytes is exactly the run's (before the storage rounds it up).
+ */
+#include "executor.h"
+
+#include <string.h>
+
+/* Every size as its stride, in a copy the caller frees. */
+static uturn_status_t stride_sizes(const uturn_executor_t *ex,
+                                   const uint64_t *sizes, uint64_t n,
+                                   uint64_t **out, uturn_error_t *error)
+{
+    uint64_t *strides = uturn__alloc_zeroed(&ex->alloc, (size_t)n,
+                                            sizeof *strides);
+    if (strides == NULL)
+        return uturn__fail(error, UTURN_E_NOMEM,
+                           "out of memory for %llu slot sizes",
+                           (unsigned long long)n);
+    for (uint64_t i = 0; i < n; i++) {
+        if (sizes[i] == 0 || !uturn__stride(sizes[i], &strides[i])) {
+            uturn__free(&ex->alloc, strides, (size_t)n * sizeof *strides);
+            return uturn__fail(error,
+                               sizes[i] == 0 ? UTURN_E_INVALID_ARG
+                                             : UTURN_E_OVERFLOW,
+                               "step_bytes[%llu] = %llu cannot be a slot",
+                               (unsigned long long)i,
+                               (unsigned long long)sizes[i]);
+        }
+    }
+    *out = strides;
+    return UTURN_OK;
+}
+
+/* The budget the storage can use: the most bytes a region may hold
+ * within it. */
+static uturn_status_t usable_budget(const uturn_executor_t *ex,
+                                    uturn_problem_t *real, uint64_t first,
+                                    uturn_error_t *error)
+{
+    const struct uturn__storage *st = &ex->storage;
+    const uint64_t b                = real->budget_bytes;
+    if (b == 0)
+        return UTURN_OK;
+    real->budget_bytes = st->ops->usable(st, b);
+    if (real->budget_bytes >= first)
+        return UTURN_OK;
+    uint64_t least = first;
+    uturn__storage_round(st, first, &least);
+    return uturn__fail_infeasible(error, 1, least,
+                                  "a budget of %llu bytes holds no slot of "
+                                  "%llu bytes here (the least is %llu bytes)",
+                                  (unsigned long long)b,
+                                  (unsigned long long)first,
+                                  (unsigned long long)least);
+}
+
+/* An infeasible plan names its least capacity; the least budget is what
+ * that capacity's region costs here. */
+static void real_minimum(const uturn_executor_t *ex,
+                         const uturn_problem_t *real, uturn_error_t *error)
+{
+    if (error == NULL || error->minimum_bytes == 0)
+        return;
+    uint64_t raw = error->minimum_bytes;
+    if (real->step_bytes == NULL && error->minimum_slots != 0 &&
+        uturn__mul_u64(error->minimum_slots, real->slot_bytes, &raw) !=
+            UTURN_OK)
+        return;
+    uturn__storage_round(&ex->storage, raw, &error->minimum_bytes);
+}
+
+uturn_status_t uturn_executor_plan(const uturn_executor_t *executor,
+                                   const uturn_problem_t *problem,
+                                   uturn_plan_t **out, uturn_error_t *error)
+{
+    if (out != NULL)
+        *out = NULL;
+    if (executor == NULL || problem == NULL || out == NULL)
+        return uturn__fail(error, UTURN_E_INVALID_ARG,
+                           "executor, problem and out must not be NULL");
+    uturn_problem_t real;
+    uturn__problem_copy(problem, &real);
+    if (real.slot_bytes == 0 && real.step_bytes == NULL)
+        return uturn__fail(error, UTURN_E_INVALID_ARG,
+                           "slot_bytes (or step_bytes) must give the size of "
+                           "a state");
+    if (real.slot_bytes != 0 && !uturn__stride(real.slot_bytes,
+                                               &real.slot_bytes))
+        return uturn__fail(error, UTURN_E_OVERFLOW,
+                           "a slot of %llu bytes cannot be sized",
+                           (unsigned long long)problem->slot_bytes);
+    uint64_t *strides = NULL;
+    uturn_status_t st = UTURN_OK;
+    if (real.step_bytes != NULL && real.steps != 0)
+        st = stride_sizes(executor, real.step_bytes, real.steps, &strides,
+                          error);
+    real.step_bytes = strides != NULL ? strides : real.step_bytes;
+    if (st == UTURN_OK)
+        st = usable_budget(executor, &real,
+                           strides != NULL ? strides[0] : real.slot_bytes,
+                           error);
+    if (st == UTURN_OK)
+        st = uturn_plan_create(&real, &executor->alloc, out, error);
+    if (st == UTURN_E_INFEASIBLE)
+        real_minimum(executor, &real, error);
+    uturn__free(&executor->alloc, strides,
+                (size_t)real.steps * sizeof *strides);
+    return st;
+}
