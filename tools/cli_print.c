@@ -41,7 +41,10 @@ void cli_print_stats(FILE *out, const char *planner, const uturn_stats_t *s,
         for (size_t i = 0; i < n; i++)
             fprintf(out, ", \"%s\": %llu", count_fields[i].key,
                     field(s, count_fields[i].offset));
-        fprintf(out, ", \"recompute_factor\": %.6g}\n", s->recompute_factor);
+        fprintf(out,
+                ", \"recompute_factor\": %.6g, \"fingerprint\": "
+                "\"%016llx\"}\n",
+                s->recompute_factor, (unsigned long long)s->fingerprint);
         return;
     }
     fprintf(out, "%-17s %s\n", "planner", planner);
@@ -51,6 +54,8 @@ void cli_print_stats(FILE *out, const char *planner, const uturn_stats_t *s,
         fprintf(out, "%-17s %llu\n", count_fields[i].key,
                 field(s, count_fields[i].offset));
     fprintf(out, "%-17s %.6g\n", "recompute_factor", s->recompute_factor);
+    fprintf(out, "%-17s %016llx\n", "fingerprint",
+            (unsigned long long)s->fingerprint);
 }
 
 static void print_action_json(FILE *out, const uturn_action_t *a)
