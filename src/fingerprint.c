@@ -20,13 +20,15 @@
 #define FINGERPRINT_VERSION 1u
 #define NO_ARRAY            0xffffffffffffffffull
 
-_Static_assert(sizeof(XXH3_state_t) <= sizeof(((struct uturn__hasher *)0)->state),
-               "the hasher holds an XXH3 state");
-_Static_assert(_Alignof(XXH3_state_t) <= 64, "the hasher is aligned for it");
+_Static_assert(sizeof(XXH3_state_t) + 64 <=
+                   sizeof(((struct uturn__hasher *)0)->state),
+               "the hasher holds an XXH3 state at a 64-byte boundary");
+_Static_assert(_Alignof(XXH3_state_t) <= 64, "64 bytes align it");
 
 static XXH3_state_t *state_of(struct uturn__hasher *h)
 {
-    return (XXH3_state_t *)(void *)h->state;
+    const uintptr_t at = ((uintptr_t)h->state + 63) & ~(uintptr_t)63;
+    return (XXH3_state_t *)(void *)(h->state + (at - (uintptr_t)h->state));
 }
 
 static void little_endian(uint64_t value, unsigned char out[8])

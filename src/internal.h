@@ -160,7 +160,10 @@ struct uturn_plan {
 
 /* A canonical little-endian encoding fed to XXH3-64. */
 struct uturn__hasher {
-    _Alignas(64) unsigned char state[640]; /* an XXH3_state_t */
+    /* An XXH3_state_t at the first 64-byte boundary inside (the allocators
+     * give 16-byte alignment, XXH3 wants 64); a hasher is not moved once
+     * started. */
+    unsigned char state[640 + 64];
 };
 
 void uturn__hasher_start(struct uturn__hasher *h);
