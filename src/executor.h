@@ -65,6 +65,19 @@ void uturn__run_release(struct uturn__run *run);
 uturn_status_t uturn__run_sized_need(struct uturn__run *run, uint64_t *need);
 /* Perform every action of the plan (run_loop.c). */
 uturn_status_t uturn__run_actions(struct uturn__run *run);
+/* Shared by the general loop and the fast one (run_loop.c). */
+uturn_status_t uturn__run_callback_failed(struct uturn__run *run,
+                                         const char *which, uint64_t step,
+                                         int rc);
+uturn_status_t uturn__run_progress(struct uturn__run *run);
+/* Record a timed action of op (spent seconds) and draw the next gap. */
+void uturn__run_sampled(struct uturn__run *run, uturn_op_t op, double spent);
+uturn_status_t uturn__run_start_generator(struct uturn__run *run);
+void uturn__run_start_counters(struct uturn__run *run);
+/* The fast loop (run_fast.c): uniform slots at fixed strides, a
+ * contiguous state, slot indices used as they are, no verify mode. */
+bool uturn__run_fast_applies(const struct uturn__run *run);
+uturn_status_t uturn__run_fast(struct uturn__run *run);
 /* Seconds on a monotonic clock. */
 double uturn__now(void);
 /* Give back the region and every table (executor.c). */

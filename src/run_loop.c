@@ -18,7 +18,7 @@
 #include <string.h>
 #include <xxhash.h>
 
-#define SAMPLE_PERIOD 32
+#define SAMPLE_PERIOD 256
 #define LONG_ACTION   2e-6
 
 #if defined(__GNUC__)
@@ -40,8 +40,9 @@ failed(struct uturn__run *run, uturn_status_t status, uint64_t step,
                           (unsigned long long)run->index);
 }
 
-static uturn_status_t callback_failed(struct uturn__run *run, const char *which,
-                                      uint64_t step, int rc)
+uturn_status_t uturn__run_callback_failed(struct uturn__run *run,
+                                         const char *which, uint64_t step,
+                                         int rc)
 {
     return failed(run, UTURN_E_CALLBACK, step,
                   "the %s callback returned %d at step %llu", which, rc,
@@ -67,7 +68,7 @@ static uturn_status_t check_hash(struct uturn__run *run, uint64_t i,
 }
 
 /* The whole run's progress: work done out of the work predicted. */
-static uturn_status_t report_progress(struct uturn__run *run)
+uturn_status_t uturn__run_progress(struct uturn__run *run)
 {
     run->work_next = run->work_done + run->work_every;
     const uturn_progress_t p = {
@@ -81,7 +82,7 @@ static uturn_status_t report_progress(struct uturn__run *run)
     };
     const int rc = run->options.on_progress(run->options.on_progress_user, &p);
     return rc == 0 ? UTURN_OK
-                   : callback_failed(run, "on_progress",
+                   : uturn__run_callback_failed(run, "on_progress",
                                      run->seen.reverse_steps != 0
                                          ? run->steps - run->seen.reverse_steps
                                          : run->seen.forward_steps,
@@ -96,7 +97,7 @@ static uturn_status_t advance(struct uturn__run *run, const uturn_action_t *a)
     for (uint64_t i = a->step; i < a->step_end; i++) {
         const int rc = m->forward(m->user, i);
         if (rc != 0)
-            return callback_failed(run, "forward", i, rc);
+            return uturn__run_callback_failed(run, "forward", i, rc);
         run->seen.forward_steps += 1;
         run->work_done += costs != NULL ? costs[i] : 1;
         if (hash_live) {
@@ -107,7 +108,7 @@ static uturn_status_t advance(struct uturn__run *run, const uturn_action_t *a)
         }
         if (run->work_done >= run->work_next &&
             run->options.on_progress != NULL) {
-            const uturn_status_t st = report_progress(run);
+            const uturn_status_t st = uturn__run_progress(run);
             if (st != UTURN_OK)
                 return st;
         }
@@ -208,7 +209,7 @@ static uturn_status_t store(struct uturn__run *run, const uturn_action_t *a)
     }
     const int rc = m->save(m->user, a->step, addr, bytes);
     if (rc != 0)
-        return callback_failed(run, "save", a->step, rc);
+        return uturn__run_callback_failed(run, "save", a->step, rc);
     return run->hashes != NULL ? check_hash(run, a->step, addr, bytes)
                                : UTURN_OK;
 }
@@ -232,7 +233,7 @@ static uturn_status_t restore(struct uturn__run *run, const uturn_action_t *a)
         return UTURN_OK;
     }
     const int rc = m->load(m->user, a->step, addr, bytes);
-    return rc == 0 ? UTURN_OK : callback_failed(run, "load", a->step, rc);
+    return rc == 0 ? UTURN_OK : uturn__run_callback_failed(run, "load", a->step, rc);
 }
 
 static void free_slot(struct uturn__run *run, const uturn_action_t *a)
@@ -256,11 +257,11 @@ static uturn_status_t reverse(struct uturn__run *run, const uturn_action_t *a)
     const uturn_model_t *m = &run->model;
     const int rc           = m->adjoint(m->user, a->step);
     if (rc != 0)
-        return callback_failed(run, "adjoint", a->step, rc);
+        return uturn__run_callback_failed(run, "adjoint", a->step, rc);
     const uint64_t done = ++run->seen.reverse_steps;
     run->work_done += 1;
     if (run->work_done >= run->work_next && run->options.on_progress != NULL) {
-        const uturn_status_t st = report_progress(run);
+        const uturn_status_t st = uturn__run_progress(run);
         if (st != UTURN_OK)
             return st;
     }
@@ -272,7 +273,7 @@ static uturn_status_t reverse(struct uturn__run *run, const uturn_action_t *a)
     const int stop =
         run->options.progress(run->options.progress_user, done, run->steps);
     return stop == 0 ? UTURN_OK
-                     : callback_failed(run, "progress", a->step, stop);
+                     : uturn__run_callback_failed(run, "progress", a->step, stop);
 }
 
 static uturn_status_t perform(struct uturn__run *run, const uturn_action_t *a)
@@ -290,7 +291,7 @@ static uturn_status_t perform(struct uturn__run *run, const uturn_action_t *a)
     case UTURN_OP_TURN: {
         const int rc = run->model.turn(run->model.user);
         return rc == 0 ? UTURN_OK
-                       : callback_failed(run, "turn", run->steps, rc);
+                       : uturn__run_callback_failed(run, "turn", run->steps, rc);
     }
     case UTURN_OP_REVERSE:
         return reverse(run, a);
@@ -326,13 +327,9 @@ static uint64_t next_gap(struct uturn__run *run)
     return 1 + x % (2 * SAMPLE_PERIOD - 1);
 }
 
-/* Perform one action and time it (its turn in the sample has come). */
-static uturn_status_t timed(struct uturn__run *run, const uturn_action_t *a)
+void uturn__run_sampled(struct uturn__run *run, uturn_op_t op, double spent)
 {
-    const double start               = uturn__now();
-    const uturn_status_t status      = perform(run, a);
-    const double spent               = uturn__now() - start;
-    const enum uturn__cost_kind kind = cost_kind(a->op);
+    const enum uturn__cost_kind kind = cost_kind(op);
     if (kind != COST_NONE)
         run->spent[kind] += spent * (double)run->weight;
     /* Decide on a running mean, not on this one action: a gap that
@@ -341,11 +338,19 @@ static uturn_status_t timed(struct uturn__run *run, const uturn_action_t *a)
     run->mean_spent += (spent - run->mean_spent) / 8.0;
     run->weight    = run->mean_spent > LONG_ACTION ? 1 : next_gap(run);
     run->countdown = run->weight;
+}
+
+/* Perform one action and time it (its turn in the sample has come). */
+static uturn_status_t timed(struct uturn__run *run, const uturn_action_t *a)
+{
+    const double start          = uturn__now();
+    const uturn_status_t status = perform(run, a);
+    uturn__run_sampled(run, a->op, uturn__now() - start);
     return status;
 }
 
 /* The generator's state for this plan, in the executor's kept buffer. */
-static uturn_status_t start_generator(struct uturn__run *run)
+uturn_status_t uturn__run_start_generator(struct uturn__run *run)
 {
     uturn_executor_t *ex        = run->ex;
     const struct uturn__planner *g = run->plan->planner;
@@ -369,7 +374,7 @@ static uturn_status_t start_generator(struct uturn__run *run)
 }
 
 /* Work predicted and the progress cadence. */
-static void start_counters(struct uturn__run *run)
+void uturn__run_start_counters(struct uturn__run *run)
 {
     run->countdown  = 1;
     run->weight     = 1;
@@ -378,17 +383,18 @@ static void start_counters(struct uturn__run *run)
     run->work_every = run->options.on_progress_every != 0
                           ? run->options.on_progress_every
                           : (run->work_total + 99) / 100;
-    run->work_next  = run->work_every;
+    /* Without a whole-run progress callback the threshold is never met,
+     * so the loops test one comparison and nothing else. */
+    run->work_next =
+        run->options.on_progress != NULL ? run->work_every : UINT64_MAX;
 }
 
-uturn_status_t uturn__run_actions(struct uturn__run *run)
+/* Every action, one by one, for every kind of run. */
+static uturn_status_t general_loop(struct uturn__run *run)
 {
-    uturn_status_t status = start_generator(run);
-    if (status != UTURN_OK)
-        return status;
-    start_counters(run);
     const struct uturn__planner *g = run->plan->planner;
     uturn_action_t *batch          = run->ex->batch;
+    uturn_status_t status          = UTURN_OK;
     size_t count                   = 0;
     while (status == UTURN_OK &&
            (count = g->fill(run->ex->gen, batch, UTURN__BATCH)) != 0) {
@@ -398,9 +404,22 @@ uturn_status_t uturn__run_actions(struct uturn__run *run)
             run->index += status == UTURN_OK;
         }
     }
+    return status;
+}
+
+uturn_status_t uturn__run_actions(struct uturn__run *run)
+{
+    uturn_status_t status = uturn__run_start_generator(run);
+    if (status != UTURN_OK)
+        return status;
+    uturn__run_start_counters(run);
+    if (uturn__run_fast_applies(run))
+        status = uturn__run_fast(run);
+    else
+        status = general_loop(run);
     run->seen.actions        = run->index;
     run->report.actions_done = run->index;
     if (status == UTURN_OK && run->options.on_progress != NULL)
-        status = report_progress(run);
+        status = uturn__run_progress(run);
     return status;
 }
