@@ -164,18 +164,26 @@ static int parse_range(struct sweep *sw, const char *text)
 }
 
 /* The default: one state to store-all, 10 log-spaced slot counts, each
- * times the slot cost, which must not pass 2^64. */
+ * the least budget that holds that many slots (k times the slot cost, or
+ * with --run what the executor's storage charges for k slots), which must
+ * not pass 2^64. */
 static int default_budgets(struct sweep *sw)
 {
     log_spaced(sw, 1, sw->steps, 10);
-    for (size_t i = 0; i < sw->budget_count; i++)
-        if (__builtin_mul_overflow(sw->budgets[i], sw->slot_cost,
-                                   &sw->budgets[i]))
+    for (size_t i = 0; i < sw->budget_count; i++) {
+        const uint64_t k = sw->budgets[i];
+        const bool wraps =
+            sw->executor != NULL
+                ? uturn_executor_budget(sw->executor, sw->state_bytes, k,
+                                        &sw->budgets[i]) != UTURN_OK
+                : __builtin_mul_overflow(k, sw->slot_cost, &sw->budgets[i]);
+        if (wraps)
             return cli_fail("sweep: the default budgets (up to %llu slots of "
                             "%llu bytes) pass 2^64 bytes; give --budgets or "
                             "--budget-range",
                             (unsigned long long)sw->steps,
                             (unsigned long long)sw->slot_cost);
+    }
     return CLI_OK;
 }
 
@@ -268,18 +276,23 @@ int cli_cmd_sweep(int argc, char **argv)
     rc              = sweep_setup(&o, &sw);
     if (rc != CLI_OK)
         return rc;
-    sw.slot_cost = sw.state_bytes;
+    sw.slot_cost          = sw.state_bytes;
+    uturn_executor_t *ex = NULL;
     if (sw.run) {
-        uturn_executor_t *ex = NULL;
+        uturn_slot_cost_t cost;
+        uturn_slot_cost_init(&cost);
         if (uturn_executor_create(NULL, &ex, NULL) != UTURN_OK ||
-            uturn_executor_slot_bytes(ex, sw.state_bytes, &sw.slot_cost) !=
-                UTURN_OK)
+            uturn_executor_slot_cost(ex, sw.state_bytes, &cost) != UTURN_OK)
             rc = cli_fail("cannot size a slot of %llu bytes",
                           (unsigned long long)sw.state_bytes);
-        uturn_executor_free(ex);
+        sw.slot_cost = cost.stride;
+        sw.granule   = cost.granule;
+        sw.executor  = ex;
     }
     if (rc == CLI_OK)
         rc = sweep_lists(&o, &sw);
+    sw.executor = NULL;
+    uturn_executor_free(ex);
     struct cli_outfile plot = {0};
     if (rc == CLI_OK && sw.plot != NULL)
         rc = cli_outfile_open(sw.plot, &plot); /* before any long work */

@@ -110,8 +110,13 @@ static void print_header(FILE *out, const struct sweep *sw)
     else
         fprintf(out, "Planning only: %llu steps; ",
                 (unsigned long long)sw->steps);
-    fprintf(out, "a state is %s, a slot counts as %s%s.\n", state, slot,
-            sw->run ? " (the allocator's size class)" : "");
+    fprintf(out, "a state is %s, a slot counts as %s", state, slot);
+    if (sw->run)
+        fprintf(out,
+                " (the state rounded up to 16 bytes; the executor holds "
+                "whole pages of %llu bytes, or 16-byte units below one)",
+                (unsigned long long)sw->granule);
+    fputs(".\n", out);
     fprintf(out, "%-10s %10s %-11s %6s %13s %9s %10s", "planner", "budget",
             "feasible", "slots", "forward_steps", "recompute", "peak");
     if (sw->run)

@@ -35,6 +35,8 @@ struct sweep {
     uint64_t steps; /* n */
     uint64_t state_bytes;
     uint64_t slot_cost; /* what a slot counts as: real cost with --run */
+    uint64_t granule;   /* --run: the executor's storage unit (its page) */
+    uturn_executor_t *executor; /* --run: sizes the default budgets */
     uint64_t budgets[SWEEP_MAX_BUDGETS];
     size_t budget_count;
     uturn_planner_t planners[SWEEP_MAX_PLANNERS];
