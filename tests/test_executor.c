@@ -567,3 +567,61 @@ Test(executor, dp_plan_with_per_step_sizes_is_accounted_exactly)
     uturn_executor_free(ex);
     cr_assert_eq(counts.live_blocks, 0);
 }
+
+/* Progress over the whole run: reported during the first sweep too, never
+ * going back, with the total the plan predicts (forward cost + steps), and
+ * once more at the end with all of it done. */
+struct progress_log {
+    uint64_t calls, last_done, total, during_first_sweep, stop_at;
+};
+
+static int log_progress(void *user, const uturn_progress_t *p)
+{
+    struct progress_log *l = user;
+    cr_assert_geq(p->done, l->last_done);
+    cr_assert_leq(p->done, p->total);
+    cr_assert_eq(p->steps, 60);
+    cr_assert_eq(p->done, p->forward_steps + p->reverse_steps);
+    l->during_first_sweep += p->reverse_steps == 0;
+    l->last_done = p->done;
+    l->total     = p->total;
+    l->calls += 1;
+    return l->calls == l->stop_at ? 3 : 0;
+}
+
+Test(executor, progress_covers_the_whole_run)
+{
+    uturn_executor_t *ex = NULL;
+    uturn_executor_create(NULL, &ex, NULL);
+    uturn_plan_t *plan = make_plan(ex, UTURN_PLANNER_REVOLVE, 60, 4, 0);
+    uturn_stats_t ps;
+    uturn_stats_init(&ps);
+    uturn_plan_stats(plan, &ps);
+    struct progress_log log = {0};
+    uturn_run_options_t o;
+    uturn_run_options_init(&o);
+    o.on_progress       = log_progress;
+    o.on_progress_user  = &log;
+    o.on_progress_every = 10;
+    struct toy t        = {.x = 0.3};
+    uturn_model_t m     = toy_model(&t);
+    cr_assert_eq(uturn_executor_run(ex, plan, &m, &o, NULL, NULL, NULL),
+                 UTURN_OK);
+    cr_assert_eq(log.total, ps.forward_cost + 60);
+    cr_assert_eq(log.last_done, log.total, "the end is reported");
+    cr_assert_geq(log.during_first_sweep, 5, "60 first-sweep steps, every 10");
+    cr_assert_geq(log.calls, (ps.forward_cost + 60) / 10);
+    /* A non-zero return stops the run like any callback. */
+    struct progress_log stop = {.stop_at = 3};
+    o.on_progress_user       = &stop;
+    t                        = (struct toy){.x = 0.3};
+    uturn_error_t err;
+    uturn_error_init(&err);
+    cr_assert_eq(uturn_executor_run(ex, plan, &m, &o, NULL, NULL, &err),
+                 UTURN_E_CALLBACK);
+    cr_assert(strstr(err.message, "on_progress callback returned 3") != NULL,
+              "%s", err.message);
+    cr_assert_eq(stop.calls, 3);
+    uturn_plan_free(plan);
+    uturn_executor_free(ex);
+}
