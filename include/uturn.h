@@ -683,6 +683,12 @@ typedef struct uturn_run_options {
     int (*on_progress)(void *user, const uturn_progress_t *progress);
     void *on_progress_user;
     uint64_t on_progress_every; /* 0: about every 1% of the total work */
+    /* Appended in 0.2: the bytes of x_0 .. x_{n-1} in this run, when they
+     * are not the plan's step_bytes (a plan made in abstract units for
+     * several MPI ranks, each with its own sizes); NULL: the plan's. Read
+     * during the run; the peak is found by simulating the plan's stores
+     * with these sizes, and the counts are in them. */
+    const uint64_t *step_bytes;
 } uturn_run_options_t;
 
 
@@ -863,6 +869,18 @@ UTURN_EXPORT uturn_status_t uturn_executor_slot_cost(
  */
 UTURN_EXPORT uturn_status_t uturn_executor_slot_bytes(
     const uturn_executor_t *executor, uint64_t state_bytes, uint64_t *out);
+
+/**
+ * The most uniform slots of @p state_bytes that a budget of @p budget
+ * bytes holds on @p executor (the inverse of uturn_executor_budget()): the
+ * capacity uturn_executor_plan() gives a uniform planner for that budget.
+ * @return UTURN_OK; UTURN_E_INVALID_ARG (NULL pointer, zero bytes);
+ *         UTURN_E_OVERFLOW.
+ * Thread safety: safe. Since: 0.2
+ */
+UTURN_EXPORT uturn_status_t uturn_executor_capacity(
+    const uturn_executor_t *executor, uint64_t state_bytes, uint64_t budget,
+    uint64_t *slots);
 
 /**
  * The least budget that holds @p slots uniform slots of @p state_bytes on

@@ -216,6 +216,20 @@ uturn_status_t uturn_executor_budget(const uturn_executor_t *executor,
     return UTURN_OK;
 }
 
+uturn_status_t uturn_executor_capacity(const uturn_executor_t *executor,
+                                       uint64_t state_bytes, uint64_t budget,
+                                       uint64_t *slots)
+{
+    if (executor == NULL || slots == NULL || state_bytes == 0)
+        return UTURN_E_INVALID_ARG;
+    uint64_t stride = 0;
+    if (!uturn__stride(state_bytes, &stride))
+        return UTURN_E_OVERFLOW;
+    const struct uturn__storage *st = &executor->storage;
+    *slots = st->ops->usable(st, budget) / stride;
+    return UTURN_OK;
+}
+
 static void finish_report(struct uturn__run *run, uturn_status_t status,
                           double started, uturn_stats_t *observed,
                           uturn_report_t *report)

@@ -78,11 +78,13 @@ uturn_status_t uturn__run_sized_need(struct uturn__run *run, uint64_t *need)
 {
     uturn_executor_t *ex = run->ex;
     const uturn_plan_t *p = run->plan;
-    if (run->sizes != NULL && sizes_are_strides(run)) {
+    /* The plan's own sizes: its counts or the kept result may serve. */
+    const bool own = run->sizes != NULL && run->sizes == p->step_bytes;
+    if (own && sizes_are_strides(run)) {
         *need = p->stats.peak_bytes;
         return UTURN_OK;
     }
-    const bool cacheable = run->sizes != NULL;
+    const bool cacheable = own;
     if (cacheable && ex->peak_plan == p &&
         ex->peak_fingerprint == p->stats.fingerprint) {
         *need = ex->peak_bytes;

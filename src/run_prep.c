@@ -31,16 +31,21 @@ static uturn_status_t check_callbacks(const struct uturn__run *run)
 static uturn_status_t choose_sizing(struct uturn__run *run)
 {
     const uturn_model_t *m = &run->model;
-    run->contiguous        = m->state != NULL;
-    run->sizes             = run->plan->step_bytes;
+    run->contiguous = m->state != NULL;
+    run->sizes      = run->options.step_bytes != NULL ? run->options.step_bytes
+                                                      : run->plan->step_bytes;
     run->sized =
         run->sizes != NULL || (!run->contiguous && m->state_size != NULL);
-    if (run->sizes != NULL && run->contiguous &&
-        run->plan->problem.slot_bytes > m->state_bytes)
+    uint64_t largest = 0;
+    for (uint64_t i = 0; run->sizes != NULL && run->contiguous &&
+                         i < run->plan->stats.steps;
+         i++)
+        largest = run->sizes[i] > largest ? run->sizes[i] : largest;
+    if (largest > m->state_bytes)
         return uturn__fail(run->error, UTURN_E_INVALID_ARG,
                            "the plan holds states of up to %llu bytes; the "
                            "model's state buffer has %llu",
-                           (unsigned long long)run->plan->problem.slot_bytes,
+                           (unsigned long long)largest,
                            (unsigned long long)m->state_bytes);
     run->state_bytes = m->state_bytes;
     if (!run->sized && !uturn__stride(m->state_bytes, &run->stride))

@@ -625,3 +625,86 @@ Test(executor, progress_covers_the_whole_run)
     uturn_plan_free(plan);
     uturn_executor_free(ex);
 }
+
+/* A plan made in abstract units (as the MPI layer makes one plan for ranks
+ * of different sizes) runs with this run's real sizes: the peak is the
+ * plan's peak in those sizes, found by simulation, and the budget is
+ * checked in them. */
+Test(executor, a_plan_in_units_runs_with_the_sizes_of_this_run)
+{
+    enum { N = 30 };
+    uint64_t units[N], bytes[N];
+    for (uint64_t i = 0; i < N; i++) {
+        units[i] = 1 + i % 3;
+        bytes[i] = 16 * units[i]; /* = sized16_bytes */
+    }
+    uturn_problem_t pr;
+    uturn_problem_init(&pr);
+    pr.planner         = UTURN_PLANNER_DP;
+    pr.steps           = N;
+    pr.step_bytes      = units;
+    pr.budget_bytes    = 12; /* units */
+    uturn_plan_t *plan = NULL;
+    cr_assert_eq(uturn_plan_create(&pr, NULL, &plan, NULL), UTURN_OK);
+    uturn_stats_t ps;
+    uturn_stats_init(&ps);
+    uturn_plan_stats(plan, &ps);
+    counting_alloc_t counts       = {0};
+    const uturn_allocator_t alloc = counting_allocator(&counts);
+    uturn_executor_t *ex          = NULL;
+    uturn_executor_create(&alloc, &ex, NULL);
+    struct toy t    = {.x = 0.9};
+    uturn_model_t m = toy_model(&t);
+    m.state         = NULL;
+    m.state_bytes   = 0;
+    m.save          = sized16_save;
+    m.load          = sized16_load;
+    uturn_run_options_t o;
+    uturn_run_options_init(&o);
+    o.step_bytes   = bytes;
+    o.budget_bytes = 16 * ps.peak_bytes; /* the plan's peak, in bytes */
+    uturn_report_t rep;
+    uturn_report_init(&rep);
+    uturn_stats_t seen;
+    uturn_stats_init(&seen);
+    cr_assert_eq(uturn_executor_run(ex, plan, &m, &o, &seen, &rep, NULL),
+                 UTURN_OK);
+    const double want = reference_gradient(N, 0.9);
+    cr_assert(memcmp(&t.xbar, &want, sizeof want) == 0);
+    cr_assert_eq(rep.planned_peak_bytes, 16 * ps.peak_bytes);
+    cr_assert_eq(seen.peak_bytes, 16 * ps.peak_bytes);
+    o.budget_bytes = 16 * ps.peak_bytes - 1;
+    cr_assert_eq(uturn_executor_run(ex, plan, &m, &o, NULL, NULL, NULL),
+                 UTURN_E_INFEASIBLE);
+    uturn_plan_free(plan);
+    uturn_executor_free(ex);
+}
+
+/* Capacity and budget are inverse: the least budget for k slots holds k,
+ * one byte less holds k - 1 (with pages and with an allocator). */
+Test(executor, capacity_and_budget_are_inverse)
+{
+    counting_alloc_t counts       = {0};
+    const uturn_allocator_t alloc = counting_allocator(&counts);
+    uturn_executor_t *ex[2]       = {NULL, NULL};
+    uturn_executor_create(NULL, &ex[0], NULL);
+    uturn_executor_create(&alloc, &ex[1], NULL);
+    static const uint64_t states[] = {8, 100, 1000, 4096, 5000, 1 << 20};
+    for (int e = 0; e < 2; e++)
+        for (size_t i = 0; i < sizeof states / sizeof states[0]; i++)
+            for (uint64_t k = 1; k <= 40; k++) {
+                uint64_t b = 0, got = 0;
+                cr_assert_eq(uturn_executor_budget(ex[e], states[i], k, &b),
+                             UTURN_OK);
+                uturn_executor_capacity(ex[e], states[i], b, &got);
+                cr_assert_geq(got, k, "state %llu, %llu slots",
+                              (unsigned long long)states[i],
+                              (unsigned long long)k);
+                uturn_executor_capacity(ex[e], states[i], b - 1, &got);
+                cr_assert_lt(got, k, "state %llu, %llu slots, a byte less",
+                             (unsigned long long)states[i],
+                             (unsigned long long)k);
+            }
+    uturn_executor_free(ex[0]);
+    uturn_executor_free(ex[1]);
+}
