@@ -750,6 +750,61 @@ UTURN_EXPORT void uturn_report_init_size(uturn_report_t *report,
 typedef struct uturn_executor uturn_executor_t;
 
 /**
+ * A user's storage for a level of slots (device memory, a compressor,
+ * remote storage): the executor hands it each state to keep under a slot
+ * id and asks for it back. Every callback takes `user` first and returns 0
+ * on success; any other value stops the run with UTURN_E_IO naming the
+ * step (and UTURN_E_CALLBACK's message conventions).
+ * Since: 0.2
+ */
+typedef struct uturn_storage_callbacks {
+    size_t size; /* sizeof(uturn_storage_callbacks_t) */
+    void *user;
+    /* Before a run: up to `ids` slots of at most `bytes` each. May be NULL. */
+    int (*open)(void *user, uint64_t ids, uint64_t bytes);
+    /* Keep the state (`bytes` at `src`, x_step) under id. */
+    int (*put)(void *user, uint64_t id, uint64_t step, const void *src,
+               uint64_t bytes);
+    /* Write the state kept under id (x_step, `bytes`) to dst. */
+    int (*get)(void *user, uint64_t id, uint64_t step, void *dst,
+               uint64_t bytes);
+    /* The state under id is no longer needed. May be NULL. */
+    void (*drop)(void *user, uint64_t id);
+    /* After a run, on every exit path. May be NULL. */
+    void (*close)(void *user);
+} uturn_storage_callbacks_t;
+
+/** Where a level of slots lives. Since: 0.2 */
+typedef enum uturn_storage_kind {
+    UTURN_STORAGE_MEMORY = 0, /* the executor's memory (level 0's kind) */
+    UTURN_STORAGE_FILE   = 1, /* one preallocated file per run */
+    UTURN_STORAGE_USER   = 2  /* the caller's callbacks */
+} uturn_storage_kind_t;
+
+/**
+ * The storage of one level beyond memory (see uturn_executor_options_t).
+ * Prepare with uturn_storage_init().
+ * Since: 0.2
+ */
+typedef struct uturn_storage {
+    size_t size; /* set by uturn_storage_init() */
+    uturn_storage_kind_t kind;
+    /* FILE: the directory the run's own subdirectory goes in; NULL: the
+     * TMPDIR environment variable, else /tmp. Copied at open. */
+    const char *directory;
+    /* USER: the callbacks; must outlive the executor. */
+    const uturn_storage_callbacks_t *callbacks;
+    /* FILE: perform reads and writes in the run's thread, one at a time
+     * (no overlap with compute, no in-flight buffers). */
+    bool synchronous;
+} uturn_storage_t;
+
+/** Set @p storage to its defaults (a file level in $TMPDIR). Since: 0.2 */
+UTURN_EXPORT void uturn_storage_init_size(uturn_storage_t *storage,
+                                          size_t size);
+#define uturn_storage_init(p) uturn_storage_init_size((p), sizeof *(p))
+
+/**
  * How an executor is made. Prepare with uturn_executor_options_init().
  * Since: 0.2
  */
@@ -762,6 +817,10 @@ typedef struct uturn_executor_options {
      * cost is whole pages; else this allocator, whose cost is exactly what
      * is asked of it. Copied. */
     const uturn_allocator_t *slot_alloc;
+    /* The storage of levels 1, 2, .. of a plan with storage levels (level
+     * 0 is the memory above); copied at open. */
+    const uturn_storage_t *levels;
+    uint64_t level_count;
 } uturn_executor_options_t;
 
 /** Set @p options to its defaults (all NULL). Since: 0.2 */

@@ -9,6 +9,8 @@
 static const struct uturn__storage_ops *const backends[] = {
     [UTURN__BACKEND_PAGES]     = &uturn__storage_pages,
     [UTURN__BACKEND_ALLOCATOR] = &uturn__storage_alloc,
+    [UTURN__BACKEND_FILE]      = &uturn__storage_file,
+    [UTURN__BACKEND_USER]      = &uturn__storage_user,
 };
 
 static uint64_t page_size(void)
@@ -26,6 +28,36 @@ void uturn__storage_open(struct uturn__storage *st,
                                                    : UTURN__BACKEND_ALLOCATOR;
     st->ops  = backends[st->kind];
     uturn__alloc_resolve(slot_alloc, &st->alloc);
+}
+
+void uturn_storage_init_size(uturn_storage_t *storage, size_t size)
+{
+    uturn_storage_t d;
+    memset(&d, 0, sizeof d);
+    d.size = sizeof d;
+    d.kind = UTURN_STORAGE_FILE;
+    uturn__init_sized(storage, size, &d, sizeof d);
+}
+
+uturn_status_t uturn__storage_open_level(struct uturn__storage *st,
+                                         const uturn_storage_t *desc,
+                                         const uturn_allocator_t *alloc)
+{
+    memset(st, 0, sizeof *st);
+    st->page = page_size();
+    uturn__alloc_resolve(alloc, &st->alloc);
+    if (desc->kind == UTURN_STORAGE_FILE) {
+        st->kind = UTURN__BACKEND_FILE;
+        st->ops  = backends[st->kind];
+        return uturn__storage_file_open(st, desc->directory,
+                                        desc->synchronous);
+    }
+    if (desc->kind == UTURN_STORAGE_USER && desc->callbacks != NULL) {
+        st->kind = UTURN__BACKEND_USER;
+        st->ops  = backends[st->kind];
+        return uturn__storage_user_open(st, desc->callbacks);
+    }
+    return UTURN_E_INVALID_ARG;
 }
 
 void uturn__storage_close(struct uturn__storage *st)

@@ -23,7 +23,12 @@
 /* Regions of at least this many bytes ask for transparent huge pages. */
 #define UTURN__HUGE_REGION ((uint64_t)4 << 20)
 
-enum uturn__backend { UTURN__BACKEND_PAGES, UTURN__BACKEND_ALLOCATOR };
+enum uturn__backend {
+    UTURN__BACKEND_PAGES,
+    UTURN__BACKEND_ALLOCATOR,
+    UTURN__BACKEND_FILE,
+    UTURN__BACKEND_USER
+};
 
 struct uturn__storage;
 
@@ -44,16 +49,47 @@ struct uturn__storage_ops {
      * runs. Pages already touched are kept where the backend can. */
     uturn_status_t (*resize)(struct uturn__storage *st, uint64_t bytes);
     void (*close)(struct uturn__storage *st);
+    /* The rest is for backends whose region has no address (base stays
+     * NULL: files, the user's); NULL for memory.
+     *
+     * Around each run, on every exit path: begin_run prepares for a region
+     * of `bytes` holding at most `ids` slots (a file backend makes the
+     * run's directory, lock file and file, and checks the free space);
+     * end_run removes everything begin_run made. */
+    uturn_status_t (*begin_run)(struct uturn__storage *st, uint64_t bytes,
+                                uint64_t ids);
+    void (*end_run)(struct uturn__storage *st);
+    /* Copy a state in or out of the region: id is the slot's id (a user
+     * backend keys on it), offset where the slot space placed it (a file
+     * backend writes there), step the state's index (checksums, messages).
+     * A read checks what it reads (a file backend: the checksum written
+     * with it) and fails with UTURN_E_IO, st->message naming the step and
+     * the file, rather than return wrong bytes. */
+    uturn_status_t (*write)(struct uturn__storage *st, uint64_t id,
+                            uint64_t offset, const void *src, uint64_t bytes,
+                            uint64_t step);
+    uturn_status_t (*read)(struct uturn__storage *st, uint64_t id,
+                           uint64_t offset, void *dst, uint64_t bytes,
+                           uint64_t step);
+    /* id's state is no longer needed. */
+    void (*drop)(struct uturn__storage *st, uint64_t id);
 };
 
 struct uturn__storage {
     const struct uturn__storage_ops *ops;
     enum uturn__backend kind;
-    uturn_allocator_t alloc; /* ALLOCATOR: where the region comes from */
+    uturn_allocator_t alloc; /* ALLOCATOR: where the region comes from;
+                                others: their bookkeeping */
     uint64_t page;           /* the system's page size */
     unsigned char *base;     /* the region, or NULL */
     uint64_t bytes;          /* its length (what it costs) */
     bool mapped;             /* PAGES: base is a mapping, else a block */
+    void *impl;              /* FILE, USER: the backend's own state */
+    char message[256];       /* why the last call failed */
+    /* What the last run moved, for the report. */
+    uint64_t bytes_written, bytes_read;
+    double write_seconds, read_seconds;
+    bool on_tmpfs; /* FILE: the directory is memory (tmpfs) */
 };
 
 /* The backend for a slot allocator (NULL or malloc/free: mapped pages). */
@@ -70,8 +106,22 @@ bool uturn__storage_round(const struct uturn__storage *st, uint64_t bytes,
 void uturn__storage_cost(const struct uturn__storage *st, uint64_t state_bytes,
                          uturn_slot_cost_t *out);
 
-/* storage_pages.c, storage_alloc.c */
+/* A level beyond memory: a FILE or USER backend as the caller describes
+ * it (the description is copied; its directory string too). */
+uturn_status_t uturn__storage_open_level(struct uturn__storage *st,
+                                         const uturn_storage_t *desc,
+                                         const uturn_allocator_t *alloc);
+
+/* storage_pages.c, storage_alloc.c, storage_file.c, storage_user.c */
 extern const struct uturn__storage_ops uturn__storage_pages;
 extern const struct uturn__storage_ops uturn__storage_alloc;
+extern const struct uturn__storage_ops uturn__storage_file;
+extern const struct uturn__storage_ops uturn__storage_user;
+/* The backends' constructors (their descriptions checked and copied). */
+uturn_status_t uturn__storage_file_open(struct uturn__storage *st,
+                                        const char *directory,
+                                        bool synchronous);
+uturn_status_t uturn__storage_user_open(struct uturn__storage *st,
+                                        const uturn_storage_callbacks_t *cb);
 
 #endif
