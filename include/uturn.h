@@ -161,6 +161,8 @@ typedef enum uturn_planner {
     UTURN_PLANNER_SQRT      = 2,  /* "sqrt": periodic with k = ceil(sqrt n) */
     UTURN_PLANNER_REVOLVE   = 3,  /* "revolve": binomial, optimal */
     UTURN_PLANNER_DP        = 4,  /* "dp": per-step sizes and costs */
+    UTURN_PLANNER_ONLINE    = 5,  /* "online": the step count is unknown */
+    UTURN_PLANNER_HREVOLVE  = 6,  /* "hrevolve": storage levels, optimal */
     UTURN_PLANNER_PARSED    = 100 /* "parsed": read from plan text */
 } uturn_planner_t;
 
@@ -219,7 +221,59 @@ typedef struct uturn_problem {
     const uint64_t *step_bytes; /* dp: bytes of x_i, or NULL (uniform) */
     const uint64_t *step_costs; /* dp: cost of F_i, or NULL (all 1) */
     uint64_t unit_bytes;        /* dp: memory resolution, 0: automatic */
+    /* Appended in 0.2: storage levels, fastest first (see uturn_level_t).
+     * NULL: one level of memory whose capacity is slots or budget_bytes
+     * (then both of those must be 0 when levels are given). */
+    const struct uturn_level *levels;
+    uint64_t level_count;
 } uturn_problem_t;
+
+/**
+ * One level of slot storage: memory (level 0), then a local disk, a
+ * parallel file system, ... A store into the level costs write_cost and a
+ * restore from it read_cost, in the unit of step_costs (1 = one step of
+ * unit cost); a plan's cost is its forward cost plus every write and read
+ * cost. Slots are numbered across levels: level 0 holds slots 0 ..
+ * slots_0 - 1, level 1 the next slots_1, and so on. A capacity is a slot
+ * count, or bytes (resolved as floor(bytes / slot_bytes) by
+ * uturn_plan_create(), at the storage's real cost by
+ * uturn_executor_plan()); a plan's levels always have slot counts.
+ * Prepare with uturn_level_init().
+ * Since: 0.2
+ */
+typedef struct uturn_level {
+    size_t size;         /* set by uturn_level_init() */
+    const char *name;    /* a label ("mem", "disk"); copied; NULL: "levelK" */
+    uint64_t slots;      /* capacity in slots, or 0: bytes */
+    uint64_t bytes;      /* capacity in bytes, when slots is 0 */
+    uint64_t write_cost; /* per store into this level */
+    uint64_t read_cost;  /* per restore from it */
+} uturn_level_t;
+
+/** Set @p level to its defaults (all 0, no name). Since: 0.2 */
+UTURN_EXPORT void uturn_level_init_size(uturn_level_t *level, size_t size);
+#define uturn_level_init(p) uturn_level_init_size((p), sizeof *(p))
+
+/**
+ * One level's counts in a plan (uturn_plan_level_stats()) or a walk.
+ * Since: 0.2
+ */
+typedef struct uturn_level_stats {
+    size_t size;         /* set by uturn_level_stats_init() */
+    const char *name;    /* the level's label; owned by the plan */
+    uint64_t slots;      /* its capacity in slots */
+    uint64_t write_cost; /* per store */
+    uint64_t read_cost;  /* per restore */
+    uint64_t stores;     /* stores into it */
+    uint64_t restores;   /* restores from it */
+    uint64_t peak_slots; /* most of its slots held at once */
+    uint64_t peak_bytes; /* most bytes held in it at once */
+} uturn_level_stats_t;
+
+/** Zero @p stats and record its size. Since: 0.2 */
+UTURN_EXPORT void uturn_level_stats_init_size(uturn_level_stats_t *stats,
+                                              size_t size);
+#define uturn_level_stats_init(p) uturn_level_stats_init_size((p), sizeof *(p))
 
 /** The most memory the dp planner's table may take (bytes). Since: 0.1 */
 #define UTURN_DP_TABLE_BYTES (1024ull * 1024 * 1024)
@@ -261,6 +315,9 @@ typedef struct uturn_stats {
     double recompute_factor;   /* forward_steps / steps */
     /* Appended in 0.2. */
     uint64_t fingerprint; /* uturn_plan_fingerprint() of the plan */
+    uint64_t cost;        /* forward_cost + every write and read cost */
+    uint64_t levels;      /* storage levels (1 without levels) */
+    bool online;          /* made without knowing the steps */
 } uturn_stats_t;
 
 /**
@@ -453,6 +510,17 @@ UTURN_EXPORT uturn_status_t uturn_plan_stats(const uturn_plan_t *plan,
                                              uturn_stats_t *out);
 
 /**
+ * The counts of storage level @p level (0: memory) of @p plan: its capacity
+ * and costs, the stores into it, the restores from it, its peaks. A plan
+ * without levels has one.
+ * @return UTURN_OK; UTURN_E_INVALID_ARG (a NULL pointer, or level >=
+ *         stats.levels).
+ * Thread safety: safe on a shared plan. Since: 0.2
+ */
+UTURN_EXPORT uturn_status_t uturn_plan_level_stats(
+    const uturn_plan_t *plan, uint64_t level, uturn_level_stats_t *out);
+
+/**
  * The problem as the plan resolved it: slots is the capacity the plan was
  * made for (as uturn_stats_t.slots; derived from the budget or the planner
  * when not given), and for periodic and sqrt, stride is the stride used.
@@ -563,8 +631,9 @@ typedef struct uturn_validator uturn_validator_t;
 
 /**
  * Start validating a stream for @p problem: its steps, its capacity (slots,
- * or budget_bytes / slot_bytes; unlimited when neither is set), and its
- * byte budget when budget_bytes and slot_bytes are set.
+ * or budget_bytes / slot_bytes; unlimited when neither is set; with
+ * storage levels, their slots, counted per level), and its byte budget
+ * when budget_bytes and slot_bytes are set.
  * @return UTURN_OK; UTURN_E_INVALID_ARG (NULL pointer, zero steps, slots and
  *         budget_bytes both set, budget without slot_bytes); UTURN_E_NOMEM.
  * Thread safety: reentrant. Since: 0.1
@@ -594,6 +663,17 @@ UTURN_EXPORT uturn_status_t uturn_validator_push(uturn_validator_t *validator,
 UTURN_EXPORT uturn_status_t uturn_validator_finish(uturn_validator_t *validator,
                                                    uturn_stats_t *observed,
                                                    uturn_error_t *error);
+
+/**
+ * The counts the validator has seen for storage level @p level (0 without
+ * levels): stores into it, restores from it, its peaks. The name is NULL.
+ * @return UTURN_OK; UTURN_E_INVALID_ARG (a NULL pointer, or no such
+ *         level).
+ * Since: 0.2
+ */
+UTURN_EXPORT uturn_status_t uturn_validator_level_stats(
+    const uturn_validator_t *validator, uint64_t level,
+    uturn_level_stats_t *out);
 
 /** Free @p validator. NULL is a no-op. Since: 0.1 */
 UTURN_EXPORT void uturn_validator_free(uturn_validator_t *validator);

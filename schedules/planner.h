@@ -29,6 +29,10 @@ struct uturn__planner {
      * the planner id, which fingerprint.c feeds); NULL: steps, slots and
      * stride as resolved. */
     void (*fingerprint)(const uturn_plan_t *plan, struct uturn__hasher *h);
+    /* true: plans several storage levels (plan->levels, resolved) and
+     * fills plan->level_stats in prepare; false: one level, whose counts
+     * plan.c takes from the plan's. */
+    bool levels;
 };
 
 /* Write one action; returns 1, the number written. Every generator uses

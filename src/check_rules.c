@@ -126,6 +126,24 @@ static uturn_status_t slot_set(uturn_validator_t *v, uint64_t k,
     return UTURN_OK;
 }
 
+/* The level of slot k (the levels hold consecutive ranges). */
+static uint64_t level_of(const uturn_validator_t *v, uint64_t k)
+{
+    return uturn__level_of(v->levels, v->level_count, k);
+}
+
+static void count_level_store(uturn_validator_t *v, const uturn_action_t *a)
+{
+    const uint64_t k        = level_of(v, a->slot);
+    uturn_level_stats_t *ls = &v->level_stats[k];
+    ls->stores += 1;
+    v->level_held[k] += 1;
+    if (v->level_held[k] > ls->peak_slots)
+        ls->peak_slots = v->level_held[k];
+    const uint64_t bytes = v->level_held[k] * v->slot_bytes;
+    ls->peak_bytes = bytes > ls->peak_bytes ? bytes : ls->peak_bytes;
+}
+
 static uturn_status_t store(uturn_validator_t *v, const uturn_action_t *a,
                             uint64_t line)
 {
@@ -162,6 +180,7 @@ static uturn_status_t store(uturn_validator_t *v, const uturn_action_t *a,
         v->stats.peak_slots = v->held;
     if (bytes > v->stats.peak_bytes)
         v->stats.peak_bytes = bytes;
+    count_level_store(v, a);
     return UTURN_OK;
 }
 
@@ -182,6 +201,7 @@ static uturn_status_t restore(uturn_validator_t *v, const uturn_action_t *a,
                       (unsigned long long)a->step);
     v->live = a->step;
     v->stats.restores += 1;
+    v->level_stats[level_of(v, a->slot)].restores += 1;
     return UTURN_OK;
 }
 
@@ -198,6 +218,7 @@ static uturn_status_t free_slot(uturn_validator_t *v, const uturn_action_t *a,
     v->held -= 1;
     v->held_bytes -= uturn__validator_bytes(v, held - 1);
     v->stats.frees += 1;
+    v->level_held[level_of(v, a->slot)] -= 1;
     return slot_set(v, a->slot, UTURN__EMPTY);
 }
 

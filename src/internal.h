@@ -154,7 +154,37 @@ struct uturn_plan {
     uturn_action_t *actions; /* parsed plans only */
     uint64_t action_count;
     uint64_t action_capacity;
+    /* Storage levels, always at least one (levels.c): owned copies with
+     * resolved slot counts and names, and each level's counts. */
+    uturn_level_t *levels;
+    uturn_level_stats_t *level_stats;
+    char *level_names; /* the names, one after another */
+    size_t level_names_bytes; /* of the one block holding all three */
+    uint64_t level_count;
 };
+
+/* ---- storage levels (levels.c) ---- */
+
+#define UTURN__MAX_LEVELS 16
+
+/* Copy problem->levels into the plan, resolving byte capacities at
+ * slot_bytes, or make the one memory level of a plan without levels (its
+ * capacity: problem->slots). Sets plan->problem.slots to the total. */
+uturn_status_t uturn__levels_copy(uturn_plan_t *plan,
+                                  const uturn_problem_t *problem,
+                                  uturn_error_t *error);
+/* After a planner's prepare: level 0's counts for planners of one level,
+ * then the plan's cost. */
+uturn_status_t uturn__levels_finish(uturn_plan_t *plan, bool planner_counted,
+                                    uturn_error_t *error);
+void uturn__levels_free(uturn_plan_t *plan);
+/* Resolve problem->levels (names dropped) into out; *total their slots. */
+uturn_status_t uturn__levels_resolve(const uturn_problem_t *p,
+                                     uturn_level_t out[UTURN__MAX_LEVELS],
+                                     uint64_t *total, uturn_error_t *error);
+/* The level holding plan slot k. */
+uint64_t uturn__level_of(const uturn_level_t *levels, uint64_t count,
+                         uint64_t slot);
 
 /* ---- fingerprints (fingerprint.c) ---- */
 

@@ -11,6 +11,9 @@
 
 #include "validator.h"
 
+/* The longest level name plan text takes, with its NUL. */
+#define UTURN__LEVEL_NAME 64
+
 enum uturn__header {
     UTURN__H_STEPS,
     UTURN__H_SLOTS,
@@ -27,7 +30,8 @@ struct uturn__planfile {
     uint64_t *step_bytes;       /* owned until taken by a plan */
     uint64_t *step_costs;       /* owned until taken by a plan */
     uint64_t line;              /* 1-based number of the line being read */
-    bool magic;                 /* "uturn-plan 1" seen */
+    bool magic;                 /* "uturn-plan 1" or "uturn-plan 2" seen */
+    unsigned version;           /* 1 or 2 */
     bool seen[UTURN__H_COUNT];  /* each header at most once */
     uturn_validator_t *validator; /* started at the first action */
     uturn_plan_t *plan;         /* collects the actions, or NULL */
@@ -35,6 +39,10 @@ struct uturn__planfile {
     uturn_error_t failure;      /* its details */
     struct uturn__hasher hash;  /* the fingerprint, from the first action */
     uint64_t hashed;            /* actions fed to it */
+    /* Version 2: "level NAME SLOTS W R" headers, fastest first. */
+    uint64_t level_count;
+    uturn_level_t levels[UTURN__MAX_LEVELS];
+    char level_names[UTURN__MAX_LEVELS][UTURN__LEVEL_NAME];
 };
 
 /* An empty reader state; alloc is resolved (NULL: malloc). */

@@ -118,9 +118,14 @@ static uturn_status_t planner_header(struct uturn__planfile *p,
     char q[4 * SHOWN + 8];
     if (is(f, "parsed"))
         return UTURN_OK;
-    for (int id = 0; uturn_planner_name((uturn_planner_t)id) != NULL; id++)
-        if (is(f, uturn_planner_name((uturn_planner_t)id)))
+    uturn_planner_t id = UTURN_PLANNER_STORE_ALL;
+    if (f->len < 64) {
+        char name[64];
+        memcpy(name, f->at, f->len);
+        name[f->len] = '\0';
+        if (uturn_planner_from_name(name, &id) == UTURN_OK)
             return UTURN_OK;
+    }
     return malformed(p,
                      "unknown planner '%s' (store-all, periodic, sqrt, "
                      "revolve, dp or parsed)",
@@ -174,6 +179,25 @@ static const char *missing_header(const struct uturn__planfile *p)
     return p->seen[UTURN__H_SLOTS] ? NULL : "slots";
 }
 
+/* Levels: their slots add up to the 'slots' header; not with per-step
+ * sizes (not planned this round). */
+static uturn_status_t check_levels(struct uturn__planfile *p)
+{
+    uint64_t total = 0;
+    for (uint64_t k = 0; k < p->level_count; k++)
+        if (uturn__add_u64(total, p->levels[k].slots, &total) != UTURN_OK)
+            return malformed(p, "the levels' slots pass 2^64");
+    if (p->level_count != 0 && total != p->problem.slots)
+        return malformed(p,
+                         "the levels hold %llu slots; the 'slots' header "
+                         "says %llu",
+                         (unsigned long long)total,
+                         (unsigned long long)p->problem.slots);
+    if (p->level_count != 0 && p->step_bytes != NULL)
+        return malformed(p, "levels with 'step_bytes' are not supported");
+    return UTURN_OK;
+}
+
 /* The headers are complete: check them and start the validator. */
 static uturn_status_t start_actions(struct uturn__planfile *p)
 {
@@ -190,6 +214,9 @@ static uturn_status_t start_actions(struct uturn__planfile *p)
         p->step_bytes == NULL)
         return malformed(p, "'budget_bytes' needs a non-zero 'slot_bytes' "
                             "or 'step_bytes'");
+    const uturn_status_t lv = check_levels(p);
+    if (lv != UTURN_OK)
+        return lv;
     uturn_stats_t limits;
     uturn_stats_init(&limits);
     limits.steps        = pr->steps;
@@ -199,6 +226,8 @@ static uturn_status_t start_actions(struct uturn__planfile *p)
     if (uturn__validator_new(&p->alloc, &limits, p->step_bytes, p->step_costs,
                              &p->validator) != UTURN_OK)
         return out_of_memory(p, "a validator");
+    if (p->level_count != 0)
+        uturn__validator_set_levels(p->validator, p->levels, p->level_count);
     /* A parsed plan is its actions: its fingerprint hashes the headers
      * that matter, every action as it comes, and their count. */
     uturn__hasher_start(&p->hash);
@@ -207,6 +236,11 @@ static uturn_status_t start_actions(struct uturn__planfile *p)
     uturn__hash_u64(&p->hash, pr->slots);
     uturn__hash_array(&p->hash, p->step_bytes, pr->steps);
     uturn__hash_array(&p->hash, p->step_costs, pr->steps);
+    for (uint64_t k = 0; k < p->level_count; k++) { /* version 2 only */
+        uturn__hash_u64(&p->hash, p->levels[k].slots);
+        uturn__hash_u64(&p->hash, p->levels[k].write_cost);
+        uturn__hash_u64(&p->hash, p->levels[k].read_cost);
+    }
     return UTURN_OK;
 }
 
@@ -360,11 +394,48 @@ static uturn_status_t magic_line(struct uturn__planfile *p,
     char q[4 * SHOWN + 8];
     if (count != 2 || !is(&f[0], "uturn-plan"))
         return malformed(p, "expected 'uturn-plan 1' first");
-    if (!is(&f[1], "1"))
+    if (!is(&f[1], "1") && !is(&f[1], "2"))
         return malformed(p, "unsupported plan format version '%s' (this "
-                            "library reads version 1)",
+                            "library reads versions 1 and 2)",
                          shown(&f[1], q));
-    p->magic = true;
+    p->magic   = true;
+    p->version = is(&f[1], "1") ? 1 : 2;
+    return UTURN_OK;
+}
+
+/* "level NAME SLOTS W R" (version 2): a storage level, fastest first. */
+static uturn_status_t level_line(struct uturn__planfile *p,
+                                 const struct field *f, int count)
+{
+    char q[4 * SHOWN + 8];
+    if (p->version < 2)
+        return malformed(p, "'level' headers need 'uturn-plan 2'");
+    if (p->validator != NULL)
+        return malformed(p, "header 'level' after the first action");
+    if (count != 5)
+        return malformed(p, "'level' takes a name and three numbers (slots, "
+                            "write cost, read cost)");
+    if (p->level_count == UTURN__MAX_LEVELS)
+        return malformed(p, "more than %d levels", UTURN__MAX_LEVELS);
+    if (f[1].len >= UTURN__LEVEL_NAME)
+        return malformed(p, "level name '%s' is longer than %d bytes",
+                         shown(&f[1], q), UTURN__LEVEL_NAME - 1);
+    uturn_level_t *lv = &p->levels[p->level_count];
+    uturn_level_init(lv);
+    uturn_status_t st = number(p, &f[2], &lv->slots);
+    if (st == UTURN_OK)
+        st = number(p, &f[3], &lv->write_cost);
+    if (st == UTURN_OK)
+        st = number(p, &f[4], &lv->read_cost);
+    if (st == UTURN_OK && lv->slots == 0)
+        st = malformed(p, "level '%s' has no slots", shown(&f[1], q));
+    if (st != UTURN_OK)
+        return st;
+    char *name = p->level_names[p->level_count];
+    memcpy(name, f[1].at, f[1].len);
+    name[f[1].len] = '\0';
+    lv->name       = name;
+    p->level_count += 1;
     return UTURN_OK;
 }
 
@@ -387,6 +458,8 @@ static uturn_status_t one_line(struct uturn__planfile *p, const char *text,
     for (int h = 0; h < UTURN__H_COUNT; h++)
         if (is(&f[0], header_names[h]))
             return header_line(p, f, count, h);
+    if (is(&f[0], "level"))
+        return level_line(p, f, count);
     return action_line(p, f, count);
 }
 

@@ -25,8 +25,33 @@ static uturn_status_t read_lines(struct uturn__planfile *p, const char *text,
     return UTURN_OK;
 }
 
+/* The plan's levels: the text's, or one of its 'slots'; with the counts
+ * the validator saw for each. */
+static uturn_status_t take_levels(struct uturn__planfile *p,
+                                  uturn_error_t *error)
+{
+    uturn_plan_t *plan = p->plan;
+    uturn_problem_t levels;
+    uturn_problem_init(&levels);
+    levels.levels      = p->level_count != 0 ? p->levels : NULL;
+    levels.level_count = p->level_count;
+    plan->problem.slots = p->problem.slots;
+    uturn_status_t st   = uturn__levels_copy(plan, &levels, error);
+    plan->problem.slots = p->problem.slots;
+    for (uint64_t k = 0; st == UTURN_OK && k < plan->level_count; k++) {
+        uturn_level_stats_t *ls = &plan->level_stats[k];
+        ls->stores              = p->validator->level_stats[k].stores;
+        ls->restores            = p->validator->level_stats[k].restores;
+        ls->peak_slots          = p->validator->level_stats[k].peak_slots;
+        ls->peak_bytes          = p->validator->level_stats[k].peak_bytes;
+    }
+    if (st == UTURN_OK)
+        st = uturn__levels_finish(plan, true, error);
+    return st;
+}
+
 /* The plan takes the per-step arrays and the counts the validator saw. */
-static uturn_status_t finish(struct uturn__planfile *p)
+static uturn_status_t finish(struct uturn__planfile *p, uturn_error_t *error)
 {
     uturn_plan_t *plan = p->plan;
     uturn_status_t st  = uturn__planfile_end(p, &plan->stats);
@@ -41,7 +66,7 @@ static uturn_status_t finish(struct uturn__planfile *p)
     p->step_bytes              = NULL;
     p->step_costs              = NULL;
     plan->stats.size           = sizeof plan->stats;
-    return UTURN_OK;
+    return take_levels(p, error);
 }
 
 uturn_status_t uturn_plan_parse(const char *text, size_t length,
@@ -61,8 +86,9 @@ uturn_status_t uturn_plan_parse(const char *text, size_t length,
     uturn__planfile_init(&p, alloc, plan);
     status = read_lines(&p, text, length);
     if (status == UTURN_OK)
-        status = finish(&p);
-    uturn__planfile_report(&p, error);
+        status = finish(&p, error);
+    if (p.failed != UTURN_OK)
+        uturn__planfile_report(&p, error);
     uturn__planfile_release(&p);
     if (status != UTURN_OK) {
         uturn_plan_free(plan);

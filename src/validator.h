@@ -26,7 +26,18 @@ struct uturn_validator {
     uturn_stats_t stats;
     uturn_status_t failed;
     uturn_error_t failure;
+    /* Storage levels (1 without levels): each one's slots and costs, and
+     * its counts as seen. */
+    uint64_t level_count;
+    uturn_level_t levels[UTURN__MAX_LEVELS];
+    uturn_level_stats_t level_stats[UTURN__MAX_LEVELS];
+    uint64_t level_held[UTURN__MAX_LEVELS];
 };
+
+/* Validate against levels (slots resolved; names are not kept); count
+ * <= UTURN__MAX_LEVELS. Without a call: one level of `capacity` slots. */
+void uturn__validator_set_levels(uturn_validator_t *v,
+                                 const uturn_level_t *levels, uint64_t count);
 
 /* limits: steps, slots (capacity), slot_bytes and budget_bytes (0: none);
  * step_bytes and step_costs (NULL: uniform) must outlive the validator. */

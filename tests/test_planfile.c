@@ -444,9 +444,9 @@ Test(planfile, missing_magic)
 
 Test(planfile, wrong_version)
 {
-    expect_parse_error("uturn-plan 2\n"
+    expect_parse_error("uturn-plan 3\n"
                        "steps 3\n",
-                       1, "2");
+                       1, "3");
     expect_parse_error("uturn-plan 01\n", 1, NULL);
     expect_parse_error("uturn-plan 1.0\n", 1, NULL);
 }
