@@ -247,8 +247,10 @@ uturn_status_t uturn_plan_walk(const uturn_plan_t *plan,
     uturn_action_t action;
     while (status == UTURN_OK && uturn_cursor_next(cursor, &action))
         status = uturn__validator_push_line(v, &action, 0, error);
-    if (status == UTURN_OK)
-        status = uturn_validator_finish(v, observed, error);
+    if (status == UTURN_OK) {
+        v->stats.fingerprint = plan->stats.fingerprint; /* its stream */
+        status               = uturn_validator_finish(v, observed, error);
+    }
 done:
     uturn_cursor_free(cursor);
     uturn_validator_free(v);

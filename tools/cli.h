@@ -13,7 +13,7 @@ enum { CLI_OK = 0, CLI_BAD_INPUT = 1, CLI_CANNOT = 2 };
 enum cli_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_CSV };
 
 /* The planners a user may name, for messages. */
-#define CLI_PLANNERS "store-all, periodic, sqrt, revolve, dp"
+#define CLI_PLANNERS "store-all, periodic, sqrt, revolve, dp, hrevolve"
 
 /* Everything the subcommands accept; each takes the part it needs. */
 struct cli_options {
@@ -29,9 +29,19 @@ struct cli_options {
     bool has_grid, run;
     /* per-step sizes and costs (dp) */
     const char *sizes_path, *costs_path;
+    const char *levels; /* --levels, unparsed */
     uint64_t unit;
     bool has_unit;
 };
+
+/* --levels, parsed (cli_levels.c); the names point into text. */
+#define CLI_MAX_LEVELS 16
+struct cli_levels {
+    char text[1024];
+    uturn_level_t levels[CLI_MAX_LEVELS];
+    size_t count;
+};
+int cli_parse_levels(const char *text, struct cli_levels *out);
 
 /* One option a subcommand takes: its name, whether it has a value. */
 struct cli_spec {
@@ -84,9 +94,11 @@ void cli_outfile_abort(struct cli_outfile *f);
 /* Report a library failure and return its exit status. */
 int cli_library_error(uturn_status_t status, const uturn_error_t *error);
 
-/* Output of counts, as text or one JSON object. */
+/* Output of counts, as text or one JSON object; with the plan's levels
+ * when plan is not NULL and has several or costly ones. */
 void cli_print_stats(FILE *out, const char *planner, const uturn_stats_t *s,
-                     uint64_t stride, enum cli_format format);
+                     uint64_t stride, enum cli_format format,
+                     const uturn_plan_t *plan);
 /* The plan as a JSON object with an "actions" array. */
 int cli_print_plan_json(FILE *out, const uturn_plan_t *plan);
 

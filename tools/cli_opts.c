@@ -32,6 +32,8 @@ static bool apply_sweep(struct cli_options *o, const char *name, const char *v)
         return o->sizes_path = v, true;
     if (strcmp(name, "costs") == 0)
         return o->costs_path = v, true;
+    if (strcmp(name, "levels") == 0)
+        return o->levels = v, true;
     const char **const text[] = {&o->model, &o->budgets, &o->budget_range,
                                  &o->planners, &o->plot};
     const char *const names[] = {"model", "budgets", "budget-range", "planners",

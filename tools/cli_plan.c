@@ -10,7 +10,7 @@ static const struct cli_spec plan_specs[] = {
     {"state-bytes", true}, {"slot-bytes", true}, {"stride", true},
     {"format", true},      {"json", false},      {"walk", false},
     {"sizes", true},       {"costs", true},      {"unit", true},
-    {"help", false},       {NULL, false}};
+    {"levels", true},      {"help", false},      {NULL, false}};
 
 static const char plan_help[] =
     "usage: uturn plan PLANNER --steps N [--slots S | --budget SIZE "
@@ -80,10 +80,14 @@ static int build_problem(const struct cli_options *o, uturn_problem_t *p)
     if (o->has_unit && !o->has_budget)
         return cli_fail("--unit is a resolution in bytes: it needs a byte "
                         "--budget");
+    if (o->levels != NULL && (o->has_slots || o->has_budget))
+        return cli_fail("with --levels the capacity is the levels': give "
+                        "neither --slots nor --budget");
     const bool needs_capacity =
         p->planner == UTURN_PLANNER_REVOLVE || p->planner == UTURN_PLANNER_DP ||
+        p->planner == UTURN_PLANNER_HREVOLVE ||
         (p->planner == UTURN_PLANNER_PERIODIC && !o->has_stride);
-    if (needs_capacity && !o->has_slots && !o->has_budget)
+    if (needs_capacity && !o->has_slots && !o->has_budget && !o->levels)
         return cli_fail("%s needs a capacity: give --slots S, or --budget "
                         "SIZE with --state-bytes SIZE%s%s",
                         o->positional,
@@ -120,6 +124,25 @@ static int load_steps(const struct cli_options *o, uturn_problem_t *p,
     return rc;
 }
 
+/* --levels into the problem; byte capacities need the state's size. */
+static int load_levels(const struct cli_options *o, struct cli_levels *lv,
+                       uturn_problem_t *p)
+{
+    if (o->levels == NULL)
+        return CLI_OK;
+    const int rc = cli_parse_levels(o->levels, lv);
+    if (rc != CLI_OK)
+        return rc;
+    for (size_t k = 0; k < lv->count; k++)
+        if (lv->levels[k].bytes != 0 && p->slot_bytes == 0)
+            return cli_fail("--levels: level %zu's capacity is a size: give "
+                            "--state-bytes (or a slot count)",
+                            k + 1);
+    p->levels      = lv->levels;
+    p->level_count = lv->count;
+    return CLI_OK;
+}
+
 /* Parse options, build the problem and its plan; CLI_OK or exit status. */
 static int open_plan(int argc, char **argv, struct cli_options *o,
                      const char *help, uturn_plan_t **plan)
@@ -134,9 +157,12 @@ static int open_plan(int argc, char **argv, struct cli_options *o,
         return cli_fail("plan: --walk belongs to 'uturn stats'");
     uturn_problem_t problem;
     uint64_t *sizes = NULL, *costs = NULL;
+    struct cli_levels levels;
     rc = build_problem(o, &problem);
     if (rc == CLI_OK)
         rc = load_steps(o, &problem, &sizes, &costs);
+    if (rc == CLI_OK)
+        rc = load_levels(o, &levels, &problem);
     uturn_error_t error;
     uturn_error_init(&error);
     if (rc == CLI_OK) {
@@ -181,6 +207,8 @@ static const char *first_difference(const uturn_stats_t *a,
         return "peak_slots or peak_bytes";
     if (a->actions != b->actions || a->reverse_steps != b->reverse_steps)
         return "actions or reverse_steps";
+    if (a->cost != b->cost || a->forward_cost != b->forward_cost)
+        return "cost or forward_cost";
     return NULL;
 }
 
@@ -213,7 +241,8 @@ int cli_cmd_stats(int argc, char **argv)
                  CLI_CANNOT);
     }
     if (rc == CLI_OK)
-        cli_print_stats(stdout, o.positional, &shown, problem.stride, o.format);
+        cli_print_stats(stdout, o.positional, &shown, problem.stride, o.format,
+                        plan);
     uturn_plan_free(plan);
     return rc;
 }
@@ -264,6 +293,6 @@ int cli_cmd_check(int argc, char **argv)
     rc = check_stream(o.positional, &stats);
     if (rc != CLI_OK)
         return rc;
-    cli_print_stats(stdout, "parsed", &stats, 0, o.format);
+    cli_print_stats(stdout, "parsed", &stats, 0, o.format, NULL);
     return CLI_OK;
 }
