@@ -226,6 +226,9 @@ typedef struct uturn_problem {
      * (then both of those must be 0 when levels are given). */
     const struct uturn_level *levels;
     uint64_t level_count;
+    /* Appended in 0.2: the online planner only (steps is 0): a bound on n,
+     * or 0 for none. The first sweep ends by itself at x_max_steps. */
+    uint64_t max_steps;
 } uturn_problem_t;
 
 /**
@@ -619,6 +622,45 @@ UTURN_EXPORT uturn_status_t uturn_cursor_read(uturn_cursor_t *cursor,
                                               uturn_action_t *actions,
                                               size_t capacity, size_t *count);
 
+/**
+ * Online plans (the step count is unknown): "the live state is the last".
+ * Valid right after the cursor handed out an `advance i i+1` of the first
+ * sweep (then n = i + 1); the next reads give the reversal, planned for
+ * the checkpoints held at that moment. During the first sweep a read
+ * never hands out more than up to the next such advance.
+ * @return UTURN_OK; UTURN_E_UNSUPPORTED for a plan that knows its steps;
+ *         UTURN_E_INVALID_ARG (NULL cursor, or not right after an advance
+ *         of the first sweep: actions are still waiting, or the end came
+ *         already).
+ * Thread safety: one thread per cursor. Since: 0.2
+ */
+UTURN_EXPORT uturn_status_t uturn_cursor_end(uturn_cursor_t *cursor);
+
+/**
+ * Online plans with a byte budget (states of different sizes): the size of
+ * x_step, the state just reached (x_0 before the first read; then after
+ * each advance of the first sweep, before the next read).
+ * @return UTURN_OK; UTURN_E_UNSUPPORTED (not such a plan);
+ *         UTURN_E_INVALID_ARG (step is not the state just reached);
+ *         UTURN_E_INFEASIBLE (x_0 alone does not fit the budget).
+ * Since: 0.2
+ */
+UTURN_EXPORT uturn_status_t uturn_cursor_set_size(uturn_cursor_t *cursor,
+                                                  uint64_t step,
+                                                  uint64_t bytes);
+
+/**
+ * An online plan's realised counts: those of the actions its cursor has
+ * generated so far (all of them, once it is at its end), with steps = n
+ * once the end was said (UTURN_NONE before).
+ * @return UTURN_OK; UTURN_E_INVALID_ARG (NULL pointer);
+ *         UTURN_E_UNSUPPORTED (a plan that knows its steps: its counts are
+ *         uturn_plan_stats()).
+ * Since: 0.2
+ */
+UTURN_EXPORT uturn_status_t uturn_cursor_stats(const uturn_cursor_t *cursor,
+                                               uturn_stats_t *out);
+
 /** Free @p cursor. NULL is a no-op. Since: 0.1 */
 UTURN_EXPORT void uturn_cursor_free(uturn_cursor_t *cursor);
 
@@ -675,6 +717,18 @@ UTURN_EXPORT uturn_status_t uturn_validator_level_stats(
     const uturn_validator_t *validator, uint64_t level,
     uturn_level_stats_t *out);
 
+/**
+ * A validator made with steps = 0 (an online plan, the step count
+ * unknown) learns n here, once the stream's first sweep has reached x_n
+ * and before its turn. Until then no advance is checked against n, and a
+ * turn is a broken rule.
+ * @return UTURN_OK; UTURN_E_INVALID_ARG (NULL, n is 0 or already known);
+ *         UTURN_E_INVALID_PLAN (the stream went past n already).
+ * Since: 0.2
+ */
+UTURN_EXPORT uturn_status_t uturn_validator_set_steps(
+    uturn_validator_t *validator, uint64_t steps, uturn_error_t *error);
+
 /** Free @p validator. NULL is a no-op. Since: 0.1 */
 UTURN_EXPORT void uturn_validator_free(uturn_validator_t *validator);
 
@@ -717,6 +771,24 @@ typedef struct uturn_model {
     int (*save)(void *user, uint64_t step, void *dst, uint64_t bytes);
     int (*load)(void *user, uint64_t step, const void *src, uint64_t bytes);
     uint64_t (*state_size)(void *user, uint64_t step); /* or NULL */
+    /* Appended in 0.2. Online plans (the step count is unknown): asked
+     * after each forward step of the first sweep, with the live state
+     * x_step; non-zero means "this is the last state, x_n" (no return value
+     * of forward changes meaning). NULL: the run ends only at the plan's
+     * max_steps. With save/load and state_size, the size of each new state
+     * is asked once it exists. */
+    int (*is_last)(void *user, uint64_t step);
+    /* A step that depends on more than the state (an adaptive time step
+     * chosen by a controller with history) may keep a small record per
+     * step: with record_bytes > 0 and forward_record set, it is called
+     * instead of forward, with the record of F_step: in the first sweep
+     * (again == false) the callback writes it; in every recomputation
+     * (again == true) it gets back exactly what it wrote. The records are
+     * kept outside the budget (report->record_bytes). Otherwise a forward
+     * step must be a function of the step index and the state alone. */
+    uint64_t record_bytes;
+    int (*forward_record)(void *user, uint64_t step, void *record,
+                          bool again);
 } uturn_model_t;
 
 /** Set every field of @p model to 0/NULL and record its size. Since: 0.1 */
@@ -817,6 +889,8 @@ typedef struct uturn_report {
     uint64_t held_after_bytes;  /* slot storage kept for later runs */
     uint64_t bookkeeping_bytes; /* the executor's tables, outside budget */
     uint64_t budget_bytes;      /* the budget the run kept to, or 0 */
+    uint64_t record_bytes;      /* memory step records took, outside budget */
+    uint64_t steps;             /* n as the run found it (online plans) */
 } uturn_report_t;
 
 /** Reset @p report and record its size. NULL is a no-op. Since: 0.1 */

@@ -33,6 +33,20 @@ struct uturn__planner {
      * fills plan->level_stats in prepare; false: one level, whose counts
      * plan.c takes from the plan's. */
     bool levels;
+    /* Online planners only (NULL for the others). During the first sweep
+     * fill() stops right after each `advance i i+1`; then awaits_end() is
+     * true and end() says "the live state is the last". With a byte
+     * budget, set_size() gives the size of each new state before the next
+     * fill (x_0 before the first). steps_known() is n once ended, else 0;
+     * forward_total() the forward steps the whole run will take, once
+     * ended (UINT64_MAX when that overflowed). */
+    bool (*awaits_end)(const void *state);
+    uturn_status_t (*end)(void *state);
+    uturn_status_t (*set_size)(void *state, uint64_t step, uint64_t bytes);
+    uint64_t (*steps_known)(const void *state);
+    uint64_t (*forward_total)(const void *state);
+    /* Online planners with a byte budget (sizes arrive as the run goes). */
+    bool (*sized)(const uturn_plan_t *plan);
 };
 
 /* Write one action; returns 1, the number written. Every generator uses

@@ -103,7 +103,8 @@ uturn_status_t uturn_validator_create(const uturn_problem_t *problem,
                                                   error);
     if (status != UTURN_OK)
         return status;
-    p.steps        = given.steps;
+    /* steps 0: an online stream, n told later (checked as 1 for now). */
+    p.steps        = given.steps != 0 ? given.steps : 1;
     p.slots        = given.level_count != 0 ? total : given.slots;
     p.slot_bytes   = given.slot_bytes;
     p.budget_bytes = given.budget_bytes;
@@ -119,6 +120,11 @@ uturn_status_t uturn_validator_create(const uturn_problem_t *problem,
     limits.slots        = resolved.slots;
     limits.slot_bytes   = resolved.slot_bytes;
     limits.budget_bytes = resolved.budget_bytes;
+    limits.steps        = given.steps;
+    if (given.steps == 0 && (given.step_bytes != NULL || given.step_costs))
+        return uturn__fail(error, UTURN_E_INVALID_ARG,
+                           "an online stream (steps 0) has no per-step "
+                           "arrays");
     status              = uturn__validator_new(alloc, &limits, NULL, NULL, out);
     if (status == UTURN_OK && given.level_count != 0)
         uturn__validator_set_levels(*out, levels, given.level_count);
@@ -201,8 +207,9 @@ uturn_status_t uturn__validator_finish_line(uturn_validator_t *v,
         s->forward_steps > s->steps ? s->forward_steps - s->steps : 0;
     s->recompute_cost =
         s->forward_cost > v->sweep_cost ? s->forward_cost - v->sweep_cost : 0;
-    s->recompute_factor = (double)s->forward_steps / (double)s->steps;
-    s->levels           = v->level_count;
+    s->recompute_factor =
+        s->steps != 0 ? (double)s->forward_steps / (double)s->steps : 0.0;
+    s->levels = v->level_count;
     s->cost             = s->forward_cost;
     for (uint64_t k = 0; k < v->level_count; k++) {
         const uint64_t w = v->level_stats[k].stores * v->levels[k].write_cost;
@@ -272,5 +279,28 @@ uturn_status_t uturn_validator_level_stats(const uturn_validator_t *validator,
                                                                : out->size;
     memcpy(out, &s, keep);
     out->size = keep;
+    return UTURN_OK;
+}
+
+uturn_status_t uturn_validator_set_steps(uturn_validator_t *validator,
+                                         uint64_t steps, uturn_error_t *error)
+{
+    if (validator == NULL || steps == 0)
+        return uturn__fail(error, UTURN_E_INVALID_ARG,
+                           "validator must not be NULL and steps at least 1");
+    if (validator->steps != 0)
+        return uturn__fail(error, UTURN_E_INVALID_ARG,
+                           "the validator knows its steps already (%llu)",
+                           (unsigned long long)validator->steps);
+    if (validator->reached > steps)
+        return uturn__fail_at(error, UTURN_E_INVALID_PLAN, validator->index, 0,
+                              validator->reached,
+                              "the stream reached x_%llu, past the %llu "
+                              "steps",
+                              (unsigned long long)validator->reached,
+                              (unsigned long long)steps);
+    validator->steps        = steps;
+    validator->next_reverse = steps;
+    validator->stats.steps  = steps;
     return UTURN_OK;
 }

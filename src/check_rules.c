@@ -73,7 +73,7 @@ static uturn_status_t advance(uturn_validator_t *v, const uturn_action_t *a,
                       live_text(v, buf), (unsigned long long)a->step);
     if (a->step_end <= a->step)
         return broken(v, a, line, a->step, "the end must be after the start");
-    if (a->step_end > v->steps)
+    if (v->steps != 0 && a->step_end > v->steps)
         return broken(v, a, line, a->step_end, "the end is past the %llu steps",
                       (unsigned long long)v->steps);
     uint64_t cost = a->step_end - a->step;
@@ -90,7 +90,8 @@ static uturn_status_t advance(uturn_validator_t *v, const uturn_action_t *a,
         return broken(v, a, line, a->step,
                       "the forward cost (steps times their step_costs) "
                       "passes 2^64 - 1");
-    v->live = a->step_end;
+    v->live    = a->step_end;
+    v->reached = a->step_end > v->reached ? a->step_end : v->reached;
     return UTURN_OK;
 }
 
@@ -228,6 +229,10 @@ static uturn_status_t turn_or_reverse(uturn_validator_t *v,
     char buf[32];
     const bool turn    = a->op == UTURN_OP_TURN;
     const uint64_t now = turn ? v->steps : a->step;
+    if (turn && v->steps == 0)
+        return broken(v, a, line, UTURN_NONE,
+                      "the turn comes before the steps are known (an online "
+                      "stream: uturn_validator_set_steps first)");
     if (turn && v->turned)
         return broken(v, a, line, now, "the turn has already happened");
     if (!turn && !v->turned)

@@ -18,6 +18,8 @@ struct uturn_executor {
     size_t gen_bytes;
     uint64_t *hashes; /* verify mode: one per state, kept */
     uint64_t hashes_cap;
+    unsigned char *records; /* step records: record_bytes per step, kept */
+    uint64_t records_cap;   /* bytes */
     /* The last per-step peak found by simulating a plan (run_peak.c). */
     uint64_t peak_fingerprint, peak_bytes;
     const uturn_plan_t *peak_plan;
@@ -43,6 +45,9 @@ struct uturn__run {
     uint64_t need;         /* region bytes the plan's peak takes */
     unsigned char *base;   /* the region */
     uint64_t *hashes;      /* verify: hash of x_i, or 0 while unknown */
+    bool online;           /* the plan's steps are unknown until its end */
+    uint64_t frontier;     /* steps computed once: F_i with i < it again */
+    uint64_t record_bytes; /* per step, 0: no records */
     uint64_t held_bytes;   /* bytes held as the plan counts them */
     uint64_t index;        /* of the current action */
     uturn_stats_t seen;
@@ -80,6 +85,14 @@ bool uturn__run_fast_applies(const struct uturn__run *run);
 uturn_status_t uturn__run_fast(struct uturn__run *run);
 /* Seconds on a monotonic clock. */
 double uturn__now(void);
+/* Online runs and step records (run_online.c): room for what steps
+ * up to `step` need (hashes, records), grown as the first sweep goes. */
+uturn_status_t uturn__run_reserve_steps(struct uturn__run *run, uint64_t step);
+/* One forward step, with its record when the model keeps them. */
+int uturn__run_forward(struct uturn__run *run, uint64_t step);
+/* After a batch of an online plan: the end asked, the next size given. */
+uturn_status_t uturn__run_online_step(struct uturn__run *run,
+                                      const uturn_action_t *last);
 /* Give back the region and every table (executor.c). */
 void uturn__executor_trim(uturn_executor_t *ex);
 

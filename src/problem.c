@@ -100,9 +100,17 @@ uturn_status_t uturn__problem_resolve(const uturn_problem_t *in,
                                       uturn_error_t *error)
 {
     uturn__problem_copy(in, out);
-    if (out->steps == 0)
+    if (out->steps == 0 && out->planner != UTURN_PLANNER_ONLINE)
         return uturn__fail(error, UTURN_E_INVALID_ARG,
-                           "steps must be at least 1");
+                           "steps must be at least 1 (0, the step count "
+                           "unknown, is for the online planner)");
+    if (out->steps != 0 && out->planner == UTURN_PLANNER_ONLINE)
+        return uturn__fail(error, UTURN_E_INVALID_ARG,
+                           "the online planner does not know the steps: give "
+                           "steps 0 (and max_steps for a bound)");
+    if (out->max_steps != 0 && out->planner != UTURN_PLANNER_ONLINE)
+        return uturn__fail(error, UTURN_E_INVALID_ARG,
+                           "max_steps is for the online planner");
     if (out->stride != 0 && out->planner != UTURN_PLANNER_PERIODIC)
         return uturn__fail(error, UTURN_E_INVALID_ARG,
                            "a stride applies to the periodic planner only");

@@ -23,6 +23,7 @@
 bool uturn__run_fast_applies(const struct uturn__run *run)
 {
     return !run->sized && run->contiguous && run->hashes == NULL &&
+           !run->online && run->record_bytes == 0 &&
            run->ex->space.remap == UTURN__REMAP_NONE;
 }
 
@@ -77,7 +78,9 @@ static uturn_status_t old_progress(struct uturn__run *run, const struct fast *f,
 {
     const uint64_t every = run->options.progress_every != 0
                                ? run->options.progress_every
-                               : (run->steps + 99) / 100;
+                               : run->steps >= UINT64_MAX - 99
+                                     ? 1
+                                     : (run->steps + 99) / 100;
     if (f->reversed % every != 0 && step != 0)
         return UTURN_OK;
     const int stop =

@@ -95,7 +95,17 @@ static uturn_status_t advance(struct uturn__run *run, const uturn_action_t *a)
     const bool hash_live   = run->hashes != NULL && run->contiguous;
     const uint64_t *costs  = run->plan->step_costs;
     for (uint64_t i = a->step; i < a->step_end; i++) {
-        const int rc = m->forward(m->user, i);
+        if (run->online && run->options.verify) {
+            const uturn_status_t st = uturn__run_reserve_steps(run, i + 1);
+            if (st != UTURN_OK)
+                return st;
+        }
+        const int rc = uturn__run_forward(run, i);
+        if (rc != 0 && run->record_bytes != 0 && run->online &&
+            i >= run->frontier)
+            return uturn__fail(run->error, UTURN_E_NOMEM,
+                               "out of memory for the record of step %llu",
+                               (unsigned long long)i);
         if (rc != 0)
             return uturn__run_callback_failed(run, "forward", i, rc);
         run->seen.forward_steps += 1;
@@ -267,7 +277,9 @@ static uturn_status_t reverse(struct uturn__run *run, const uturn_action_t *a)
     }
     const uint64_t every = run->options.progress_every != 0
                                ? run->options.progress_every
-                               : (run->steps + 99) / 100;
+                               : run->steps >= UINT64_MAX - 99
+                                     ? 1 /* not known yet (online) */
+                                     : (run->steps + 99) / 100;
     if (run->options.progress == NULL || (done % every != 0 && a->step != 0))
         return UTURN_OK;
     const int stop =
@@ -379,10 +391,12 @@ void uturn__run_start_counters(struct uturn__run *run)
     run->countdown  = 1;
     run->weight     = 1;
     run->random     = 0x9e3779b97f4a7c15u;
-    run->work_total = run->plan->stats.forward_cost + run->steps;
-    run->work_every = run->options.on_progress_every != 0
-                          ? run->options.on_progress_every
-                          : (run->work_total + 99) / 100;
+    run->work_total = run->online ? UTURN_NONE
+                                  : run->plan->stats.forward_cost + run->steps;
+    run->work_every = run->options.on_progress_every != 0 ? run->options
+                                                                .on_progress_every
+                      : run->online ? 1000 /* the total is unknown */
+                                    : (run->work_total + 99) / 100;
     /* Without a whole-run progress callback the threshold is never met,
      * so the loops test one comparison and nothing else. */
     run->work_next =
@@ -394,8 +408,9 @@ static uturn_status_t general_loop(struct uturn__run *run)
 {
     const struct uturn__planner *g = run->plan->planner;
     uturn_action_t *batch          = run->ex->batch;
-    uturn_status_t status          = UTURN_OK;
-    size_t count                   = 0;
+    uturn_status_t status =
+        run->online ? uturn__run_online_step(run, NULL) : UTURN_OK;
+    size_t count = 0;
     while (status == UTURN_OK &&
            (count = g->fill(run->ex->gen, batch, UTURN__BATCH)) != 0) {
         for (size_t i = 0; i < count && status == UTURN_OK; i++) {
@@ -403,6 +418,8 @@ static uturn_status_t general_loop(struct uturn__run *run)
                                            : timed(run, &batch[i]);
             run->index += status == UTURN_OK;
         }
+        if (status == UTURN_OK && run->online)
+            status = uturn__run_online_step(run, &batch[count - 1]);
     }
     return status;
 }

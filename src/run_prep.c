@@ -7,10 +7,13 @@
 static uturn_status_t check_callbacks(const struct uturn__run *run)
 {
     const uturn_model_t *m = &run->model;
-    if (m->forward == NULL || m->turn == NULL || m->adjoint == NULL)
+    const bool records     = m->record_bytes != 0;
+    if ((records ? m->forward_record == NULL : m->forward == NULL) ||
+        m->turn == NULL || m->adjoint == NULL)
         return uturn__fail(run->error, UTURN_E_INVALID_ARG,
-                           "the model needs forward, turn and adjoint "
-                           "callbacks");
+                           "the model needs %s, turn and adjoint callbacks",
+                           records ? "forward_record (record_bytes is set)"
+                                   : "forward");
     if (m->state != NULL && m->state_bytes == 0)
         return uturn__fail(run->error, UTURN_E_INVALID_ARG,
                            "state_bytes must be the size of the state");
@@ -23,6 +26,11 @@ static uturn_status_t check_callbacks(const struct uturn__run *run)
         return uturn__fail(run->error, UTURN_E_INVALID_ARG,
                            "with save/load the model needs state_bytes, a "
                            "state_size callback, or a plan with step_bytes");
+    const struct uturn__planner *g = run->plan->planner;
+    if (run->online && g->sized(run->plan) && m->state_size == NULL)
+        return uturn__fail(run->error, UTURN_E_INVALID_ARG,
+                           "an online plan with a byte budget needs the "
+                           "model's state_size (and save/load)");
     return UTURN_OK;
 }
 
@@ -36,6 +44,8 @@ static uturn_status_t choose_sizing(struct uturn__run *run)
                                                       : run->plan->step_bytes;
     run->sized =
         run->sizes != NULL || (!run->contiguous && m->state_size != NULL);
+    if (run->online && !run->plan->planner->sized(run->plan))
+        run->sized = false; /* uniform slots; sizes only bound each copy */
     uint64_t largest = 0;
     for (uint64_t i = 0; run->sizes != NULL && run->contiguous &&
                          i < run->plan->stats.steps;
@@ -85,7 +95,18 @@ static uturn_status_t check_budget(struct uturn__run *run)
 {
     uturn_status_t status = UTURN_OK;
     uint64_t raw          = 0;
-    if (run->sized)
+    const struct uturn__storage *st0 = &run->ex->storage;
+    if (run->online && run->sized) /* sizes unknown: the whole budget */
+        raw = st0->ops->usable(st0, budget_of(run));
+    else if (run->online) /* the peak is unknown: every slot */
+        status = uturn__mul_u64(run->plan->stats.slots, run->stride, &raw) ==
+                         UTURN_OK
+                     ? UTURN_OK
+                     : uturn__fail(run->error, UTURN_E_OVERFLOW,
+                                   "%llu slots of %llu bytes pass 2^64",
+                                   (unsigned long long)run->plan->stats.slots,
+                                   (unsigned long long)run->stride);
+    else if (run->sized)
         status = uturn__run_sized_need(run, &raw);
     else if (uturn__mul_u64(run->plan->stats.peak_slots, run->stride, &raw) !=
              UTURN_OK)
@@ -153,6 +174,15 @@ static uturn_status_t prepare_hashes(struct uturn__run *run)
 {
     uturn_executor_t *ex = run->ex;
     const uint64_t n     = run->steps + 1;
+    run->record_bytes    = run->model.record_bytes;
+    run->frontier        = 0;
+    if (run->online) /* grown as the first sweep goes */
+        return uturn__run_reserve_steps(run, 0);
+    if (run->record_bytes != 0) {
+        const uturn_status_t st = uturn__run_reserve_steps(run, run->steps);
+        if (st != UTURN_OK)
+            return st;
+    }
     if (!run->options.verify)
         return UTURN_OK;
     if (n > ex->hashes_cap) {
@@ -174,6 +204,7 @@ static uturn_status_t prepare_hashes(struct uturn__run *run)
 
 uturn_status_t uturn__run_prepare(struct uturn__run *run)
 {
+    run->online           = run->plan->planner->end != NULL;
     run->steps            = run->plan->stats.steps;
     uturn_status_t status = check_callbacks(run);
     if (status == UTURN_OK)

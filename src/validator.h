@@ -20,6 +20,7 @@ struct uturn_validator {
     size_t slots_len;
     struct uturn__slot_map far; /* slots from UTURN__DENSE_SLOTS on */
     uint64_t live;              /* step of the live state, or UTURN_NONE */
+    uint64_t reached;           /* the furthest state an advance reached */
     uint64_t next_reverse;
     bool turned;
     uint64_t held, held_bytes, index;
