@@ -58,6 +58,15 @@ static uint64_t usable(const struct uturn__storage *st, uint64_t budget)
     return budget;
 }
 
+/* What a run moved is counted from its beginning. */
+static void reset_counts(struct uturn__storage *st)
+{
+    st->bytes_written = 0;
+    st->bytes_read    = 0;
+    st->write_seconds = 0;
+    st->read_seconds  = 0;
+}
+
 static uturn_status_t open_parent(struct uturn__storage *st)
 {
     struct uturn__file *f = uturn__file_of(st);
@@ -80,9 +89,8 @@ static uturn_status_t begin_run(struct uturn__storage *st, uint64_t bytes,
     if (f->active)
         return uturn__file_fail(st, UTURN_E_INVALID_ARG,
                                 "a run is already using %s", f->run_dir);
-    st->bytes_written = st->bytes_read = 0;
-    st->write_seconds = st->read_seconds = 0;
-    uturn_status_t status                = open_parent(st);
+    reset_counts(st);
+    uturn_status_t status = open_parent(st);
     if (status == UTURN_OK) {
         uturn__file_detect_tmpfs(st, f->parent_fd);
         /* Before the space check: what crashed runs left counts as used. */

@@ -49,6 +49,15 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* What a run moved is counted from its beginning. */
+static void reset_counts(struct uturn__storage *st)
+{
+    st->bytes_written = 0;
+    st->bytes_read    = 0;
+    st->write_seconds = 0;
+    st->read_seconds  = 0;
+}
+
 static uint64_t granule(const struct uturn__storage *st)
 {
     (void)st;
@@ -93,10 +102,9 @@ static uturn_status_t begin_run(struct uturn__storage *st, uint64_t bytes,
     if (u->active)
         return fail(st, UTURN_E_INVALID_ARG,
                     "a run is already using the storage callbacks");
-    st->bytes_written = st->bytes_read = 0;
-    st->write_seconds = st->read_seconds = 0;
-    u->active                            = true;
-    st->bytes                            = bytes;
+    reset_counts(st);
+    u->active    = true;
+    st->bytes    = bytes;
     const int rc = u->cb.open != NULL ? u->cb.open(u->cb.user, ids, bytes) : 0;
     if (rc == 0)
         return UTURN_OK;

@@ -56,7 +56,8 @@ Test(storage_file_dir, directory_is_copied_and_defaults_to_tmpdir)
     uturn_storage_init(&desc);
     cr_assert_eq(desc.kind, UTURN_STORAGE_FILE);
     cr_assert_null(desc.directory);
-    cr_assert_lt(snprintf(given, sizeof given, "%s//", parent), sizeof given);
+    cr_assert_lt(snprintf(given, sizeof given, "%s//", parent),
+                 (int)sizeof given);
     desc.directory = given;
     cr_assert_eq(uturn__storage_open_level(&st, &desc, &a), UTURN_OK);
     memset(given, 'x', 8); /* the level keeps its own copy */
@@ -322,4 +323,50 @@ Test(storage_file_dir, tmpfs_is_flagged_and_a_disk_is_not)
     }
     if (!is_tmpfs("/dev/shm"))
         cr_skip_test("neither a tmpfs nor a disk directory to try");
+}
+
+/* In a child: `runs` runs in parent, each writing and reading back a
+ * state; 0 if every one worked. */
+static int churn(const char *parent, int runs)
+{
+    uturn_allocator_t a;
+    uturn__alloc_resolve(NULL, &a);
+    struct uturn__storage st;
+    uturn_storage_t desc;
+    uturn_storage_init(&desc);
+    desc.directory = parent;
+    if (uturn__storage_open_level(&st, &desc, &a) != UTURN_OK)
+        return 1;
+    int bad = 0;
+    for (int i = 0; i < runs && bad == 0; i++) {
+        unsigned char in[64], out[64];
+        fill_state(in, sizeof in, (uint64_t)i);
+        bad = st.ops->begin_run(&st, 4096, 4) != UTURN_OK ||
+              st.ops->write(&st, 2, 128, in, 64, (uint64_t)i) != UTURN_OK ||
+              st.ops->read(&st, 2, 128, out, 64, (uint64_t)i) != UTURN_OK ||
+              memcmp(in, out, 64) != 0;
+        st.ops->end_run(&st);
+    }
+    uturn__storage_close(&st);
+    return bad;
+}
+
+Test(storage_file_dir, runs_in_many_processes_never_clean_each_other)
+{
+    struct rig r;
+    pid_t pids[4];
+    rig_open(&r, "/tmp");
+    for (int i = 0; i < 4; i++) {
+        pids[i] = fork();
+        cr_assert(pids[i] >= 0);
+        if (pids[i] == 0)
+            _exit(churn(r.parent, 100));
+    }
+    for (int i = 0; i < 4; i++) {
+        int status = 0;
+        cr_assert_eq(waitpid(pids[i], &status, 0), pids[i]);
+        cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+                  "child %d: a run failed", i);
+    }
+    rig_close(&r);
 }
