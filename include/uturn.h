@@ -914,7 +914,8 @@ typedef struct uturn_executor uturn_executor_t;
 typedef struct uturn_storage_callbacks {
     size_t size; /* sizeof(uturn_storage_callbacks_t) */
     void *user;
-    /* Before a run: up to `ids` slots of at most `bytes` each. May be NULL. */
+    /* Before a run: at most `ids` slots held at once, `bytes` of them in
+     * all (the level's whole region, not one slot's). May be NULL. */
     int (*open)(void *user, uint64_t ids, uint64_t bytes);
     /* Keep the state (`bytes` at `src`, x_step) under id. */
     int (*put)(void *user, uint64_t id, uint64_t step, const void *src,
