@@ -891,6 +891,9 @@ typedef struct uturn_report {
     uint64_t budget_bytes;      /* the budget the run kept to, or 0 */
     uint64_t record_bytes;      /* memory step records took, outside budget */
     uint64_t steps;             /* n as the run found it (online plans) */
+    /* Memory for states on their way to or from storage levels (inside
+     * measured_peak_bytes and the budget); see io_buffers. */
+    uint64_t io_buffer_bytes;
 } uturn_report_t;
 
 /** Reset @p report and record its size. NULL is a no-op. Since: 0.1 */
@@ -950,7 +953,9 @@ typedef struct uturn_storage {
     /* USER: the callbacks; must outlive the executor. */
     const uturn_storage_callbacks_t *callbacks;
     /* FILE: perform reads and writes in the run's thread, one at a time
-     * (no overlap with compute, no in-flight buffers). */
+     * (no overlap with compute). false: a thread of the run's own writes
+     * behind and reads ahead (see io_buffers). USER levels are always
+     * called in the run's thread. */
     bool synchronous;
 } uturn_storage_t;
 
@@ -976,6 +981,11 @@ typedef struct uturn_executor_options {
      * 0 is the memory above); copied at open. */
     const uturn_storage_t *levels;
     uint64_t level_count;
+    /* States in flight to and from overlapped (file) levels: buffers of
+     * one slot each, taken from the memory budget (uturn_executor_plan()
+     * leaves them out of level 0's slots). 0: 2; at most 16. A plan with
+     * levels and no overlapped one takes 1 (a save/load model's staging). */
+    uint64_t io_buffers;
 } uturn_executor_options_t;
 
 /** Set @p options to its defaults (all NULL). Since: 0.2 */
@@ -1030,6 +1040,42 @@ UTURN_EXPORT void uturn_executor_free(uturn_executor_t *executor);
  * Thread safety: not while the executor runs. Since: 0.1
  */
 UTURN_EXPORT void uturn_executor_trim(uturn_executor_t *executor);
+
+/**
+ * What the last run did with one storage level of the executor: level 0 is
+ * memory, 1 .. level_count the executor's levels. Prepare with
+ * uturn_level_report_init().
+ * Since: 0.2
+ */
+typedef struct uturn_level_report {
+    size_t size;          /* set by uturn_level_report_init() */
+    uint64_t stores;      /* states written into the level */
+    uint64_t restores;    /* states read back */
+    uint64_t peak_slots;  /* most states held at once */
+    uint64_t bytes_written, bytes_read;
+    double write_seconds; /* spent writing (on the I/O thread if overlapped) */
+    double read_seconds;  /* spent reading */
+    double wait_seconds;  /* the run waited for this level's I/O */
+    bool overlapped;      /* its I/O ran on a thread of its own */
+    bool on_tmpfs;        /* a file level whose directory is memory */
+} uturn_level_report_t;
+
+/** Set @p report to zeros and record its size. Since: 0.2 */
+UTURN_EXPORT void uturn_level_report_init_size(uturn_level_report_t *report,
+                                               size_t size);
+#define uturn_level_report_init(p)                                             \
+    uturn_level_report_init_size((p), sizeof *(p))
+
+/**
+ * The last run's figures for storage level @p level of @p executor (see
+ * uturn_level_report_t); all zero before any run with levels.
+ * @return UTURN_OK; UTURN_E_INVALID_ARG (a NULL pointer, or level past the
+ *         executor's levels).
+ * Since: 0.2
+ */
+UTURN_EXPORT uturn_status_t uturn_executor_level_report(
+    const uturn_executor_t *executor, uint64_t level,
+    uturn_level_report_t *out);
 
 /** Bytes of slot storage @p executor holds now (0 for NULL). Since: 0.2 */
 UTURN_EXPORT uint64_t uturn_executor_held_bytes(const uturn_executor_t *executor);

@@ -127,6 +127,18 @@ uturn_status_t uturn_executor_open(const uturn_executor_options_t *options,
                            "out of memory for an executor");
     ex->alloc = resolved;
     uturn__storage_open(&ex->storage, o.slot_alloc);
+    ex->io_buffers = o.io_buffers != 0 ? o.io_buffers : 2;
+    const uturn_status_t st =
+        o.io_buffers > UTURN__IO_MAX_BUFFERS
+            ? uturn__fail(error, UTURN_E_INVALID_ARG,
+                          "io_buffers is %llu; at most %d",
+                          (unsigned long long)o.io_buffers,
+                          UTURN__IO_MAX_BUFFERS)
+            : uturn__levels_open(ex, o.levels, o.level_count, error);
+    if (st != UTURN_OK) {
+        uturn_executor_free(ex);
+        return st;
+    }
     *out = ex;
     return UTURN_OK;
 }
@@ -167,6 +179,7 @@ void uturn_executor_free(uturn_executor_t *executor)
     if (executor == NULL)
         return;
     uturn__executor_trim(executor);
+    uturn__levels_close(executor);
     uturn__storage_close(&executor->storage);
     const uturn_allocator_t alloc = executor->alloc;
     uturn__free(&alloc, executor, sizeof *executor);

@@ -7,13 +7,77 @@
 #include "slot_space.h"
 #include "storage.h"
 
+#include <pthread.h>
+
 /* Actions read from the generator at a time. */
 #define UTURN__BATCH 256
+
+/* A storage level beyond memory, and where its slots live in it. */
+struct uturn__level_store {
+    struct uturn__storage storage;
+    struct uturn__space space;
+    bool running;    /* begin_run succeeded: end_run is owed */
+    bool overlapped; /* its reads and writes go to the I/O thread */
+    /* The last run's counts, for uturn_executor_level_report(). */
+    uint64_t stores, restores, held, peak;
+    double wait_seconds; /* the run waited for this level's I/O */
+};
+
+/* Overlapped I/O (run_io.c): one thread per run performs the reads and
+ * writes of every overlapped level, in the order they were asked (so a
+ * read after a write of the same slot sees it, and a slot reused after a
+ * free is written after the read that emptied it), from buffers reserved
+ * in the memory region. */
+#define UTURN__IO_JOBS        64
+#define UTURN__IO_MAX_BUFFERS 16
+
+enum uturn__io_op { UTURN__IO_WRITE, UTURN__IO_READ, UTURN__IO_DROP };
+enum uturn__buf_state {
+    UTURN__BUF_FREE,
+    UTURN__BUF_FILLING, /* the run's thread is filling it */
+    UTURN__BUF_WRITING,
+    UTURN__BUF_READING,
+    UTURN__BUF_READY /* read, not yet consumed */
+};
+
+struct uturn__io_job {
+    enum uturn__io_op op;
+    uint64_t level; /* 1, 2, .. */
+    uint64_t buf, id, offset, bytes, step;
+};
+
+struct uturn__io_buf {
+    unsigned char *addr;
+    enum uturn__buf_state state;
+    uint64_t slot, step;   /* READING, READY: which state */
+    uturn_status_t status; /* READY: how the read went */
+};
+
+struct uturn__io {
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t work, done;
+    bool started, stop;
+    struct uturn__io_job jobs[UTURN__IO_JOBS];
+    uint64_t head, tail; /* jobs head .. tail-1 are queued or running */
+    struct uturn__io_buf bufs[UTURN__IO_MAX_BUFFERS];
+    uint64_t nbufs;
+    uint64_t prefetched; /* READING or READY buffers */
+    struct uturn__level_store *levels; /* the executor's */
+    /* The first failure; later jobs are skipped. */
+    uturn_status_t failed;
+    uint64_t failed_level, failed_step;
+    size_t scan; /* the batch position read-ahead looks from */
+};
 
 struct uturn_executor {
     uturn_allocator_t alloc;       /* the executor's own bookkeeping */
     struct uturn__storage storage; /* the slot region, kept between runs */
     struct uturn__space space;     /* where slots live in it */
+    /* Levels 1, 2, .. (uturn_executor_options_t.levels). */
+    struct uturn__level_store *levels;
+    uint64_t level_count;
+    uint64_t io_buffers; /* uturn_executor_options_t.io_buffers */
     unsigned char *gen;            /* generator state, kept */
     size_t gen_bytes;
     uint64_t *hashes; /* verify mode: one per state, kept */
@@ -23,6 +87,7 @@ struct uturn_executor {
     /* The last per-step peak found by simulating a plan (run_peak.c). */
     uint64_t peak_fingerprint, peak_bytes;
     const uturn_plan_t *peak_plan;
+    uturn_level_report_t memory_report; /* level 0 in the last run */
     uturn_action_t batch[UTURN__BATCH];
 };
 
@@ -48,6 +113,12 @@ struct uturn__run {
     bool online;           /* the plan's steps are unknown until its end */
     uint64_t frontier;     /* steps computed once: F_i with i < it again */
     uint64_t record_bytes; /* per step, 0: no records */
+    uint64_t levels;       /* the plan's storage levels */
+    uint64_t level_base[UTURN__MAX_LEVELS]; /* the first plan slot of each */
+    uint64_t buffers;      /* level I/O buffers after level 0's slots */
+    unsigned char *buffer; /* the first of them */
+    struct uturn__io io;
+    uint64_t memory_held, memory_peak; /* level 0's slots, with levels */
     uint64_t held_bytes;   /* bytes held as the plan counts them */
     uint64_t index;        /* of the current action */
     uturn_stats_t seen;
@@ -93,6 +164,68 @@ int uturn__run_forward(struct uturn__run *run, uint64_t step);
 /* After a batch of an online plan: the end asked, the next size given. */
 uturn_status_t uturn__run_online_step(struct uturn__run *run,
                                       const uturn_action_t *last);
+/* Levels beyond memory (run_levels.c): open the executor's, check a
+ * plan's against them and begin their run, end it on every path. */
+uturn_status_t uturn__levels_open(uturn_executor_t *ex,
+                                  const uturn_storage_t *levels,
+                                  uint64_t count, uturn_error_t *error);
+void uturn__levels_close(uturn_executor_t *ex);
+uturn_status_t uturn__run_levels_begin(struct uturn__run *run);
+/* After the run: the I/O thread stopped, every level's run ended, level
+ * 0's counts kept for uturn_executor_level_report(). */
+void uturn__run_levels_end(struct uturn__run *run);
+/* Memory buffers for states in flight to and from a plan's levels. */
+uint64_t uturn__level_buffers(const uturn_executor_t *ex,
+                              const uturn_plan_t *plan);
+uint64_t uturn__level_buffers_for(const uturn_executor_t *ex,
+                                  uint64_t level_count);
+/* A slot of level k >= 1 (run_level_io.c). A store takes a buffer to fill
+ * (addr NULL: write from the model's state), then puts it; a restore gets
+ * the state's bytes at *src and releases the buffer once copied out. */
+uturn_status_t uturn__level_buffer(struct uturn__run *run, uint64_t level,
+                                   uint64_t *buf, unsigned char **addr);
+uturn_status_t uturn__level_put(struct uturn__run *run, uint64_t level,
+                                const uturn_action_t *a, uint64_t buf,
+                                const void *src, uint64_t bytes);
+uturn_status_t uturn__level_get(struct uturn__run *run, uint64_t level,
+                                const uturn_action_t *a, uint64_t bytes,
+                                uint64_t *buf, const void **src);
+void uturn__level_release(struct uturn__run *run, uint64_t buf);
+uturn_status_t uturn__level_free(struct uturn__run *run, uint64_t level,
+                                 const uturn_action_t *a);
+/* Read-ahead from batch[from] on; the I/O thread's queue drained. */
+void uturn__level_ahead(struct uturn__run *run, const uturn_action_t *batch,
+                        size_t from, size_t count);
+uturn_status_t uturn__levels_drain(struct uturn__run *run);
+/* The I/O thread (run_io.c); waits are added to *waited. */
+uturn_status_t uturn__io_start(struct uturn__io *io,
+                               struct uturn__level_store *levels,
+                               unsigned char *buffers, uint64_t count,
+                               uint64_t stride);
+void uturn__io_stop(struct uturn__io *io);
+uturn_status_t uturn__io_acquire(struct uturn__io *io, double *waited,
+                                 uint64_t *buf);
+void uturn__io_release(struct uturn__io *io, uint64_t buf);
+uturn_status_t uturn__io_submit(struct uturn__io *io,
+                                const struct uturn__io_job *j, uint64_t slot,
+                                double *waited);
+bool uturn__io_find(struct uturn__io *io, uint64_t slot, uint64_t step,
+                    uint64_t *buf);
+uturn_status_t uturn__io_wait_read(struct uturn__io *io, uint64_t buf,
+                                   double *waited);
+uturn_status_t uturn__io_drain(struct uturn__io *io, double *waited);
+bool uturn__io_spare(struct uturn__io *io, uint64_t *buf);
+/* Bytes of x_step as the model holds it (run_loop.c). */
+uint64_t uturn__run_data_bytes(const struct uturn__run *run, uint64_t step);
+/* The level of plan slot k. */
+static inline uint64_t uturn__run_level(const struct uturn__run *run,
+                                        uint64_t slot)
+{
+    uint64_t k = 0;
+    while (k + 1 < run->levels && slot >= run->level_base[k + 1])
+        k++;
+    return k;
+}
 /* Give back the region and every table (executor.c). */
 void uturn__executor_trim(uturn_executor_t *ex);
 

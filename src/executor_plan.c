@@ -72,6 +72,65 @@ static void real_minimum(const uturn_executor_t *ex,
     uturn__storage_round(&ex->storage, raw, &error->minimum_bytes);
 }
 
+/* Level k's capacity at the storage's real cost: level 0's bytes hold its
+ * slots and the I/O buffers, a further level's bytes whole strides. */
+static uturn_status_t real_level(const uturn_executor_t *ex,
+                                 const uturn_problem_t *real, uint64_t k,
+                                 uturn_level_t *lv, uturn_error_t *error)
+{
+    if (lv->slots != 0 || lv->bytes == 0 || real->slot_bytes == 0)
+        return UTURN_OK; /* uturn_plan_create() names what is missing */
+    const uint64_t buffers =
+        k == 0 ? uturn__level_buffers_for(ex, real->level_count) : 0;
+    const uint64_t usable =
+        k == 0 ? ex->storage.ops->usable(&ex->storage, lv->bytes) : lv->bytes;
+    const uint64_t fit = usable / real->slot_bytes;
+    if (fit <= buffers) {
+        uint64_t least = 0;
+        uturn__mul_u64(buffers + 1, real->slot_bytes, &least);
+        if (k == 0)
+            uturn__storage_round(&ex->storage, least, &least);
+        return uturn__fail_infeasible(
+            error, 1, least,
+            "level %llu (%llu bytes) holds no slot of %llu bytes%s (the "
+            "least is %llu bytes)",
+            (unsigned long long)k, (unsigned long long)lv->bytes,
+            (unsigned long long)real->slot_bytes,
+            buffers != 0 ? " beside the I/O buffers" : "",
+            (unsigned long long)least);
+    }
+    lv->slots = fit - buffers;
+    lv->bytes = 0;
+    return UTURN_OK;
+}
+
+/* The problem's levels with slot counts, in levels[]. */
+static uturn_status_t real_levels(const uturn_executor_t *ex,
+                                  uturn_problem_t *real,
+                                  uturn_level_t levels[UTURN__MAX_LEVELS],
+                                  uturn_error_t *error)
+{
+    if (real->levels == NULL || real->level_count == 0)
+        return UTURN_OK;
+    if (real->level_count > UTURN__MAX_LEVELS)
+        return uturn__fail(error, UTURN_E_INVALID_ARG,
+                           "%llu levels: at most %d",
+                           (unsigned long long)real->level_count,
+                           UTURN__MAX_LEVELS);
+    for (uint64_t k = 0; k < real->level_count; k++) {
+        const uturn_level_t *in = &real->levels[k];
+        uturn_level_init(&levels[k]);
+        memcpy(&levels[k], in,
+               in->size != 0 && in->size < sizeof *in ? in->size : sizeof *in);
+        levels[k].size          = sizeof levels[k];
+        const uturn_status_t st = real_level(ex, real, k, &levels[k], error);
+        if (st != UTURN_OK)
+            return st;
+    }
+    real->levels = levels;
+    return UTURN_OK;
+}
+
 uturn_status_t uturn_executor_plan(const uturn_executor_t *executor,
                                    const uturn_problem_t *problem,
                                    uturn_plan_t **out, uturn_error_t *error)
@@ -98,6 +157,9 @@ uturn_status_t uturn_executor_plan(const uturn_executor_t *executor,
         st = stride_sizes(executor, real.step_bytes, real.steps, &strides,
                           error);
     real.step_bytes = strides != NULL ? strides : real.step_bytes;
+    uturn_level_t levels[UTURN__MAX_LEVELS];
+    if (st == UTURN_OK)
+        st = real_levels(executor, &real, levels, error);
     if (st == UTURN_OK)
         st = usable_budget(executor, &real,
                            strides != NULL ? strides[0] : real.slot_bytes,

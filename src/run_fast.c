@@ -23,7 +23,7 @@
 bool uturn__run_fast_applies(const struct uturn__run *run)
 {
     return !run->sized && run->contiguous && run->hashes == NULL &&
-           !run->online && run->record_bytes == 0 &&
+           !run->online && run->record_bytes == 0 && run->levels <= 1 &&
            run->ex->space.remap == UTURN__REMAP_NONE;
 }
 

@@ -126,8 +126,7 @@ static uturn_status_t advance(struct uturn__run *run, const uturn_action_t *a)
     return UTURN_OK;
 }
 
-/* Bytes of x_step as the model holds it. */
-static uint64_t data_bytes(const struct uturn__run *run, uint64_t step)
+uint64_t uturn__run_data_bytes(const struct uturn__run *run, uint64_t step)
 {
     const uturn_model_t *m = &run->model;
     if (m->state_size != NULL && !run->contiguous)
@@ -196,7 +195,7 @@ static void count_store(struct uturn__run *run, uint64_t step)
     uturn_stats_t *s = &run->seen;
     s->stores += 1;
     run->held_bytes += run->sizes != NULL ? run->sizes[step]
-                       : run->sized       ? data_bytes(run, step)
+                       : run->sized       ? uturn__run_data_bytes(run, step)
                                           : run->plan->stats.slot_bytes;
     const uint64_t held = s->stores - s->frees;
     s->peak_slots       = held > s->peak_slots ? held : s->peak_slots;
@@ -204,15 +203,75 @@ static void count_store(struct uturn__run *run, uint64_t step)
         run->held_bytes > s->peak_bytes ? run->held_bytes : s->peak_bytes;
 }
 
-static uturn_status_t store(struct uturn__run *run, const uturn_action_t *a)
+/* A store into level k >= 1: the state copied or saved into a buffer
+ * (or written from the state itself), then put. */
+static uturn_status_t store_level(struct uturn__run *run,
+                                  const uturn_action_t *a, uint64_t k)
 {
     const uturn_model_t *m = &run->model;
-    const uint64_t bytes   = data_bytes(run, a->step);
+    const uint64_t bytes   = uturn__run_data_bytes(run, a->step);
+    uint64_t buf           = 0;
+    unsigned char *addr    = NULL;
+    uturn_status_t st      = uturn__level_buffer(run, k, &buf, &addr);
+    if (st != UTURN_OK)
+        return st;
+    count_store(run, a->step);
+    if (addr != NULL && run->contiguous)
+        memcpy(addr, m->state, (size_t)bytes);
+    if (!run->contiguous) {
+        const int rc = m->save(m->user, a->step, addr, bytes);
+        st           = rc == 0 ? UTURN_OK
+                               : uturn__run_callback_failed(run, "save", a->step,
+                                                            rc);
+        if (st == UTURN_OK && run->hashes != NULL)
+            st = check_hash(run, a->step, addr, bytes);
+    }
+    if (st != UTURN_OK) {
+        uturn__level_release(run, buf);
+        return st;
+    }
+    return uturn__level_put(run, k, a, buf, addr != NULL ? addr : m->state,
+                            bytes);
+}
+
+static uturn_status_t restore_level(struct uturn__run *run,
+                                    const uturn_action_t *a, uint64_t k)
+{
+    const uturn_model_t *m = &run->model;
+    const uint64_t bytes   = uturn__run_data_bytes(run, a->step);
+    run->seen.restores += 1;
+    uint64_t buf            = 0;
+    const void *src         = NULL;
+    const uturn_status_t st = uturn__level_get(run, k, a, bytes, &buf, &src);
+    if (st != UTURN_OK)
+        return st;
+    int rc = 0;
+    if (run->contiguous && src != m->state)
+        memcpy(m->state, src, (size_t)bytes);
+    if (!run->contiguous)
+        rc = m->load(m->user, a->step, src, bytes);
+    uturn__level_release(run, buf);
+    return rc == 0 ? UTURN_OK
+                   : uturn__run_callback_failed(run, "load", a->step, rc);
+}
+
+static uturn_status_t store(struct uturn__run *run, const uturn_action_t *a)
+{
+    if (run->levels > 1) {
+        const uint64_t k = uturn__run_level(run, a->slot);
+        if (k != 0)
+            return store_level(run, a, k);
+    }
+    const uturn_model_t *m = &run->model;
+    const uint64_t bytes   = uturn__run_data_bytes(run, a->step);
     unsigned char *addr    = NULL;
     const uturn_status_t st = slot_for_store(run, a, bytes, &addr);
     if (st != UTURN_OK)
         return st;
     count_store(run, a->step);
+    run->memory_held += 1;
+    run->memory_peak =
+        run->memory_held > run->memory_peak ? run->memory_held : run->memory_peak;
     if (run->contiguous) {
         memcpy(addr, m->state, (size_t)bytes);
         return UTURN_OK;
@@ -234,8 +293,13 @@ static unsigned char *held_slot(const struct uturn__run *run, uint64_t slot)
 
 static uturn_status_t restore(struct uturn__run *run, const uturn_action_t *a)
 {
+    if (run->levels > 1) {
+        const uint64_t k = uturn__run_level(run, a->slot);
+        if (k != 0)
+            return restore_level(run, a, k);
+    }
     const uturn_model_t *m    = &run->model;
-    const uint64_t bytes      = data_bytes(run, a->step);
+    const uint64_t bytes      = uturn__run_data_bytes(run, a->step);
     const unsigned char *addr = held_slot(run, a->slot);
     run->seen.restores += 1;
     if (run->contiguous) {
@@ -246,6 +310,14 @@ static uturn_status_t restore(struct uturn__run *run, const uturn_action_t *a)
     return rc == 0 ? UTURN_OK : uturn__run_callback_failed(run, "load", a->step, rc);
 }
 
+static uturn_status_t free_level(struct uturn__run *run,
+                                 const uturn_action_t *a, uint64_t k)
+{
+    run->held_bytes -= run->plan->stats.slot_bytes;
+    run->seen.frees += 1;
+    return uturn__level_free(run, k, a);
+}
+
 static void free_slot(struct uturn__run *run, const uturn_action_t *a)
 {
     struct uturn__space *sp = &run->ex->space;
@@ -253,13 +325,14 @@ static void free_slot(struct uturn__run *run, const uturn_action_t *a)
     if (run->sized) {
         const uint64_t step = sp->step[id];
         run->held_bytes -= run->sizes != NULL ? run->sizes[step]
-                                              : data_bytes(run, step);
+                                              : uturn__run_data_bytes(run, step);
         uturn__space_unplace(sp, id);
     } else {
         run->held_bytes -= run->plan->stats.slot_bytes;
     }
     uturn__space_drop_id(sp, a->slot, id);
     run->seen.frees += 1;
+    run->memory_held -= 1;
 }
 
 static uturn_status_t reverse(struct uturn__run *run, const uturn_action_t *a)
@@ -297,9 +370,13 @@ static uturn_status_t perform(struct uturn__run *run, const uturn_action_t *a)
         return store(run, a);
     case UTURN_OP_RESTORE:
         return restore(run, a);
-    case UTURN_OP_FREE:
+    case UTURN_OP_FREE: {
+        const uint64_t k = run->levels > 1 ? uturn__run_level(run, a->slot) : 0;
+        if (k != 0)
+            return free_level(run, a, k);
         free_slot(run, a);
         return UTURN_OK;
+    }
     case UTURN_OP_TURN: {
         const int rc = run->model.turn(run->model.user);
         return rc == 0 ? UTURN_OK
@@ -413,10 +490,16 @@ static uturn_status_t general_loop(struct uturn__run *run)
     size_t count = 0;
     while (status == UTURN_OK &&
            (count = g->fill(run->ex->gen, batch, UTURN__BATCH)) != 0) {
+        const bool ahead = run->io.started;
+        run->io.scan     = 0;
+        if (ahead)
+            uturn__level_ahead(run, batch, 0, count);
         for (size_t i = 0; i < count && status == UTURN_OK; i++) {
             status = --run->countdown != 0 ? perform(run, &batch[i])
                                            : timed(run, &batch[i]);
             run->index += status == UTURN_OK;
+            if (ahead)
+                uturn__level_ahead(run, batch, i + 1, count);
         }
         if (status == UTURN_OK && run->online)
             status = uturn__run_online_step(run, &batch[count - 1]);
@@ -434,6 +517,8 @@ uturn_status_t uturn__run_actions(struct uturn__run *run)
         status = uturn__run_fast(run);
     else
         status = general_loop(run);
+    if (status == UTURN_OK)
+        status = uturn__levels_drain(run);
     run->seen.actions        = run->index;
     run->report.actions_done = run->index;
     if (status == UTURN_OK && run->options.on_progress != NULL)

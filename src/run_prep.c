@@ -90,30 +90,43 @@ static uturn_status_t over_budget(const struct uturn__run *run)
     return status;
 }
 
+/* The most memory slots the plan holds at once (level 0's, with levels;
+ * an online plan may use every one). */
+static uint64_t memory_peak(const struct uturn__run *run)
+{
+    const uturn_plan_t *p = run->plan;
+    if (run->online)
+        return p->levels[0].slots;
+    return p->level_count > 1 ? p->level_stats[0].peak_slots
+                              : p->stats.peak_slots;
+}
+
+/* Level 0's slots at their peak and the buffers for the other levels. */
+static uturn_status_t uniform_need(struct uturn__run *run, uint64_t *raw)
+{
+    uint64_t slots = 0;
+    if (uturn__add_u64(memory_peak(run), run->buffers, &slots) == UTURN_OK &&
+        uturn__mul_u64(slots, run->stride, raw) == UTURN_OK)
+        return UTURN_OK;
+    return uturn__fail(run->error, UTURN_E_OVERFLOW,
+                       "%llu slots of %llu bytes do not fit in 64 bits",
+                       (unsigned long long)memory_peak(run),
+                       (unsigned long long)run->stride);
+}
+
 /* The region bytes the plan's peak takes, and the budget check. */
 static uturn_status_t check_budget(struct uturn__run *run)
 {
     uturn_status_t status = UTURN_OK;
     uint64_t raw          = 0;
     const struct uturn__storage *st0 = &run->ex->storage;
+    run->buffers = uturn__level_buffers(run->ex, run->plan);
     if (run->online && run->sized) /* sizes unknown: the whole budget */
         raw = st0->ops->usable(st0, budget_of(run));
-    else if (run->online) /* the peak is unknown: every slot */
-        status = uturn__mul_u64(run->plan->stats.slots, run->stride, &raw) ==
-                         UTURN_OK
-                     ? UTURN_OK
-                     : uturn__fail(run->error, UTURN_E_OVERFLOW,
-                                   "%llu slots of %llu bytes pass 2^64",
-                                   (unsigned long long)run->plan->stats.slots,
-                                   (unsigned long long)run->stride);
     else if (run->sized)
         status = uturn__run_sized_need(run, &raw);
-    else if (uturn__mul_u64(run->plan->stats.peak_slots, run->stride, &raw) !=
-             UTURN_OK)
-        status = uturn__fail(run->error, UTURN_E_OVERFLOW,
-                             "%llu slots of %llu bytes do not fit in 64 bits",
-                             (unsigned long long)run->plan->stats.peak_slots,
-                             (unsigned long long)run->stride);
+    else /* an online plan's peak is unknown: every slot */
+        status = uniform_need(run, &raw);
     if (status != UTURN_OK)
         return status;
     if (!uturn__storage_round(&run->ex->storage, raw, &run->need))
@@ -148,16 +161,20 @@ static uturn_status_t size_region(struct uturn__run *run)
                            "out of memory for %llu bytes of slots",
                            (unsigned long long)keep);
     run->base                       = st->base;
+    run->buffer = run->buffers != 0 ? st->base + memory_peak(run) * run->stride
+                                    : NULL;
+    run->report.io_buffer_bytes     = run->buffers * run->stride;
     run->report.measured_peak_bytes = st->bytes;
     return UTURN_OK;
 }
 
 static uturn_status_t lay_out(struct uturn__run *run)
 {
+    const bool levels                     = run->plan->level_count > 1;
     const struct uturn__space_plan layout = {
         .sized  = run->sized,
-        .span   = run->plan->slot_span,
-        .peak   = run->plan->stats.peak_slots,
+        .span   = levels ? run->plan->levels[0].slots : run->plan->slot_span,
+        .peak   = memory_peak(run),
         .stride = run->stride,
         .region = run->ex->storage.bytes,
     };
@@ -216,6 +233,8 @@ uturn_status_t uturn__run_prepare(struct uturn__run *run)
     if (status == UTURN_OK)
         status = lay_out(run);
     if (status == UTURN_OK)
+        status = uturn__run_levels_begin(run);
+    if (status == UTURN_OK)
         status = prepare_hashes(run);
     if (status != UTURN_OK)
         return status;
@@ -230,6 +249,7 @@ uturn_status_t uturn__run_prepare(struct uturn__run *run)
 void uturn__run_release(struct uturn__run *run)
 {
     struct uturn__storage *st = &run->ex->storage;
+    uturn__run_levels_end(run);
     /* A run refused before its first callback still sets the budget the
      * executor keeps to afterwards. */
     uint64_t limit = 0;

@@ -106,7 +106,14 @@ static uturn_status_t begin_run(struct uturn__storage *st, uint64_t bytes,
         return status;
     }
     uturn__file_forget_all(st);
-    f->ids    = ids;
+    f->ids = ids;
+    /* Overlapped: the checksum table is whole before the I/O thread
+     * starts, so no write allocates outside the run's thread. */
+    if (!f->synchronous && ids != 0 &&
+        uturn__file_reserve(st, ids - 1) != UTURN_OK) {
+        uturn__file_dir_remove(st);
+        return UTURN_E_NOMEM;
+    }
     f->active = true;
     st->bytes = bytes;
     return UTURN_OK;

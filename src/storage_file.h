@@ -50,7 +50,7 @@ struct uturn__file {
     size_t parent_size;  /* bytes allocated for parent */
     char *run_dir;       /* the run's directory's path, "" between runs */
     size_t run_dir_size; /* bytes allocated for run_dir */
-    bool synchronous;    /* for the executor's overlapped I/O, later */
+    bool synchronous;    /* no I/O thread: checksums grow as written */
     bool active;         /* begin_run succeeded and end_run has not run */
     int parent_fd, run_fd, lock_fd, slots_fd; /* -1: not open */
     uint64_t ids;                             /* the run's ids are below this */
@@ -101,6 +101,8 @@ uturn_status_t uturn__file_read(struct uturn__storage *st, uint64_t id,
                                 uint64_t offset, void *dst, uint64_t bytes,
                                 uint64_t step);
 void uturn__file_drop(struct uturn__storage *st, uint64_t id);
+/* Room in the checksum table for ids up to id. */
+uturn_status_t uturn__file_reserve(struct uturn__storage *st, uint64_t id);
 /* Every id holds nothing (a new run). */
 void uturn__file_forget_all(struct uturn__storage *st);
 

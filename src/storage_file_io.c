@@ -106,7 +106,7 @@ static uturn_status_t check_slot(struct uturn__storage *st, uint64_t id,
 }
 
 /* Room in the checksum table for id (id < ids). */
-static uturn_status_t reserve(struct uturn__storage *st, uint64_t id)
+uturn_status_t uturn__file_reserve(struct uturn__storage *st, uint64_t id)
 {
     struct uturn__file *f = uturn__file_of(st);
     if (id < f->sums_cap)
@@ -165,7 +165,7 @@ uturn_status_t uturn__file_write(struct uturn__storage *st, uint64_t id,
     struct uturn__file *f = uturn__file_of(st);
     uturn_status_t status = check_slot(st, id, offset, bytes, step);
     if (status == UTURN_OK)
-        status = reserve(st, id);
+        status = uturn__file_reserve(st, id);
     if (status != UTURN_OK)
         return status;
     /* Whatever the id held is being overwritten. */
