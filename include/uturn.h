@@ -279,6 +279,15 @@ UTURN_EXPORT void uturn_level_stats_init_size(uturn_level_stats_t *stats,
 #define UTURN_DP_TABLE_BYTES (1024ull * 1024 * 1024)
 
 /**
+ * The hrevolve planner's limits (see uturn_plan_create()): the most memory
+ * its tables may take (bytes), and the most split evaluations the plain
+ * dynamic program would make for the request (a worst case: the planner
+ * prunes most of them). Since: 0.2
+ */
+#define UTURN_HREVOLVE_TABLE_BYTES (1024ull * 1024 * 1024)
+#define UTURN_HREVOLVE_WORK        100000000000ull
+
+/**
  * Set every field of @p problem to its default (revolve, everything else
  * 0) and record its size. NULL is a no-op.
  * Thread safety: safe. Since: 0.1
