@@ -13,7 +13,7 @@ enum { CLI_OK = 0, CLI_BAD_INPUT = 1, CLI_CANNOT = 2 };
 enum cli_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_CSV };
 
 /* The planners a user may name, for messages. */
-#define CLI_PLANNERS "store-all, periodic, sqrt, revolve, dp"
+#define CLI_PLANNERS "store-all, periodic, sqrt, revolve, dp, hrevolve"
 
 /* Everything the subcommands accept; each takes the part it needs. */
 struct cli_options {
