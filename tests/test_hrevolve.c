@@ -1,7 +1,7 @@
 /*
  * hrevolve (storage levels, uniform states) against truth written out
  * here, independently of schedules/hrevolve*.c:
- *  - the reference costs of DESIGN.md section 10 (284, 2755, 938, 320),
+ *  - the reference costs of docs/model.md section 4 (284, 2755, 938, 320),
  *    with every plan walked through the validator, level by level;
  *  - one level is revolve: t(n+1, s) of docs/model.md section 4 for every
  *    n <= 300 and s <= 20;
@@ -168,7 +168,7 @@ static uint64_t planned_cost(uint64_t n, const struct lv *lv, size_t count)
     return cost;
 }
 
-/* ---- the reference costs of DESIGN.md section 10 ----------------------- */
+/* ---- the reference costs of docs/model.md section 4 ------------------- */
 
 Test(hrevolve, reference_costs)
 {
@@ -282,7 +282,7 @@ Test(hrevolve, one_given_level_is_revolve)
  * to reverse (n: the turn; EXH_DONE: every state reversed) and, per level,
  * the set of positions 0 .. n-1 its slots hold (x_n is reversed the moment
  * it is reached, so no plan needs it in a slot). The moves, with their
- * costs, are what DESIGN.md section 2 allows:
+ * costs, are what docs/model.md section 2 allows:
  *  - advance one step (1): a longer advance costs its steps, so unit
  *    steps lose nothing;
  *  - turn or reverse when the live position is the next one (0); the live
@@ -715,7 +715,7 @@ Test(hrevolve, past_the_limits_is_refused_at_once)
 
 /* The decreasing case that shows why: n = 7, one memory slot slow to read
  * (r = 4) and one disk slot free to read. The best plan over every plan
- * costs 20; the best nested one costs 26 (NOTES of the prototype). */
+ * costs 20; the recurrence, were it run on these levels, gives 26. */
 Test(hrevolve, decreasing_costs_are_refused)
 {
     static const struct lv slow_read[] = {{1, 0, 4}, {1, 0, 0}};
