@@ -60,6 +60,24 @@ action sequences, found by Dijkstra).
 $(cat $out/dp_search.txt)
 \`\`\`
 
+MD
+if [ -f $out/hrevolve.txt ]; then
+cat <<MD
+## hrevolve
+
+Command: \`$build/bench/bench_hrevolve 3\`: three \`uturn_plan_create()\`
+calls for n = 10^4 steps over memory 20 slots (w = r = 0) and disk 500
+slots (w = r = 5), each timed in wall and CPU seconds; then one validated
+walk of the plan, whose counts must equal the prediction. Target: at most
+10 s.
+
+\`\`\`
+$(cat $out/hrevolve.txt)
+\`\`\`
+
+MD
+fi
+cat <<MD
 ## Planners on the Burgers model (hyperfine)
 
 Command (hyperfine 1.15, 3 warm-ups, 10 runs):

@@ -153,7 +153,15 @@ typedef struct uturn_allocator {
 
 /**
  * The planners. Values are fixed forever.
- * Since: 0.1
+ *
+ * hrevolve (H-Revolve, Herrmann and Pallez 2020) plans storage levels
+ * (uturn_problem_t.levels, or one memory level from slots or a budget,
+ * where it equals revolve): the least cost, forward steps plus every
+ * write and read, for uniform states and unit step costs, provided no
+ * level is cheaper to write or to read than a faster one. Its tables
+ * take memory growing like n times the slots and time up to n^2 times the
+ * slots; see uturn_plan_create() for its limits.
+ * Since: 0.1 (hrevolve: 0.2)
  */
 typedef enum uturn_planner {
     UTURN_PLANNER_STORE_ALL = 0,  /* "store-all": every state, no recompute */
@@ -167,8 +175,9 @@ typedef enum uturn_planner {
 } uturn_planner_t;
 
 /**
- * The planner's name: "store-all", "periodic", "sqrt", "revolve", "dp" or
- * "parsed"; NULL for a value outside the enum.
+ * The planner's name: "store-all", "periodic", "sqrt", "revolve", "dp",
+ * "hrevolve" or "parsed"; NULL for a value outside the enum (and for
+ * UTURN_PLANNER_ONLINE until that planner exists).
  * Thread safety: safe. Since: 0.1
  */
 UTURN_EXPORT const char *uturn_planner_name(uturn_planner_t planner);
@@ -189,9 +198,9 @@ UTURN_EXPORT uturn_status_t uturn_planner_from_name(const char *name,
  * Capacity comes from `slots`, or from `budget_bytes / slot_bytes` (rounded
  * down) when `slots` is 0; giving both is an error. store-all, sqrt and
  * periodic with a stride need no capacity (they then get exactly what they
- * use); revolve and periodic without a stride need one. A capacity that
- * cannot hold the planner's minimum is UTURN_E_INFEASIBLE, and the error
- * names the minimum.
+ * use); revolve, hrevolve and periodic without a stride need one. A
+ * capacity that cannot hold the planner's minimum is UTURN_E_INFEASIBLE,
+ * and the error names the minimum.
  *
  * States of different sizes and steps of different costs (appended in 0.1):
  * `step_bytes[i]` is the size of x_i and `step_costs[i]` the cost of F_i,
@@ -223,7 +232,8 @@ typedef struct uturn_problem {
     uint64_t unit_bytes;        /* dp: memory resolution, 0: automatic */
     /* Appended in 0.2: storage levels, fastest first (see uturn_level_t).
      * NULL: one level of memory whose capacity is slots or budget_bytes
-     * (then both of those must be 0 when levels are given). */
+     * (then both of those must be 0 when levels are given). Any planner
+     * takes one level; several need hrevolve, with uniform states. */
     const struct uturn_level *levels;
     uint64_t level_count;
     /* Appended in 0.2: the online planner only (steps is 0): a bound on n,
@@ -280,6 +290,15 @@ UTURN_EXPORT void uturn_level_stats_init_size(uturn_level_stats_t *stats,
 
 /** The most memory the dp planner's table may take (bytes). Since: 0.1 */
 #define UTURN_DP_TABLE_BYTES (1024ull * 1024 * 1024)
+
+/**
+ * The hrevolve planner's limits (see uturn_plan_create()): the most memory
+ * its tables may take (bytes), and the most split evaluations the plain
+ * dynamic program would make for the request (a worst case: the planner
+ * prunes most of them). Since: 0.2
+ */
+#define UTURN_HREVOLVE_TABLE_BYTES (1024ull * 1024 * 1024)
+#define UTURN_HREVOLVE_WORK        100000000000ull
 
 /**
  * Set every field of @p problem to its default (revolve, everything else
@@ -401,6 +420,23 @@ typedef struct uturn_plan uturn_plan_t;
  * capacity takes O(sqrt n) (up to 2^40 steps); dp solves its table, in
  * time growing like n^3 * units / 6, and holds it.
  *
+ * What each planner needs: store-all, sqrt and periodic with a stride,
+ * nothing but steps; revolve and periodic without a stride, a capacity;
+ * dp, a capacity (a byte budget with step_bytes); hrevolve, a capacity
+ * (levels, or slots or a budget for one memory level), uniform states and
+ * unit step costs, levels whose write and read costs each never decrease
+ * with the level and are at most 2^24, and a request within its limits:
+ * at most 2^28 steps, tables of at most UTURN_HREVOLVE_TABLE_BYTES (about
+ * 12 n c_k + 8 n bytes for each level of c_k <= n slots) and at most
+ * UTURN_HREVOLVE_WORK split evaluations for the plain dynamic program
+ * (about c_k n^2 / 2 for each level, c_0 n for a level 0 with no costs;
+ * hrevolve prunes most of them: 10^4 steps over memory 20 and disk 500,
+ * 2.5e10, plan in a few seconds). The limits are decided from the steps
+ * and levels alone, before anything of size n is allocated. hrevolve
+ * solves its tables and holds them; its counts, per level too, come
+ * without generating the plan. Every planner takes one level; only
+ * hrevolve plans several.
+ *
  * @param problem   From uturn_problem_init(); read only, not retained.
  * @param alloc     Allocator for the plan and its cursors, or NULL.
  * @param[out] out  The new plan; set to NULL on failure.
@@ -412,13 +448,24 @@ typedef struct uturn_plan uturn_plan_t;
  *                        of 1..n or given to a planner other than periodic,
  *                        or the planner needs a capacity and has none;
  *   UTURN_E_INFEASIBLE   the capacity is below the planner's minimum (the
- *                        error gives it in minimum_slots/minimum_bytes);
+ *                        error gives it in minimum_slots/minimum_bytes;
+ *                        for hrevolve, no slot at all, or a level whose
+ *                        bytes hold no state);
  *   UTURN_E_OVERFLOW     a predicted count does not fit in 64 bits;
  *   UTURN_E_UNSUPPORTED  per-step sizes or costs for a planner other than
- *                        dp; periodic asked to choose a stride for more
- *                        than 2^40 steps; dp costs past 32 bits, or a
- *                        table past UTURN_DP_TABLE_BYTES at the unit given
- *                        (the message names a unit that fits);
+ *                        dp (hrevolve included, this round); periodic
+ *                        asked to choose a stride for more than 2^40
+ *                        steps; dp costs past 32 bits, or a table past
+ *                        UTURN_DP_TABLE_BYTES at the unit given (the
+ *                        message names a unit that fits); several levels
+ *                        for a planner other than hrevolve; hrevolve past
+ *                        its limits (the message gives the table bytes and
+ *                        the work it would need, and names the
+ *                        alternative: fewer steps or slots, or for very
+ *                        long chains the online planner's periodic disk
+ *                        schedule), with a level cheaper to write or to
+ *                        read than a faster one (its optimum is not
+ *                        guaranteed then), or with a cost past 2^24;
  *   UTURN_E_NOMEM        an allocation failed.
  * Thread safety: reentrant. The plan is immutable and may be shared.
  * Since: 0.1
