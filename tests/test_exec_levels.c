@@ -626,3 +626,85 @@ Test(exec_levels, executor_plan_resolves_level_bytes_at_real_cost)
     cr_assert(strstr(err.message, "I/O buffers") != NULL, "%s", err.message);
     rig_close(&r);
 }
+
+/* hrevolve's plans for two reference cases of docs/model.md run through
+ * memory and a file, and (three levels) a file and a user level, to the
+ * reference gradient, with each level's counts the plan's. */
+static void run_hrevolve(uint64_t n, const uturn_level_t *lv, uint64_t count)
+{
+    uturn_problem_t p;
+    uturn_problem_init(&p);
+    p.planner     = UTURN_PLANNER_HREVOLVE;
+    p.steps       = n;
+    p.levels      = lv;
+    p.level_count = count;
+    uturn_plan_t *plan = NULL;
+    uturn_error_t err;
+    uturn_error_init(&err);
+    cr_assert_eq(uturn_plan_create(&p, NULL, &plan, &err), UTURN_OK, "%s",
+                 err.message);
+    char parent[PATH_MAX];
+    cr_assert(scratch_make("/tmp", parent));
+    struct shelf sh = {0};
+    uturn_storage_callbacks_t cb = {.size  = sizeof cb,
+                                    .user  = &sh,
+                                    .open  = shelf_open,
+                                    .put   = shelf_put,
+                                    .get   = shelf_get,
+                                    .close = shelf_close};
+    uturn_storage_t st[2];
+    uturn_storage_init(&st[0]);
+    uturn_storage_init(&st[1]);
+    st[0].kind      = UTURN_STORAGE_FILE;
+    st[0].directory = parent;
+    st[1].kind      = UTURN_STORAGE_USER;
+    st[1].callbacks = &cb;
+    uturn_executor_options_t o;
+    uturn_executor_options_init(&o);
+    o.levels      = st;
+    o.level_count = count - 1;
+    uturn_executor_t *ex = NULL;
+    cr_assert_eq(uturn_executor_open(&o, &ex, NULL), UTURN_OK);
+    struct sim s    = {.n = n, .parent = parent};
+    uturn_model_t m = sim_model(&s, false);
+    cr_assert_eq(uturn_executor_run(ex, plan, &m, NULL, NULL, NULL, &err),
+                 UTURN_OK, "%s", err.message);
+    double want[DIM];
+    reference(n, want);
+    cr_assert_eq(memcmp(s.xbar, want, sizeof want), 0);
+    for (uint64_t k = 0; k < count; k++) {
+        uturn_level_stats_t ls;
+        uturn_level_stats_init(&ls);
+        uturn_plan_level_stats(plan, k, &ls);
+        uturn_level_report_t r;
+        uturn_level_report_init(&r);
+        cr_assert_eq(uturn_executor_level_report(ex, k, &r), UTURN_OK);
+        cr_assert_eq(r.stores, ls.stores, "level %llu", (unsigned long long)k);
+        cr_assert_eq(r.restores, ls.restores);
+        cr_assert_eq(r.peak_slots, ls.peak_slots);
+    }
+    cr_assert_eq(scratch_count(parent), 0);
+    uturn_executor_free(ex);
+    scratch_remove(parent);
+    uturn_plan_free(plan);
+}
+
+Test(exec_levels, hrevolve_plans_run_through_files_and_user_levels)
+{
+    uturn_level_t two[2], three[3];
+    for (int k = 0; k < 3; k++) {
+        if (k < 2)
+            uturn_level_init(&two[k]);
+        uturn_level_init(&three[k]);
+    }
+    two[0].slots = 5;
+    two[1].slots = 100;
+    two[1].write_cost = two[1].read_cost = 5;
+    run_hrevolve(100, two, 2);
+    three[0].slots = 4;
+    three[1].slots = 8;
+    three[1].write_cost = three[1].read_cost = 2;
+    three[2].slots = 16;
+    three[2].write_cost = three[2].read_cost = 10;
+    run_hrevolve(300, three, 3);
+}
