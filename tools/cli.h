@@ -29,7 +29,8 @@ struct cli_options {
     bool has_grid, run;
     /* per-step sizes and costs (dp) */
     const char *sizes_path, *costs_path;
-    const char *levels; /* --levels, unparsed */
+    const char *levels;    /* --levels, unparsed */
+    const char *level_dir; /* sweep --run: where file levels go */
     uint64_t unit;
     bool has_unit;
 };
@@ -41,7 +42,9 @@ struct cli_levels {
     uturn_level_t levels[CLI_MAX_LEVELS];
     size_t count;
 };
-int cli_parse_levels(const char *text, struct cli_levels *out);
+/* open_first: level 0 has no capacity (sweep sets it). */
+int cli_parse_levels(const char *text, bool open_first,
+                     struct cli_levels *out);
 
 /* One option a subcommand takes: its name, whether it has a value. */
 struct cli_spec {

@@ -3,7 +3,8 @@
  * --levels NAME:CAPACITY[:w=W:r=R],...: storage levels, fastest first. A
  * capacity is a slot count (digits only) or a size with a unit (then the
  * state size turns it into slots); level 0 defaults to w=r=0, and so does
- * every level that does not say. Names are the user's labels.
+ * every level that does not say. Names are the user's labels. In sweep
+ * the budgets are level 0's capacity, so it is given as NAME[:w=W:r=R].
  */
 #include "cli.h"
 
@@ -40,28 +41,40 @@ static bool capacity_part(const char *part, uturn_level_t *lv, uint64_t k)
     return ok;
 }
 
-/* One "NAME:CAPACITY[:w=W][:r=R]" item, split in place. */
-static bool one_level(char *item, uturn_level_t *lv, uint64_t k)
+/* One "NAME:CAPACITY[:w=W][:r=R]" item, split in place; with
+ * open_capacity the capacity is left out ("NAME[:w=W:r=R]"). */
+static bool one_level(char *item, uturn_level_t *lv, uint64_t k,
+                      bool open_capacity)
 {
     uturn_level_init(lv);
     char *save = NULL;
     char *name = strtok_r(item, ":", &save);
-    char *cap  = name != NULL ? strtok_r(NULL, ":", &save) : NULL;
-    if (name == NULL || cap == NULL)
+    char *cap =
+        name != NULL && !open_capacity ? strtok_r(NULL, ":", &save) : NULL;
+    if (name == NULL || (cap == NULL && !open_capacity))
         return cli_fail("--levels: level %llu is not NAME:CAPACITY[:w=W:r=R]",
                         (unsigned long long)k + 1),
                false;
     lv->name = name;
-    if (!capacity_part(cap, lv, k))
+    if (cap != NULL && !capacity_part(cap, lv, k))
         return false;
     for (char *part = strtok_r(NULL, ":", &save); part != NULL;
-         part = strtok_r(NULL, ":", &save))
+         part = strtok_r(NULL, ":", &save)) {
+        if (open_capacity && strncmp(part, "w=", 2) != 0 &&
+            strncmp(part, "r=", 2) != 0)
+            return cli_fail("--levels: memory's capacity is each budget "
+                            "here: give level 1 as %s[:w=W:r=R], not with "
+                            "'%s'",
+                            name, part),
+                   false;
         if (!cost_part(part, lv, k))
             return false;
+    }
     return true;
 }
 
-int cli_parse_levels(const char *text, struct cli_levels *out)
+int cli_parse_levels(const char *text, bool open_first,
+                     struct cli_levels *out)
 {
     memset(out, 0, sizeof *out);
     if (strlen(text) >= sizeof out->text)
@@ -83,7 +96,7 @@ int cli_parse_levels(const char *text, struct cli_levels *out)
         w = comma;
     }
     for (size_t k = 0; k < count; k++)
-        if (!one_level(items[k], &out->levels[k], k))
+        if (!one_level(items[k], &out->levels[k], k, open_first && k == 0))
             return CLI_BAD_INPUT;
     out->count = count;
     return CLI_OK;

@@ -34,6 +34,8 @@ static bool apply_sweep(struct cli_options *o, const char *name, const char *v)
         return o->costs_path = v, true;
     if (strcmp(name, "levels") == 0)
         return o->levels = v, true;
+    if (strcmp(name, "level-dir") == 0)
+        return o->level_dir = v, true;
     const char **const text[] = {&o->model, &o->budgets, &o->budget_range,
                                  &o->planners, &o->plot};
     const char *const names[] = {"model", "budgets", "budget-range", "planners",

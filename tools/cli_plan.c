@@ -130,7 +130,7 @@ static int load_levels(const struct cli_options *o, struct cli_levels *lv,
 {
     if (o->levels == NULL)
         return CLI_OK;
-    const int rc = cli_parse_levels(o->levels, lv);
+    const int rc = cli_parse_levels(o->levels, false, lv);
     if (rc != CLI_OK)
         return rc;
     for (size_t k = 0; k < lv->count; k++)

@@ -39,6 +39,13 @@ static double factor(const struct sweep_row *row)
     return row->recompute_factor;
 }
 
+/* With levels: the plan's cost per step (forward plus I/O), which is the
+ * recompute factor when nothing is written or read at a cost. */
+static double cost_factor(const struct sweep_row *row)
+{
+    return row->cost_factor;
+}
+
 static double wall(const struct sweep_row *row)
 {
     return row->wall_seconds > 1e-9 ? row->wall_seconds : 1e-9;
@@ -168,11 +175,16 @@ void sweep_plot(const struct sweep *sw, FILE *out)
     sweep_human_bytes(sw->state_bytes, state, sizeof state);
     fprintf(out,
             "<text x='%.1f' y='28' text-anchor='middle' font-size='16'>"
-            "%s%llu steps, %s per state: recomputation against "
-            "memory</text>\n",
+            "%s%llu steps, %s per state: %s against "
+            "memory%s</text>\n",
             WIDTH / 2, sw->model ? "Burgers model, " : "",
-            (unsigned long long)sw->steps, state);
-    panel(out, sw, 0, factor, "recompute factor");
+            (unsigned long long)sw->steps, state,
+            sw->has_levels ? "cost" : "recomputation",
+            sw->has_levels ? ", the levels past it fixed" : "");
+    if (sw->has_levels)
+        panel(out, sw, 0, cost_factor, "cost / steps (forward + I/O)");
+    else
+        panel(out, sw, 0, factor, "recompute factor");
     if (sw->run)
         panel(out, sw, PANEL_H, wall, "wall time of the run (s)");
     fputs("</svg>\n", out);

@@ -11,7 +11,8 @@ static const char sweep_help[] =
     "                   [--state-bytes SIZE] [--budgets LIST | "
     "--budget-range MIN:MAX[:COUNT]]\n"
     "                   [--planners LIST] [--run] [--format text|csv|json]\n"
-    "                   [--plot FILE.svg]\n"
+    "                   [--plot FILE.svg] [--levels MEM,NAME:CAP[:w=W:r=R],..."
+    "]\n"
     "For each budget and planner: feasible or not, slots, forward_steps,\n"
     "recompute factor and planned peak bytes. With --run the built-in\n"
     "Burgers model is executed too: wall time, the allocator-measured peak\n"
@@ -29,6 +30,12 @@ static const char sweep_help[] =
     "                    dp plans them exactly, the others as the largest\n"
     "  --costs FILE      plan only: the cost of each step; --unit SIZE: dp's\n"
     "                    memory resolution\n"
+    "  --levels LIST     storage past memory, fixed while the budgets sweep\n"
+    "                    memory: mem[:w=W:r=R],disk:SLOTS|SIZE:w=W:r=R,...\n"
+    "                    (default planners hrevolve, which plans every level,\n"
+    "                    and revolve, which plans memory alone); rows gain\n"
+    "                    the plan's cost (forward plus every write and read)\n"
+    "  --level-dir DIR   --run: where file levels put their files ($TMPDIR)\n"
     "Planning-only rows count a slot as the state size; --run rows as what\n"
     "the allocator really spends on one. An infeasible row is a result:\n"
     "the exit status is still 0.\n";
@@ -39,7 +46,7 @@ static const struct cli_spec sweep_specs[] = {
     {"planners", true},    {"run", false},    {"format", true},
     {"json", false},       {"plot", true},    {"sizes", true},
     {"costs", true},       {"unit", true},    {"help", false},
-    {NULL, false}};
+    {"levels", true},      {"level-dir", true}, {NULL, false}};
 
 /* Split a comma list in place into at most max words; an empty item
  * ("1KiB,,2KiB", a leading or trailing comma) is refused, not skipped. */
@@ -170,20 +177,28 @@ static int parse_range(struct sweep *sw, const char *text)
 static int default_budgets(struct sweep *sw)
 {
     log_spaced(sw, 1, sw->steps, 10);
+    /* With file levels a run's memory also holds their I/O buffers. */
+    const uint64_t buffers =
+        sw->has_levels && sw->executor != NULL ? SWEEP_IO_BUFFERS : 0;
+    size_t kept = 0; /* page rounding may make neighbours equal */
     for (size_t i = 0; i < sw->budget_count; i++) {
-        const uint64_t k = sw->budgets[i];
+        const uint64_t k = sw->budgets[i] + buffers;
+        uint64_t b       = 0;
         const bool wraps =
             sw->executor != NULL
                 ? uturn_executor_budget(sw->executor, sw->state_bytes, k,
-                                        &sw->budgets[i]) != UTURN_OK
-                : __builtin_mul_overflow(k, sw->slot_cost, &sw->budgets[i]);
+                                        &b) != UTURN_OK
+                : __builtin_mul_overflow(k, sw->slot_cost, &b);
         if (wraps)
             return cli_fail("sweep: the default budgets (up to %llu slots of "
                             "%llu bytes) pass 2^64 bytes; give --budgets or "
                             "--budget-range",
                             (unsigned long long)sw->steps,
                             (unsigned long long)sw->slot_cost);
+        if (kept == 0 || sw->budgets[kept - 1] != b)
+            sw->budgets[kept++] = b;
     }
+    sw->budget_count = kept;
     return CLI_OK;
 }
 
@@ -239,7 +254,8 @@ static int sweep_setup(const struct cli_options *o, struct sweep *sw)
     sw->format = o->format;
     sw->plot   = o->plot;
     sw->unit   = o->has_unit ? o->unit : 0;
-    return load_sweep_steps(o, sw);
+    const int rc = load_sweep_steps(o, sw);
+    return rc == CLI_OK ? sweep_parse_levels(o, sw) : rc;
 }
 
 /* Planners and budgets; the slot cost must be known for the default. */
@@ -250,6 +266,10 @@ static int sweep_lists(const struct cli_options *o, struct sweep *sw)
     int rc = CLI_OK;
     if (o->planners != NULL) {
         rc = parse_planners(sw, o->planners);
+    } else if (sw->has_levels) {
+        sw->planners[0]   = UTURN_PLANNER_HREVOLVE;
+        sw->planners[1]   = UTURN_PLANNER_REVOLVE;
+        sw->planner_count = 2;
     } else {
         const uturn_planner_t all[] = {
             UTURN_PLANNER_STORE_ALL, UTURN_PLANNER_PERIODIC, UTURN_PLANNER_SQRT,

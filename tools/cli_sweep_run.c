@@ -14,7 +14,7 @@ struct runner {
     burgers_t *model;
     double *reference; /* store-all gradient */
     double started;
-    bool tty, shown;
+    bool tty, shown, warned;
     unsigned noted; /* planners whose missing rows were explained */
 };
 
@@ -56,6 +56,7 @@ static int run_row(struct runner *r, const struct sweep *sw,
         uturn_executor_run(r->ex, plan, &m, NULL, NULL, &rep, &err);
     if (st != UTURN_OK)
         return cli_library_error(st, &err);
+    sweep_warn_tmpfs(sw, r->ex, &r->warned);
     row->wall_seconds        = rep.wall_seconds;
     row->measured_peak_bytes = rep.measured_peak_bytes;
     row->gradient_matches    = memcmp(burgers_gradient(r->model), r->reference,
@@ -91,6 +92,8 @@ static int fill_row(struct runner *r, const struct sweep *sw,
         p.unit_bytes = sw->unit;
         p.slot_bytes = sw->sizes != NULL ? 0 : sw->state_bytes;
     }
+    uturn_level_t levels[CLI_MAX_LEVELS];
+    sweep_row_levels(sw, row, levels, &p);
     uturn_plan_t *plan = NULL;
     uturn_error_t err;
     uturn_error_init(&err);
@@ -112,7 +115,15 @@ static int fill_row(struct runner *r, const struct sweep *sw,
     row->slots            = s.slots;
     row->forward_steps    = s.forward_steps;
     row->peak_bytes       = s.peak_bytes;
+    if (sw->has_levels) { /* memory's peak: what the budget holds */
+        uturn_level_stats_t mem;
+        uturn_level_stats_init(&mem);
+        uturn_plan_level_stats(plan, 0, &mem);
+        row->peak_bytes = mem.peak_bytes;
+    }
     row->recompute_factor = s.recompute_factor;
+    row->cost             = s.cost;
+    row->cost_factor      = (double)s.cost / (double)s.steps;
     const int rc          = sw->run ? run_row(r, sw, plan, row) : CLI_OK;
     uturn_plan_free(plan);
     return rc;
@@ -122,8 +133,9 @@ static int fill_row(struct runner *r, const struct sweep *sw,
  * reproduce bit for bit. */
 static int start_runner(struct runner *r, const struct sweep *sw)
 {
-    if (uturn_executor_create(NULL, &r->ex, NULL) != UTURN_OK ||
-        burgers_create((size_t)sw->grid, sw->steps, &r->model) != 0)
+    if (sweep_open_executor(sw, &r->ex) != CLI_OK)
+        return CLI_CANNOT;
+    if (burgers_create((size_t)sw->grid, sw->steps, &r->model) != 0)
         return cli_fail("out of memory for the Burgers model (grid %llu)",
                         (unsigned long long)sw->grid),
                CLI_CANNOT;

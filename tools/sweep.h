@@ -22,6 +22,8 @@ struct sweep_row {
     uturn_status_t status;
     uint64_t slots, forward_steps, peak_bytes;
     double recompute_factor;
+    uint64_t cost; /* forward cost plus every write and read (--levels) */
+    double cost_factor; /* cost / steps */
     /* --run only */
     double wall_seconds;
     uint64_t measured_peak_bytes;
@@ -45,8 +47,30 @@ struct sweep {
     const char *plot;
     uint64_t *sizes, *costs; /* per-step, for dp (others: largest size) */
     uint64_t unit;
+    /* --levels: level 0's capacity is each row's budget; planners of one
+     * level plan memory alone, for comparison. */
+    struct cli_levels levels;
+    bool has_levels;
+    const char *level_dir; /* --level-dir: file levels' directory */
     struct sweep_row *rows; /* budget_count * planner_count, budget-major */
 };
+
+/* I/O buffers of a sweep's file levels (uturn_executor_options_t). */
+#define SWEEP_IO_BUFFERS 2
+
+/* --levels for sweep (cli_sweep_levels.c): parse and check them. */
+int sweep_parse_levels(const struct cli_options *o, struct sweep *sw);
+/* Whether the planner plans every level (else memory alone). */
+bool sweep_planner_has_levels(uturn_planner_t planner);
+/* The row's levels into p: level 0 holds the budget. lv has room for
+ * CLI_MAX_LEVELS. */
+void sweep_row_levels(const struct sweep *sw, const struct sweep_row *row,
+                      uturn_level_t *lv, uturn_problem_t *p);
+/* An executor with a file level for each level past memory. */
+int sweep_open_executor(const struct sweep *sw, uturn_executor_t **ex);
+/* After a run: warn once on stderr when a file level sat in memory. */
+void sweep_warn_tmpfs(const struct sweep *sw, const uturn_executor_t *ex,
+                      bool *warned);
 
 /* "ok", "infeasible", "unsupported" or "overflow": a row's status. */
 const char *sweep_status_text(uturn_status_t status);
