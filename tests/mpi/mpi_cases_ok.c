@@ -1,0 +1,176 @@
+/*
+ * Cases where the ranks agree. "uniform" is the report's uneven case: the
+ * same byte budget on every rank and states of different sizes, so that
+ * ranks planning alone get different slot counts and plans (checked: the
+ * fingerprints of their own plans differ), while the agreed plan is one
+ * plan, whose run gives the reference gradient on every rank.
+ */
+#include "mpi_test.h"
+
+#include <stdio.h>
+
+#define UNIFORM_STEPS  200u
+#define UNIFORM_BUDGET (96u * 1024u) /* 12 slots of 8000 bytes, 6 of 16000 */
+#define SIZED_STEPS    60u
+#define SIZED_BUDGET   (48u * 1024u)
+
+/* What each rank would plan alone: its own capacity and fingerprint. */
+static bool alone(MPI_Comm comm, const uturn_executor_t *ex,
+                  const uturn_problem_t *p, uint64_t *slots)
+{
+    uturn_plan_t *own = NULL;
+    uturn_stats_t s;
+    uturn_stats_init(&s);
+    bool ok = check(uturn_executor_plan(ex, p, &own, NULL) == UTURN_OK &&
+                        uturn_plan_stats(own, &s) == UTURN_OK,
+                    "a rank's own plan");
+    uturn_plan_free(own);
+    *slots   = s.slots;
+    int size = 0;
+    MPI_Comm_size(comm, &size);
+    /* With more than one rank the plans made alone disagree: the report's
+     * bug, which the layer exists for. */
+    ok &= check(size == 1 || !same_everywhere(comm, s.fingerprint),
+                "ranks planning alone disagree");
+    return ok;
+}
+
+static bool check_info(MPI_Comm comm, const uturn_mpi_plan_info_t *in,
+                       uint64_t own_slots)
+{
+    int size = 0;
+    MPI_Comm_size(comm, &size);
+    bool ok = check(in->slots == min_over(comm, own_slots),
+                    "the agreed capacity is the least");
+    ok &= check(in->own_slots == own_slots, "own_slots");
+    ok &= check(in->limiting_rank == size - 1, "the limiting rank");
+    ok &= check(same_everywhere(comm, in->fingerprint), "one fingerprint");
+    ok &= check(in->collectives == 3, "three collectives");
+    /* The limiting rank alone would make the agreed plan; the others,
+     * with more slots, would recompute less. */
+    ok &= check(in->own_forward_cost_max == in->forward_cost &&
+                    in->own_forward_cost_min <= in->own_forward_cost &&
+                    in->own_forward_cost <= in->forward_cost,
+                "own costs");
+    if (in->rank == 0)
+        printf("  agreed %llu slots (rank %d limits), forward_cost %llu; "
+               "alone %llu .. %llu; plan %llu bytes, %.4f s\n",
+               (unsigned long long)in->slots, in->limiting_rank,
+               (unsigned long long)in->forward_cost,
+               (unsigned long long)in->own_forward_cost_min,
+               (unsigned long long)in->own_forward_cost_max,
+               (unsigned long long)in->plan_bytes, in->planning_seconds);
+    return ok;
+}
+
+bool case_uniform(MPI_Comm comm, bool saveload)
+{
+    chain_t c;
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    const uint64_t m = 1000u * (uint64_t)(rank + 1);
+    bool ok = check(chain_init(&c, comm, m, m, UNIFORM_STEPS), "chain_init");
+    uturn_executor_t *ex = NULL;
+    ok &= check(uturn_executor_create(NULL, &ex, NULL) == UTURN_OK, "executor");
+    uturn_problem_t p;
+    uniform_problem(&c, UNIFORM_BUDGET, &p);
+    uint64_t own = 0;
+    ok &= alone(comm, ex, &p, &own);
+    uturn_mpi_plan_t *mp = NULL;
+    uturn_mpi_plan_info_t info;
+    uturn_mpi_plan_info_init(&info);
+    uturn_error_t err;
+    uturn_error_init(&err);
+    const uturn_status_t st =
+        uturn_mpi_plan_create(comm, ex, &p, NULL, &mp, &info, &err);
+    ok &= check(st == UTURN_OK, err.message);
+    if (st == UTURN_OK) {
+        ok &= check_info(comm, &info, own);
+        ok &= run_and_compare(mp, ex, &c, saveload, UNIFORM_BUDGET);
+    }
+    uturn_mpi_plan_free(mp);
+    uturn_executor_free(ex);
+    chain_free(&c);
+    return ok;
+}
+
+/* States that grow with the step, at a rate of each rank's own, so that
+ * the ranks' ratios of size to budget differ from step to step. */
+bool case_sized(MPI_Comm comm)
+{
+    chain_t c;
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    const uint64_t r = (uint64_t)rank;
+    bool ok =
+        check(chain_init(&c, comm, 200 * (r + 1), 400 + 300 * r, SIZED_STEPS),
+              "chain_init");
+    uint64_t sizes[SIZED_STEPS];
+    for (uint64_t i = 0; i < SIZED_STEPS; i++)
+        sizes[i] = chain_bytes(&c, i);
+    uturn_problem_t p;
+    uturn_problem_init(&p);
+    p.planner            = UTURN_PLANNER_DP;
+    p.steps              = SIZED_STEPS;
+    p.step_bytes         = sizes;
+    p.budget_bytes       = SIZED_BUDGET;
+    uturn_executor_t *ex = NULL;
+    ok &= check(uturn_executor_create(NULL, &ex, NULL) == UTURN_OK, "executor");
+    uturn_mpi_plan_t *mp = NULL;
+    uturn_mpi_plan_info_t in;
+    uturn_mpi_plan_info_init(&in);
+    uturn_error_t err;
+    uturn_error_init(&err);
+    const uturn_status_t st =
+        uturn_mpi_plan_create(comm, ex, &p, NULL, &mp, &in, &err);
+    ok &= check(st == UTURN_OK, err.message);
+    if (st == UTURN_OK) {
+        ok &= check(in.units == UTURN_MPI_UNITS && in.collectives == 4,
+                    "1024 units, four collectives");
+        ok &= check(same_everywhere(comm, in.fingerprint), "fingerprint");
+        ok &= check(in.own_forward_cost != 0, "own optimum computed");
+        if (rank == 0)
+            printf("  %llu units: forward_cost %llu agreed, %llu .. %llu "
+                   "alone; plan %llu bytes, %.4f s\n",
+                   (unsigned long long)in.units,
+                   (unsigned long long)in.forward_cost,
+                   (unsigned long long)in.own_forward_cost_min,
+                   (unsigned long long)in.own_forward_cost_max,
+                   (unsigned long long)in.plan_bytes, in.planning_seconds);
+        ok &= run_and_compare(mp, ex, &c, false, SIZED_BUDGET);
+    }
+    uturn_mpi_plan_free(mp);
+    uturn_executor_free(ex);
+    chain_free(&c);
+    return ok;
+}
+
+/* Plans the ranks made themselves, the same on every rank: adopted and
+ * run. */
+bool case_adopt(MPI_Comm comm)
+{
+    chain_t c;
+    bool ok = check(chain_init(&c, comm, 500, 500, 100), "chain_init");
+    uturn_problem_t p;
+    uturn_problem_init(&p);
+    p.steps            = 100;
+    p.slots            = 7;
+    uturn_plan_t *plan = NULL;
+    ok &= check(uturn_plan_create(&p, NULL, &plan, NULL) == UTURN_OK, "plan");
+    uturn_executor_t *ex = NULL;
+    ok &= check(uturn_executor_create(NULL, &ex, NULL) == UTURN_OK, "executor");
+    uturn_mpi_plan_t *mp = NULL;
+    uturn_error_t err;
+    uturn_error_init(&err);
+    const uturn_status_t st =
+        uturn_mpi_plan_adopt(comm, plan, NULL, &mp, NULL, &err);
+    ok &= check(st == UTURN_OK, err.message);
+    ok &= check(uturn_mpi_plan_core(mp) == plan, "the plan is borrowed");
+    if (st == UTURN_OK)
+        ok &= run_and_compare(mp, ex, &c, false, UINT64_MAX);
+    uturn_mpi_plan_free(mp);
+    uturn_plan_free(plan);
+    uturn_executor_free(ex);
+    chain_free(&c);
+    return ok;
+}
