@@ -33,6 +33,7 @@ bool run_and_compare(const uturn_mpi_plan_t *mp, uturn_executor_t *ex,
 bool case_uniform(MPI_Comm comm, bool saveload);
 bool case_sized(MPI_Comm comm);
 bool case_adopt(MPI_Comm comm);
+bool case_alloc(MPI_Comm comm);
 bool case_infeasible(MPI_Comm comm);
 bool case_sized_infeasible(MPI_Comm comm);
 bool case_run_infeasible(MPI_Comm comm);
