@@ -5,7 +5,8 @@
  *   1. MPI_Comm_dup.
  *   2. The first vote: any rank failed so far (a bad argument, memory)?
  *      do the shapes agree? the least capacity (uniform states).
- *   3. Per-step sizes only: MPI_Allreduce(MAX) of the units and costs.
+ *   3. Per-step sizes, or step costs: MPI_Allreduce(MAX) of the units
+ *      and costs (a step takes as long as its slowest rank).
  *   4. The last vote: any rank failed since? do the fingerprints agree?
  *      the ranks' own costs, the limiting rank, the planning time.
  *

@@ -103,6 +103,9 @@ static void check_uniform(struct uturn__mpi_making *mk)
     if (p->slot_bytes == 0)
         refuse(mk, UTURN_E_INVALID_ARG,
                "slot_bytes must give this rank's state size");
+    else if (p->unit_bytes != 0)
+        refuse(mk, UTURN_E_INVALID_ARG,
+               "unit_bytes must be 0: the MPI layer plans dp in slots");
     else if (p->slots != 0 && p->budget_bytes != 0)
         refuse(mk, UTURN_E_INVALID_ARG, "give slots or budget_bytes, not both");
 }

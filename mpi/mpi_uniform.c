@@ -9,11 +9,32 @@
  */
 #include "mpi_internal.h"
 
-#include <stdio.h>
+#include <string.h>
+
+/* dp's costs, when given, are combined over the ranks after the first
+ * vote; room for them is taken before it, so that running out of memory
+ * is a failure the vote sees. */
+static void costs_room(struct uturn__mpi_making *mk)
+{
+    const uturn_problem_t *p = &mk->problem;
+    if (p->step_costs == NULL)
+        return;
+    if (p->steps <= SIZE_MAX / 2 / sizeof *mk->units)
+        mk->units = uturn__mpi_alloc(mk->options.alloc,
+                                     (size_t)p->steps * 2 * sizeof *mk->units);
+    if (mk->units == NULL) {
+        uturn__mpi_making_failf(mk, UTURN_E_NOMEM, 0, 0,
+                                "out of memory for the costs of %llu steps",
+                                (unsigned long long)p->steps);
+        return;
+    }
+    memcpy(mk->units, p->step_costs, (size_t)p->steps * sizeof *mk->units);
+}
 
 void uturn__mpi_uniform_prepare(struct uturn__mpi_making *mk)
 {
     const uturn_problem_t *p = &mk->problem;
+    costs_room(mk);
     uturn_error_t e;
     uturn_status_t st =
         uturn_executor_slot_bytes(mk->ex, p->slot_bytes, &mk->stride);
@@ -50,7 +71,10 @@ static void too_small(struct uturn__mpi_making *mk, uint64_t least)
     uturn__mpi_making_fail(mk, UTURN_E_INFEASIBLE, &e);
 }
 
-/* The plan for @p slots at face value (0: none needed). */
+/* The plan for @p slots at face value (0: none needed). A slot counts as
+ * this rank's stride, so that the plan's stats are in this rank's bytes;
+ * except for dp, whose fingerprint includes its memory unit (the gcd of
+ * the sizes): there a slot counts as 1, the same on every rank. */
 static uturn_status_t plan_for(struct uturn__mpi_making *mk, uint64_t slots,
                                const uturn_allocator_t *alloc,
                                uturn_plan_t **plan, uturn_error_t *e)
@@ -58,7 +82,8 @@ static uturn_status_t plan_for(struct uturn__mpi_making *mk, uint64_t slots,
     uturn_problem_t a = mk->problem;
     a.budget_bytes    = 0;
     a.slots           = slots;
-    a.slot_bytes      = mk->stride;
+    a.slot_bytes      = a.planner == UTURN_PLANNER_DP ? 1 : mk->stride;
+    a.step_costs      = a.step_costs != NULL ? mk->units : NULL;
     return uturn_plan_create(&a, alloc, plan, e);
 }
 
@@ -99,7 +124,11 @@ void uturn__mpi_make_uniform(struct uturn__mpi_making *mk,
 {
     const uint64_t agreed = first->low[0];
     mk->agreed_slots      = agreed == UINT64_MAX ? 0 : agreed;
-    mk->limiting          = mk->own_slots == agreed;
+    /* In a code that advances in lockstep a step takes as long as its
+     * slowest rank. */
+    if (mk->problem.step_costs != NULL)
+        uturn__mpi_max_u64(&mk->comm, mk->units, mk->problem.steps);
+    mk->limiting = mk->own_slots == agreed;
     uturn_error_t e;
     uturn_error_init(&e);
     uturn_plan_t *plan = NULL;

@@ -111,7 +111,7 @@ typedef struct uturn_mpi_plan_info {
      * budget limits it, and for per-step and adopted plans. */
     uint64_t slots;
     /* Uniform states: what this rank's budget holds alone; UTURN_NONE
-     * when it gave neither a budget nor slots. */
+     * when it gave neither a budget nor slots; 0 otherwise. */
     uint64_t own_slots;
     /* Uniform states: the lowest rank whose own capacity is the agreed
      * one (over ranks); -1 otherwise. */
@@ -168,10 +168,14 @@ UTURN_MPI_EXPORT void uturn_mpi_plan_info_init_size(uturn_mpi_plan_info_t *info,
  * unit: a plan holding h states may leave up to h/U of a budget unused.
  * U is options->units, else the most units up to UTURN_MPI_UNITS whose
  * dp table (steps^2/2 rows of U + 1 four-byte costs) fits
- * options->table_bytes. step_costs, when given (by every rank), are
- * combined as the largest per step: in a code that advances in lockstep a
- * step takes as long as its slowest rank. uturn_mpi_run() then runs the
- * plan with this rank's own sizes (uturn_run_options_t.step_bytes).
+ * options->table_bytes. uturn_mpi_run() then runs the plan with this
+ * rank's own sizes (uturn_run_options_t.step_bytes).
+ *
+ * step_costs (dp), when every rank gives them, are combined as the
+ * largest per step: in a code that advances in lockstep a step takes as
+ * long as its slowest rank. unit_bytes must be 0: the layer chooses dp's
+ * resolution (with uniform states dp plans in slots, so that ranks with
+ * different state sizes make the same plan).
  *
  * Online plans (steps 0) and storage levels are not supported yet
  * (UTURN_E_INVALID_ARG: steps must be at least 1). When they come, an
@@ -180,10 +184,11 @@ UTURN_MPI_EXPORT void uturn_mpi_plan_info_init_size(uturn_mpi_plan_info_t *info,
  * rank's disk level keeps its own files; the structs here gain appended
  * fields for them.
  *
- * Collective calls on success: MPI_Comm_dup, then two votes (uniform) or
- * two votes and one MPI_Allreduce of the units (per-step); failures add a
- * broadcast of the failing rank's message (three calls to name the rank
- * whose problem differs). info.collectives counts them.
+ * Collective calls on success: MPI_Comm_dup, then two votes, and with
+ * per-step sizes or step costs one MPI_Allreduce of the units and costs
+ * between them; failures add a broadcast of the failing rank's message
+ * (three calls to name the rank whose problem differs).
+ * info.collectives counts them.
  *
  * @param comm      The ranks that run the plan together; duplicated.
  * @param executor  The executor (or one with the same options) that will

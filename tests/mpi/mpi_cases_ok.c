@@ -248,3 +248,59 @@ bool case_alloc(MPI_Comm comm)
     ok &= create_counted(comm, &p, false, &count);
     return ok;
 }
+
+/* dp with uniform states of a different size on every rank, and step
+ * costs of a rank's own: one plan, whose costs are the largest per step
+ * (here 1 + i % 3 + the last rank), as a plan made alone from those
+ * costs at the agreed capacity. */
+bool case_dp_uniform(MPI_Comm comm)
+{
+    chain_t c;
+    int rank = 0, size = 0;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    const uint64_t m = 500u * (uint64_t)(rank + 1);
+    bool ok = check(chain_init(&c, comm, m, m, SIZED_STEPS), "chain_init");
+    uint64_t costs[SIZED_STEPS], most[SIZED_STEPS];
+    for (uint64_t i = 0; i < SIZED_STEPS; i++) {
+        costs[i] = 1 + i % 3 + (uint64_t)rank;
+        most[i]  = 1 + i % 3 + (uint64_t)(size - 1);
+    }
+    uturn_problem_t p;
+    uniform_problem(&c, SIZED_BUDGET, &p);
+    p.planner            = UTURN_PLANNER_DP;
+    p.step_costs         = costs;
+    uturn_executor_t *ex = NULL;
+    ok &= check(uturn_executor_create(NULL, &ex, NULL) == UTURN_OK, "ex");
+    uturn_mpi_plan_t *mp = NULL;
+    uturn_mpi_plan_info_t in;
+    uturn_mpi_plan_info_init(&in);
+    uturn_error_t err;
+    uturn_error_init(&err);
+    const uturn_status_t st =
+        uturn_mpi_plan_create(comm, ex, &p, NULL, &mp, &in, &err);
+    ok &= check(st == UTURN_OK, err.message);
+    uturn_problem_t alone;
+    uturn_problem_init(&alone);
+    alone.planner      = UTURN_PLANNER_DP;
+    alone.steps        = SIZED_STEPS;
+    alone.slots        = in.slots;
+    alone.slot_bytes   = 1; /* as the layer plans dp: in slots */
+    alone.step_costs   = most;
+    uturn_plan_t *want = NULL;
+    uturn_stats_t s;
+    uturn_stats_init(&s);
+    ok &= check(uturn_plan_create(&alone, NULL, &want, NULL) == UTURN_OK &&
+                    uturn_plan_stats(want, &s) == UTURN_OK,
+                "the plan made alone");
+    ok &= check(st == UTURN_OK && in.fingerprint == s.fingerprint &&
+                    in.collectives == 4,
+                "the largest costs, four collectives");
+    if (st == UTURN_OK)
+        ok &= run_and_compare(mp, ex, &c, false, SIZED_BUDGET);
+    uturn_plan_free(want);
+    uturn_mpi_plan_free(mp);
+    uturn_executor_free(ex);
+    chain_free(&c);
+    return ok;
+}

@@ -137,6 +137,8 @@ static bool run_case(const char *name, MPI_Comm comm, bool *known)
         return case_adopt(comm);
     if (strcmp(name, "alloc") == 0)
         return case_alloc(comm);
+    if (strcmp(name, "dp_uniform") == 0)
+        return case_dp_uniform(comm);
     if (strcmp(name, "infeasible") == 0)
         return case_infeasible(comm) && case_sized_infeasible(comm);
     if (strcmp(name, "run_infeasible") == 0)

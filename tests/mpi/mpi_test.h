@@ -34,6 +34,7 @@ bool case_uniform(MPI_Comm comm, bool saveload);
 bool case_sized(MPI_Comm comm);
 bool case_adopt(MPI_Comm comm);
 bool case_alloc(MPI_Comm comm);
+bool case_dp_uniform(MPI_Comm comm);
 bool case_infeasible(MPI_Comm comm);
 bool case_sized_infeasible(MPI_Comm comm);
 bool case_run_infeasible(MPI_Comm comm);
