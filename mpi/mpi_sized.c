@@ -58,14 +58,15 @@ void uturn__mpi_sized_prepare(struct uturn__mpi_making *mk)
 {
     const uturn_problem_t *p = &mk->problem;
     const uint64_t n         = p->steps;
-    if (!grab(mk, n, &mk->mp->step_bytes) || !grab(mk, n, &mk->strides) ||
-        !grab(mk, 2 * n, &mk->units)) {
+    const bool mine          = grab(mk, n, &mk->mp->step_bytes);
+    if (mine)
+        mk->mp->steps = n; /* what uturn__mpi_plan_delete() frees */
+    if (!mine || !grab(mk, n, &mk->strides) || !grab(mk, 2 * n, &mk->units)) {
         uturn__mpi_making_failf(mk, UTURN_E_NOMEM, 0, 0,
                                 "out of memory for the sizes of %llu steps",
                                 (unsigned long long)n);
         return;
     }
-    mk->mp->steps = n;
     memcpy(mk->mp->step_bytes, p->step_bytes,
            (size_t)n * sizeof *p->step_bytes);
     strides_of(mk);

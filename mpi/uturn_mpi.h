@@ -370,9 +370,11 @@ UTURN_MPI_EXPORT void uturn_mpi_report_init_size(uturn_mpi_report_t *report,
  * The executor must cost slots as the one the plan was made with. The
  * first vote sits inside the first callback, the second after the run:
  * two collective calls per run, whatever the number of steps, and none
- * per action; failures add a broadcast. @p observed, @p report and
- * @p error are this rank's, as uturn_executor_run() fills them, except
- * that on a failure elsewhere the status and error are the agreed ones.
+ * per action; failures add a broadcast. @p observed and @p report are
+ * this rank's, as its uturn_executor_run() filled them (report->status
+ * is what this rank's executor returned: UTURN_E_CALLBACK on a rank that
+ * the gate stopped); the return value and @p error are the agreed ones.
+ * Each of the three may be NULL.
  * @return UTURN_OK on every rank, or the same failure on every rank (the
  *         statuses of uturn_executor_run(); UTURN_E_INVALID_ARG also when
  *         run options give step_bytes for a per-step plan). A NULL
