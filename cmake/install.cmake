@@ -1,6 +1,9 @@
 # Install rules: the header and its two generated companions,
 # both libraries, the `uturn` CLI, the CMake package (uturn::uturn,
-# uturn::uturn_static), uturn.pc, and the Fortran and Python bindings.
+# uturn::uturn_static), uturn.pc, and the Fortran and Python bindings;
+# with the MPI layer, also uturn_mpi.h, libuturn_mpi, the package's mpi
+# component (uturn::uturn_mpi, uturn::uturn_mpi_static), uturn-mpi.pc and
+# the Fortran module for it.
 # With UTURN_BUILD_TESTS, also the tests that check the exported symbols and
 # build consumers in every supported language against an installed tree
 # (tests/consumers/consumers.cmake).
@@ -97,6 +100,60 @@ string(APPEND _uturn_pc_code
   "file(INSTALL DESTINATION \"${_uturn_pc_dest}\" TYPE FILE\n"
   "  FILES [==[${PROJECT_BINARY_DIR}/pkgconfig/uturn.pc]==])\n")
 install(CODE "${_uturn_pc_code}")
+
+# ---------------------------------------------------------------------------
+# The MPI layer, when it was built: its own export set, so that the core's
+# targets file never names MPI, and a pkg-config file that brings MPI's
+# flags (the MPI's own pkg-config module when it has one, else what
+# FindMPI found).
+
+if(TARGET uturn_mpi)
+  install(TARGETS uturn_mpi uturn_mpi_static EXPORT uturnMpiTargets
+    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  install(FILES ${PROJECT_SOURCE_DIR}/mpi/uturn_mpi.h
+    ${PROJECT_BINARY_DIR}/include/uturn_mpi_export.h
+    DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  install(EXPORT uturnMpiTargets NAMESPACE uturn::
+    FILE uturnMpiTargets.cmake DESTINATION ${UTURN_INSTALL_CMAKEDIR})
+  install(FILES ${PROJECT_SOURCE_DIR}/docs/mpi.md
+    DESTINATION ${CMAKE_INSTALL_DOCDIR})
+  install(FILES ${PROJECT_SOURCE_DIR}/bindings/fortran/uturn_mpi.f90
+    DESTINATION ${UTURN_INSTALL_BINDINGSDIR}/fortran)
+
+  find_package(PkgConfig QUIET)
+  set(_uturn_pc_mpi_requires "")
+  set(_uturn_pc_mpi_cflags "")
+  set(_uturn_pc_mpi_libs "")
+  if(PKG_CONFIG_FOUND)
+    pkg_search_module(UTURN_MPI_PC QUIET mpi-c ompi-c mpich)
+  endif()
+  if(UTURN_MPI_PC_FOUND)
+    set(_uturn_pc_mpi_requires "${UTURN_MPI_PC_MODULE_NAME}")
+  else()
+    foreach(dir IN LISTS MPI_C_INCLUDE_DIRS)
+      string(APPEND _uturn_pc_mpi_cflags " -I${dir}")
+    endforeach()
+    foreach(lib IN LISTS MPI_C_LIBRARIES)
+      string(APPEND _uturn_pc_mpi_libs " ${lib}")
+    endforeach()
+  endif()
+  set(_uturn_pc_mpi_code "")
+  string(APPEND _uturn_pc_mpi_code
+    "set(PROJECT_VERSION [==[${PROJECT_VERSION}]==])\n"
+    "set(UTURN_PC_LIBDIR [==[${_uturn_pc_libdir}]==])\n"
+    "set(UTURN_PC_INCLUDEDIR [==[${_uturn_pc_includedir}]==])\n"
+    "set(UTURN_PC_MPI_REQUIRES [==[${_uturn_pc_mpi_requires}]==])\n"
+    "set(UTURN_PC_MPI_CFLAGS [==[${_uturn_pc_mpi_cflags}]==])\n"
+    "set(UTURN_PC_MPI_LIBS [==[${_uturn_pc_mpi_libs}]==])\n"
+    "set(UTURN_PC_PREFIX \"\${CMAKE_INSTALL_PREFIX}\")\n"
+    "configure_file([==[${CMAKE_CURRENT_LIST_DIR}/uturn-mpi.pc.in]==]\n"
+    "  [==[${PROJECT_BINARY_DIR}/pkgconfig/uturn-mpi.pc]==] @ONLY)\n"
+    "file(INSTALL DESTINATION \"${_uturn_pc_dest}\" TYPE FILE\n"
+    "  FILES [==[${PROJECT_BINARY_DIR}/pkgconfig/uturn-mpi.pc]==])\n")
+  install(CODE "${_uturn_pc_mpi_code}")
+endif()
 
 # ---------------------------------------------------------------------------
 # Bindings: Fortran interfaces (source: .mod files are compiler-specific)

@@ -2,7 +2,8 @@
 # be, the installed CLI runs from there, uturn.pc and the CMake version file
 # say what they should. Usage: cmake -DPREFIX= -DLIBDIR= -DINCLUDEDIR=
 #   -DBINDIR= -DCMAKEDIR= -DDATADIR= -DVERSION= -DSOVERSION= -DSONAME=
-#   -DPKG_CONFIG= (may be empty) -P check_install.cmake
+#   -DPKG_CONFIG= (may be empty) -DMPI= (1: the MPI layer was built)
+#   -P check_install.cmake
 cmake_minimum_required(VERSION 3.25)
 set(errors "")
 macro(fail text)
@@ -20,6 +21,13 @@ set(expected
   ${DATADIR}/uturn/fortran/uturn.f90 ${DATADIR}/uturn/python/uturn.py
   ${DATADIR}/doc/uturn/model.md ${DATADIR}/doc/uturn/bad-input.md
   ${BINDIR}/uturn)
+if(MPI)
+  list(APPEND expected
+    ${INCLUDEDIR}/uturn_mpi.h ${INCLUDEDIR}/uturn_mpi_export.h
+    ${LIBDIR}/libuturn_mpi.a ${LIBDIR}/libuturn_mpi.so
+    ${LIBDIR}/pkgconfig/uturn-mpi.pc ${CMAKEDIR}/uturnMpiTargets.cmake
+    ${DATADIR}/uturn/fortran/uturn_mpi.f90 ${DATADIR}/doc/uturn/mpi.md)
+endif()
 foreach(f IN LISTS expected)
   if(NOT EXISTS "${PREFIX}/${f}")
     fail("missing: ${f}")
@@ -56,6 +64,16 @@ if(PKG_CONFIG)
       fail("pkg-config ${args} uturn: \"${out}\", want \"${want}\"")
     endif()
   endforeach()
+endif()
+
+# uturn-mpi.pc: the layer, and uturn and MPI through Requires.
+if(PKG_CONFIG AND MPI)
+  execute_process(COMMAND "${PKG_CONFIG}" --libs --cflags uturn-mpi
+    OUTPUT_VARIABLE out OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0 OR NOT out MATCHES "-I${PREFIX}/${INCLUDEDIR}" OR
+     NOT out MATCHES "-luturn_mpi" OR NOT out MATCHES "-luturn( |$)")
+    fail("pkg-config --libs --cflags uturn-mpi: \"${out}\"")
+  endif()
 endif()
 
 # While on 0.x only the same MAJOR.MINOR is compatible (SameMinorVersion).
