@@ -2,7 +2,8 @@
 # uturn sweep --levels: every hrevolve row's cost is what `uturn stats`
 # gives with memory's slots written out (planning only), and with --run on
 # a file level every feasible row's gradient equals store-all's bit for
-# bit and the level's directory is left empty.
+# bit and the level's directory is left empty; a directory on tmpfs is
+# warned about.
 # usage: sweep_levels.sh UTURN_BINARY
 set -u
 uturn=$1
@@ -36,5 +37,14 @@ while IFS=, read -r planner budget feasible slots forward factor peak cost wall 
 done <<<"$csv"
 [ $rows -ge 10 ] && ok || bad "only $rows feasible --run rows"
 [ -z "$(ls -A "$dir")" ] && ok || bad "files left in the level directory: $(ls -A "$dir")"
+# A level directory on tmpfs is memory: the run says so.
+if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ]; then
+  shm=$(mktemp -d /dev/shm/uturn-test-XXXXXX)
+  err=$("$uturn" sweep --steps 50 --grid 16 --levels mem,disk:20:w=5:r=5 --run \
+        --level-dir "$shm" --budgets 1KiB 2>&1 >/dev/null)
+  [[ $err == *"is on tmpfs: its files are memory, not disk"* ]] && ok ||
+    bad "no tmpfs warning: $err"
+  rmdir "$shm" || bad "files left in $shm"
+fi
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
