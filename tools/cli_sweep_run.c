@@ -46,6 +46,9 @@ static int run_row(struct runner *r, const struct sweep *sw,
 {
     uturn_model_t m;
     uturn_model_init(&m);
+    /* Each row's measured peak is its own plan's, not what an earlier row
+     * left (the executor keeps its region within each run's budget). */
+    uturn_executor_trim(r->ex);
     burgers_reset(r->model);
     burgers_model(r->model, &m);
     uturn_report_t rep;
