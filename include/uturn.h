@@ -176,8 +176,7 @@ typedef enum uturn_planner {
 
 /**
  * The planner's name: "store-all", "periodic", "sqrt", "revolve", "dp",
- * "hrevolve" or "parsed"; NULL for a value outside the enum (and for
- * UTURN_PLANNER_ONLINE until that planner exists).
+ * "hrevolve", "online" or "parsed"; NULL for a value outside the enum.
  * Thread safety: safe. Since: 0.1
  */
 UTURN_EXPORT const char *uturn_planner_name(uturn_planner_t planner);
@@ -299,6 +298,14 @@ UTURN_EXPORT void uturn_level_stats_init_size(uturn_level_stats_t *stats,
  */
 #define UTURN_HREVOLVE_TABLE_BYTES (1024ull * 1024 * 1024)
 #define UTURN_HREVOLVE_WORK        100000000000ull
+
+/**
+ * The most slots an online plan holds (its reversal, planned exactly at
+ * the end, is a search that grows like slots^4 in bad cases): more slots
+ * are refused, and a byte budget's plan holds at most this many.
+ * Since: 0.2
+ */
+#define UTURN_ONLINE_MAX_SLOTS 256
 
 /**
  * Set every field of @p problem to its default (revolve, everything else
