@@ -13,6 +13,7 @@ import sysconfig
 
 
 def site_dir(prefix):
+    """The site directory for PREFIX, relative to it, "/"-separated."""
     prefix = os.path.normpath(prefix)
     if "deb_system" in sysconfig.get_scheme_names():
         if prefix == "/usr":

@@ -519,6 +519,10 @@ class Levels(Case):
         self.refused(ValueError, lambda: uturn.file_storage("a\0b"), "NUL")
         self.refused(ValueError, lambda: uturn.problem(
             10, planner="hrevolve", levels=[3]), "levels[0]")
+        prob = levels_problem()
+        prob.level_count = 3  # the library would read a third level
+        self.refused(ValueError, lambda: uturn.Plan.create(prob),
+                     "level_count is 3 but levels has 2")
 
     def test_a_level_name_outlives_the_plan(self):
         with uturn.Plan.create(levels_problem()) as plan:

@@ -63,7 +63,10 @@ valid during the call only: a view of one kept past its return (a slice,
 np.frombuffer() without .copy()) is refused with ValueError, since the
 executor reuses and frees that memory. States of different sizes: give
 ``state_size(step)`` (bytes of x_step), or plan with per-step
-``step_bytes`` (the dp planner), or pass ``step_bytes=`` to run().
+``step_bytes`` (the dp planner), or pass ``step_bytes=`` to run(). A
+plan from Executor.plan() holds the slots' strides (each size rounded up
+to 16 bytes) as its step_bytes: give run() the states' own step_bytes,
+or save and load see the longer slot.
 
 Callbacks and failures
 ----------------------
