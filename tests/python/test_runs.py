@@ -190,6 +190,13 @@ class States(Case):
             self.run_chain(chain)
         state.extend(b"x")  # released once the run has returned
         self.assertEqual(len(state), 9)
+        chain = Chain(state[:8])
+        try:  # refused after the state was taken: still released
+            self.run_chain(chain, budget_bytes=-1)
+        except ValueError as exc:
+            kept = exc  # its traceback holds run()'s frame
+        chain.state.extend(b"x")
+        self.assertIn("budget_bytes", str(kept))
 
     def test_state_and_save_load_do_not_mix(self):
         chain = Chain()

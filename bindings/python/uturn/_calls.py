@@ -84,8 +84,9 @@ class Calls:
         only."""
         if self.raised is not None:
             return 1
-        slot = SlotView(*memory)
+        slot = None
         try:
+            slot = SlotView(*memory)
             arg = slot.view if view is None else view(slot.view)
             code = self.result(fn(*args, arg))
             del arg
@@ -93,7 +94,8 @@ class Calls:
             # The traceback's frames hold the callback's locals, views of
             # the slot among them: drop them before the slot is reused.
             traceback.clear_frames(exc.__traceback__)
-            slot.close()
+            if slot is not None:
+                slot.close()
             self.fail(name, exc)
             return 1
         if not slot.close():

@@ -238,12 +238,16 @@ class Executor:
         io = dict(save=save, load=load, state_bytes=state_bytes,
                   state_size=state_size, view=view)
         with plan.in_use() as plan_handle:
-            model = run.model(state, forward, turn, adjoint, io)
-            options = run.options(plan.stats().steps, verify, budget_bytes,
-                                  progress, progress_every, on_progress,
-                                  on_progress_every, step_bytes)
-            with self._run_scope(run.calls):
-                result = run.call(handle, plan_handle, model, options)
+            try:
+                model = run.model(state, forward, turn, adjoint, io)
+                options = run.options(plan.stats().steps, verify,
+                                      budget_bytes, progress, progress_every,
+                                      on_progress, on_progress_every,
+                                      step_bytes)
+                with self._run_scope(run.calls):
+                    result = run.call(handle, plan_handle, model, options)
+            finally:
+                run.release()
         return run.outcome(*result)
 
     def close(self):

@@ -9,6 +9,7 @@ from . import _checks, _problems
 from ._errors import check, error_info
 from ._load import lib
 from ._problems import Problem
+from ._protos import OK
 from ._structs import Action, LevelStats, Stats, u64
 
 CLOSED_WHILE_READING = (
@@ -121,10 +122,11 @@ class Plan:
         its name is a copy, valid after close()."""
         level = _checks.integer("level", level)
         out = LevelStats()
-        check(lib.uturn_plan_level_stats(self.handle, level,
-                                         ctypes.byref(out)),
-              note="level was %d; the plan has %d" % (
-                  level, self.stats().levels))
+        status = lib.uturn_plan_level_stats(self.handle, level,
+                                            ctypes.byref(out))
+        if status != OK:
+            check(status, note="level was %d; the plan has %d"
+                  % (level, self.stats().levels))
         out.name = out.name  # a Python copy, not the plan's memory
         return out
 

@@ -112,7 +112,7 @@ class Run:
             o.progress = self._fn(PROGRESS, "progress", progress)
         if _checks.callable_or_none("on_progress", on_progress) is not None:
             c_fn = ON_PROGRESS(lambda _u, p: self.calls.int_call(
-                "on_progress", on_progress, progress_copy(p)))
+                "on_progress", lambda: on_progress(progress_copy(p))))
             self._keep.append(c_fn)
             o.on_progress = c_fn
         sizes = _problems.step_array("step_bytes", step_bytes, steps)
@@ -128,8 +128,12 @@ class Run:
         status = lib.uturn_executor_run(
             executor, plan, ctypes.byref(model), ctypes.byref(options),
             ctypes.byref(observed), ctypes.byref(report), info_ref)
-        self._keep.clear()  # the library holds none of them now
         return status, observed, report, info
+
+    def release(self):
+        """Let go of everything the library pointed at (the state's buffer
+        export among them): the run is over, or never began."""
+        self._keep.clear()
 
     def outcome(self, status, observed, report, info):
         """(observed, report) of a run that went well; otherwise raise the
