@@ -483,6 +483,30 @@ class Levels(Case):
                     self.assertEqual(len(ex.level_reports()), 2)
                 self.assertEqual(os.listdir(parent), [])
 
+    def test_io_buffers_are_taken_from_memory(self):
+        # <uturn.h>: one slot each (16 bytes for 8), default 2; a plan with
+        # only synchronous levels takes 1.
+        parent = tempfile.mkdtemp(prefix="uturn-py-")
+        self.addCleanup(shutil.rmtree, parent)
+        for buffers, synchronous, want in [(0, False, 2), (3, False, 3),
+                                           (16, False, 16), (5, True, 1)]:
+            with self.subTest(io_buffers=buffers, synchronous=synchronous):
+                storage = uturn.file_storage(parent, synchronous=synchronous)
+                with uturn.Executor(levels=[storage],
+                                    io_buffers=buffers) as ex:
+                    with uturn.Plan.create(levels_problem()) as plan:
+                        _, report = self.run_chain_on(ex, plan)
+                self.assertEqual(report.io_buffer_bytes, want * 16)
+        self.refused(uturn.Error, lambda: uturn.Executor(
+            levels=[uturn.file_storage(parent)], io_buffers=17), "16")
+
+    def run_chain_on(self, ex, plan):
+        chain = Chain()
+        result = ex.run(plan, chain.state, chain.forward, chain.turn,
+                        chain.adjoint)
+        chain.check(self, plan.stats().steps)
+        return result
+
     def test_failing_user_levels_raise_and_leave_the_executor_usable(self):
         for which in ["open", "put", "get"]:
             with self.subTest(which=which):
@@ -531,6 +555,20 @@ class Levels(Case):
         self.refused(ValueError, lambda: uturn.Plan.create(prob),
                      "level_count is 3 but levels has 2")
 
+    def test_level_and_executor_integers_are_checked(self):
+        for field in ["slots", "bytes", "write_cost", "read_cost"]:
+            with self.subTest(field=field):
+                self.refused(ValueError, lambda: uturn.level(
+                    **{field: -1}), field, "negative")
+                self.refused(OverflowError, lambda: uturn.level(
+                    **{field: 2**64}), field)
+        self.refused(ValueError, lambda: uturn.Executor(io_buffers=-1),
+                     "io_buffers")
+        self.refused(ValueError, lambda: uturn.problem(
+            10, max_steps=1.5), "max_steps")
+        self.refused(ValueError, lambda: uturn.file_storage(
+            synchronous="yes"), "synchronous")
+
     def test_a_level_name_outlives_the_plan(self):
         with uturn.Plan.create(levels_problem()) as plan:
             stats = plan.level_stats(1)
@@ -572,6 +610,16 @@ class Progress(Case):
         times = [p.seconds for p in seen]
         self.assertEqual(times, sorted(times))
         self.assertTrue(all(p.total == total for p in seen))
+
+    def test_progress_counts_are_checked_integers(self):
+        for name in ["progress_every", "on_progress_every"]:
+            with self.subTest(name=name):
+                self.refused(ValueError, lambda: self.run_chain(
+                    Chain(), **{name: -1}), name, "negative")
+                self.refused(OverflowError, lambda: self.run_chain(
+                    Chain(), **{name: 2**64}), name, "2**64-1")
+        self.refused(ValueError, lambda: self.run_chain(
+            Chain(), on_progress=3), "on_progress", "callable")
 
     def test_a_progress_callback_that_returns_1_stops_the_run(self):
         chain = Chain()
