@@ -717,12 +717,9 @@ class Plans(Case):
             self.assertEqual(again.fingerprint(), fingerprint)
 
     def test_online_declarations(self):
-        # <uturn.h> declares the online planner; until the library has it,
-        # it is not one problem() accepts.
+        # <uturn.h>: the online planner, value 5, named by the library.
         self.assertEqual(uturn.PLANNER_ONLINE, 5)
-        self.assertNotIn("online", uturn.PLANNERS)
-        self.refused(ValueError, lambda: uturn.problem(
-            10, planner="online"), "unknown planner")
+        self.assertEqual(uturn.PLANNERS["online"], 5)
         p = uturn.problem(10, max_steps=50)
         self.assertEqual(p.max_steps, 50)
         self.assertFalse(uturn.Stats().online)
@@ -752,6 +749,25 @@ class Budgets(Case):
         self.assertEqual((cost.granule, cost.backend), (page, b"pages"))
         with uturn.Executor() as ex:
             self.assertEqual(ex.slot_bytes(100), 112)
+
+    def test_level_slots_are_what_the_plan_gets(self):
+        # <uturn.h>: memory's bytes at the region's real cost less the I/O
+        # buffers (2 slots of 16 bytes by default); a further level's bytes
+        # in whole strides of slot_bytes (16 for 8).
+        with uturn.Executor(levels=[uturn.file_storage()]) as ex:
+            memory = ex.budget(8, 10)
+            prob = uturn.problem(100, planner="hrevolve", slot_bytes=8,
+                                 levels=[uturn.level("mem", bytes=memory),
+                                         uturn.level("disk", bytes=1000,
+                                                     write_cost=5,
+                                                     read_cost=5)])
+            self.assertEqual(ex.level_slots(prob, 0), 8)
+            self.assertEqual(ex.level_slots(prob, 1), 1000 // 16)
+            with ex.plan(prob) as plan:
+                self.assertEqual([lv.slots for lv in plan.levels()],
+                                 [8, 1000 // 16])
+            self.refused(uturn.Error, lambda: ex.level_slots(prob, 2),
+                         "level")
 
     def test_held_bytes_and_trim(self):
         with uturn.Executor() as ex:

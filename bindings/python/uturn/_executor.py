@@ -177,6 +177,19 @@ class Executor:
                              "state_bytes was %d" % state_bytes,
                              state_bytes, slots)
 
+    def level_slots(self, prob, level):
+        """The slots storage level ``level`` of ``prob``'s levels holds
+        here, as Executor.plan() resolves it: a capacity in slots as
+        given; memory's bytes at the real cost of its region less the I/O
+        buffers; a further level's bytes in whole strides of slot_bytes."""
+        prob_arg = _problems.problem_arg(prob)
+        level = _checks.integer("level", level)
+        out, (info, info_ref) = u64(), error_info()
+        check(lib.uturn_executor_level_slots(self.handle, prob_arg, level,
+                                             ctypes.byref(out), info_ref),
+              info)
+        return out.value
+
     def held_bytes(self):
         """Bytes of slot storage the executor holds now."""
         return lib.uturn_executor_held_bytes(self.handle)

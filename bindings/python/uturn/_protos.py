@@ -128,6 +128,7 @@ _PROTOTYPES = [
     ("uturn_executor_slot_bytes", enum, _vp, u64, _P(u64)),
     ("uturn_executor_capacity", enum, _vp, u64, u64, _P(u64)),
     ("uturn_executor_budget", enum, _vp, u64, u64, _P(u64)),
+    ("uturn_executor_level_slots", enum, _vp, _vp, u64, _P(u64), _err),
     ("uturn_executor_plan", enum, _vp, _vp, _pp, _err),
     ("uturn_executor_run", enum, _vp, _vp, _P(Model), _P(RunOptions),
      _P(Stats), _P(Report), _err),
