@@ -21,7 +21,8 @@ import unittest
 
 import uturn
 
-E_CALLBACK, E_IO, E_INFEASIBLE = 6, 9, 3
+E_INVALID_ARG, E_INFEASIBLE, E_UNSUPPORTED = 1, 3, 5
+E_CALLBACK, E_IO = 6, 9
 DOUBLE = struct.Struct("<d")
 
 
@@ -717,13 +718,28 @@ class Plans(Case):
             self.assertEqual(again.fingerprint(), fingerprint)
 
     def test_online_declarations(self):
-        # <uturn.h>: the online planner, value 5, named by the library.
+        # <uturn.h>: the online planner, value 5, named by the library; an
+        # online problem has steps 0 and an optional max_steps, and its
+        # plan's stats say online with steps UTURN_NONE.
         self.assertEqual(uturn.PLANNER_ONLINE, 5)
         self.assertEqual(uturn.PLANNERS["online"], 5)
-        p = uturn.problem(10, max_steps=50)
-        self.assertEqual(p.max_steps, 50)
+        self.assertEqual(uturn.NONE, 2**64 - 1)
+        p = uturn.problem(0, planner="online", slots=3, max_steps=50)
+        self.assertEqual((p.steps, p.max_steps), (0, 50))
+        with uturn.Plan.create(p) as plan:
+            s = plan.stats()
+            self.assertTrue(s.online)
+            self.assertEqual((s.steps, s.slots), (uturn.NONE, 3))
+            self.assertEqual(plan.problem().max_steps, 50)
         self.assertFalse(uturn.Stats().online)
         self.assertFalse(uturn.Model().is_last)
+        self.assertEqual(uturn.Model().record_bytes, 0)
+        # max_steps belongs to the online planner: the library says so.
+        with self.assertRaises(uturn.Error) as cm:
+            uturn.Plan.create(uturn.problem(10, slots=3, max_steps=50))
+        self.assertEqual(cm.exception.status, E_INVALID_ARG)
+        self.assertIn("max_steps is for the online planner",
+                      str(cm.exception))
 
 
 class Budgets(Case):
