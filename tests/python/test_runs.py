@@ -741,6 +741,245 @@ class Plans(Case):
         self.assertIn("max_steps is for the online planner",
                       str(cm.exception))
 
+class Controlled(Chain):
+    """x_{i+1} = x_i + h_i with h_i drawn by a controller with history in
+    the first sweep (each draw depends on the draws before it, so a
+    recomputation that drew again would differ), kept as a step record
+    (h_i and i, 16 bytes) and read back on every recomputation."""
+
+    RECORD = struct.Struct("<dQ")
+
+    def __init__(self, stop_at=None):
+        super().__init__()
+        self.stop_at, self.draws, self.h = stop_at, 0, {}
+        self.calls = []  # (step, again)
+        self.written = {}
+
+    def draw(self):
+        self.draws += 1
+        return 0.25 * (1 + (self.draws * 37) % 11)
+
+    def forward_record(self, step, record, again):
+        self.calls.append((step, again))
+        if not again:
+            h = self.draw()
+            self.RECORD.pack_into(record, 0, h, step)
+            self.h[step], self.written[step] = h, bytes(record)
+        else:
+            if bytes(record) != self.written[step]:
+                raise AssertionError("record of step %d changed" % step)
+            h, tag = self.RECORD.unpack_from(record)
+            if tag != step:
+                raise AssertionError("record of step %d is %d's" % (step, tag))
+        self.set(self.value() + h)
+
+    def is_last(self, step):
+        return step == self.stop_at
+
+    def expected(self, steps):
+        """The states x_0 .. x_{n-1} with the h's drawn, in one sweep."""
+        xs, x = [], 0.0
+        for i in range(steps):
+            xs.append(x)
+            x += self.h[i]
+        return [(i, xs[i]) for i in range(steps - 1, -1, -1)]
+
+
+class Online(Case):
+    """Online plans (steps 0) and step records through Executor.run():
+    the run ends where the model's is_last says (the chain's x_i = i is
+    checked at every adjoint call), records come back, misuse is
+    refused."""
+
+    def online_plan(self, slots=3, **fields):
+        return uturn.Plan.create(uturn.problem(0, planner="online",
+                                               slots=slots, **fields))
+
+    def test_the_run_ends_where_is_last_says(self):
+        with uturn.Executor() as ex:
+            for n, slots in [(1, 1), (6, 2), (7, 2), (10, 3), (45, 4)]:
+                with self.subTest(n=n, slots=slots), \
+                        self.online_plan(slots) as plan:
+                    chain, asked = Chain(), []
+
+                    def is_last(step):
+                        asked.append(step)
+                        return step == n
+                    observed, report = ex.run(plan, chain.state,
+                                              chain.forward, chain.turn,
+                                              chain.adjoint, is_last=is_last)
+                    chain.check(self, n)
+                    # uturn.h: asked after each forward step of the first
+                    # sweep, with x_step: x_1 .. x_n.
+                    self.assertEqual(asked, list(range(1, n + 1)))
+                    self.assertEqual((observed.steps, report.steps), (n, n))
+                    self.assertEqual(observed.reverse_steps, n)
+                    # The offline optimum t(n+1, s) is the yardstick,
+                    # reached exactly for n <= (s+1)(s+2)/2.
+                    optimum = t(n + 1, slots)
+                    if n <= (slots + 1) * (slots + 2) // 2:
+                        self.assertEqual(observed.forward_steps, optimum)
+                    self.assertGreaterEqual(observed.forward_steps, optimum)
+                    self.assertLessEqual(observed.peak_slots, slots)
+
+    def test_is_last_takes_what_if_takes(self):
+        with uturn.Executor() as ex, self.online_plan() as plan:
+            for verdict in [1, 2.5, "yes", [0]]:
+                with self.subTest(verdict=verdict):
+                    chain = Chain()
+                    observed, _ = ex.run(
+                        plan, chain.state, chain.forward, chain.turn,
+                        chain.adjoint,
+                        is_last=lambda step: verdict if step == 5 else None)
+                    self.assertEqual(observed.steps, 5)
+
+    def test_max_steps_ends_the_run_without_is_last(self):
+        with uturn.Executor() as ex, \
+                self.online_plan(4, max_steps=30) as plan:
+            chain = Chain()
+            observed, _ = ex.run(plan, chain.state, chain.forward,
+                                 chain.turn, chain.adjoint)
+            chain.check(self, 30)
+            self.assertEqual(observed.steps, 30)
+            early = Chain()
+            observed, _ = ex.run(plan, early.state, early.forward,
+                                 early.turn, early.adjoint,
+                                 is_last=lambda step: step == 12)
+            early.check(self, 12)
+
+    def test_records_come_back_on_every_recomputation(self):
+        plans = [("online", lambda: self.online_plan(4), 300),
+                 ("revolve", lambda: uturn.Plan.create(
+                     uturn.problem(120, slots=3)), 120)]
+        with uturn.Executor() as ex:
+            for name, make, n in plans:
+                with self.subTest(planner=name), make() as plan:
+                    chain = Controlled(stop_at=n)
+                    extra = ({"is_last": chain.is_last} if name == "online"
+                             else {})
+                    observed, report = ex.run(
+                        plan, chain.state, None, chain.turn, chain.adjoint,
+                        record_bytes=Controlled.RECORD.size,
+                        forward_record=chain.forward_record, **extra)
+                    self.assertEqual(chain.seen, chain.expected(n))
+                    # The controller drew once per step, in order, in the
+                    # first sweep; every other call was a recomputation.
+                    firsts = [step for step, again in chain.calls
+                              if not again]
+                    self.assertEqual(firsts, list(range(n)))
+                    self.assertEqual(chain.draws, n)
+                    self.assertEqual(len(chain.calls),
+                                     observed.forward_steps)
+                    self.assertGreater(observed.forward_steps, n)
+                    self.assertGreaterEqual(report.record_bytes,
+                                            n * Controlled.RECORD.size)
+
+    def test_the_record_is_a_writable_view_for_the_call(self):
+        kept, kinds = [], set()
+
+        def forward_record(step, record, again):
+            kinds.add((type(record), record.format, record.nbytes,
+                       record.readonly, type(again)))
+            kept.append(record)
+            chain.set(chain.value() + 1.0)
+        chain = Chain()
+        with uturn.Executor() as ex, self.online_plan(2) as plan:
+            ex.run(plan, chain.state, None, chain.turn, chain.adjoint,
+                   is_last=lambda step: step == 9, record_bytes=24,
+                   forward_record=forward_record)
+        chain.check(self, 9)
+        self.assertEqual(kinds, {(memoryview, "B", 24, False, bool)})
+        with self.assertRaises(ValueError):
+            kept[0][0]  # released once its call returned
+
+    def test_a_record_view_kept_past_the_call_is_refused(self):
+        kept = []
+
+        def forward_record(step, record, again):
+            kept.append(record[:8])
+        chain = Chain()
+        with uturn.Executor() as ex, self.online_plan(2) as plan:
+            err = self.refused(ValueError, lambda: ex.run(
+                plan, chain.state, None, chain.turn, chain.adjoint,
+                is_last=lambda step: step == 4, record_bytes=8,
+                forward_record=forward_record),
+                "forward_record callback kept a view")
+        self.assertEqual(err.__cause__.status, E_CALLBACK)
+
+    def test_exceptions_in_is_last_and_forward_record_are_raised(self):
+        for name in ["is_last", "forward_record"]:
+            with self.subTest(name=name):
+                boom, chain = LookupError(name), Controlled(stop_at=20)
+
+                def raising(*args):
+                    if args[0] == 6:
+                        raise boom
+                    return (chain.forward_record(*args) if len(args) == 3
+                            else chain.is_last(*args))
+                with uturn.Executor() as ex, self.online_plan(3) as plan:
+                    callbacks = {"is_last": chain.is_last,
+                                 "forward_record": chain.forward_record,
+                                 name: raising}
+                    with self.assertRaises(LookupError) as cm:
+                        ex.run(plan, chain.state, None, chain.turn,
+                               chain.adjoint, record_bytes=16, **callbacks)
+                    self.assertIs(cm.exception, boom)
+                    cause = cm.exception.__cause__
+                    self.assertEqual(cause.status, E_CALLBACK)
+                    self.assertEqual(chain.turned, 0)
+                    self.assertTrue(any(name in note for note in getattr(
+                        boom, "__notes__", [name])))
+                    # The executor goes on.
+                    again = Chain()
+                    ex.run(plan, again.state, again.forward, again.turn,
+                           again.adjoint, is_last=lambda step: step == 8)
+                    again.check(self, 8)
+
+    def test_misuse_is_refused_before_anything_runs(self):
+        chain = Chain()
+        fr = lambda step, record, again: None  # noqa: E731
+        cases = [
+            ("offline", dict(is_last=lambda step: False),
+             ["is_last applies to online plans", "n = 12"]),
+            ("online", {}, ["without max_steps ends only where is_last "
+                            "says"]),
+            ("online", dict(is_last=3), ["is_last must be callable"]),
+            ("online", dict(is_last=bool, step_bytes=[8, 8]),
+             ["step_bytes applies to plans that know their steps"]),
+            ("offline", dict(record_bytes=8),
+             ["record_bytes is 8 but no forward_record= was given"]),
+            ("offline", dict(forward_record=fr),
+             ["forward_record needs record_bytes"]),
+            ("offline", dict(record_bytes=-1, forward_record=fr),
+             ["record_bytes must not be negative"]),
+            ("offline", dict(record_bytes=8, forward_record=fr, forward=1),
+             ["give forward or forward_record, not both"]),
+            ("offline", dict(forward=None), ["forward must be callable"]),
+        ]
+        with uturn.Executor() as ex:
+            for kind, options, words in cases:
+                with self.subTest(kind=kind, options=sorted(options)):
+                    make = (self.online_plan if kind == "online" else
+                            lambda: uturn.Plan.create(uturn.problem(
+                                12, slots=3)))
+                    forward = options.pop("forward", chain.forward)
+                    with make() as plan:
+                        self.refused(ValueError, lambda: ex.run(
+                            plan, chain.state, forward, chain.turn,
+                            chain.adjoint, **options), *words)
+        self.assertEqual((chain.seen, chain.turned, chain.value()),
+                         ([], 0, 0.0))
+
+    def test_bytes_mode_needs_state_size_as_the_library_says(self):
+        chain = Chain()
+        with uturn.Executor() as ex, uturn.Plan.create(uturn.problem(
+                0, planner="online", budget_bytes=64)) as plan:
+            err = self.refused(uturn.Error, lambda: ex.run(
+                plan, chain.state, chain.forward, chain.turn, chain.adjoint,
+                is_last=lambda step: step == 3),
+                "needs the model's state_size")
+            self.assertEqual(err.status, E_INVALID_ARG)
+
 
 class Budgets(Case):
     def test_capacity_and_budget_are_inverse(self):

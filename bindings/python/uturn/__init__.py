@@ -81,7 +81,8 @@ run's Error carries ``observed`` and ``report``: how far it got.
 Executor.run(plan, state, forward, turn, adjoint, verify=False,
 budget_bytes=0, *, save=None, load=None, state_bytes=0, state_size=None,
 view=None, progress=None, progress_every=0, on_progress=None,
-on_progress_every=0, step_bytes=None) -> (observed Stats, Report):
+on_progress_every=0, step_bytes=None, is_last=None, record_bytes=0,
+forward_record=None) -> (observed Stats, Report):
 
 - ``verify``: hash states and stop with UTURN_E_NONDETERMINISTIC when a
   recomputation differs (8 bytes per step outside the budget).
@@ -91,6 +92,17 @@ on_progress_every=0, step_bytes=None) -> (observed Stats, Report):
 - ``on_progress(p)``: p is a Progress (done and total work in cost units,
   forward_steps, reverse_steps, steps, seconds), after every
   ``on_progress_every`` units of work (0: about 1%) and at the end.
+- ``is_last(step)``: online plans only (see below); asked after each
+  forward step of the first sweep with x_step live; true (as ``if``
+  takes it: True, non-zero, numpy's True) means x_step is the last.
+- ``record_bytes`` and ``forward_record(step, record, again)``: step
+  records, for a step that depends on more than the state (an adaptive dt
+  from a controller with history). forward_record is called instead of
+  forward (pass forward=None); ``record`` is a writable memoryview of the
+  step's record_bytes, valid during the call. In the first sweep
+  (again False) write it; in every recomputation (again True) it holds
+  exactly what was written. Records are kept outside the budget
+  (Report.record_bytes).
 
 Plans, levels and the rest
 --------------------------
