@@ -74,8 +74,7 @@ class Error : public std::runtime_error
   public:
     /** An error for @p status with the details a C call wrote. */
     Error(uturn_status_t status, const uturn_error_t &detail)
-        : std::runtime_error(describe(status, detail.message)),
-          detail_(detail)
+        : std::runtime_error(describe(status, detail.message)), detail_(detail)
     {
         detail_.status = status;
     }
@@ -84,11 +83,11 @@ class Error : public std::runtime_error
     Error(uturn_status_t status, const char *message)
         : std::runtime_error(describe(status, message)), detail_(blank())
     {
-        detail_.status = status;
+        detail_.status         = status;
         const std::string text = what();
-        const std::size_t n = text.copy(detail_.message,
-                                        sizeof detail_.message - 1);
-        detail_.message[n]  = '\0';
+        const std::size_t n =
+            text.copy(detail_.message, sizeof detail_.message - 1);
+        detail_.message[n] = '\0';
     }
 
     /** The status the C call returned (never UTURN_OK). */
@@ -179,9 +178,9 @@ inline void check(uturn_status_t status, const uturn_error_t &e)
 inline void check(uturn_status_t status, const char *what)
 {
     if (status != UTURN_OK)
-        throw Error(status, (std::string(what) + ": " +
-                             uturn_strerror(status))
-                                .c_str());
+        throw Error(
+            status,
+            (std::string(what) + ": " + uturn_strerror(status)).c_str());
 }
 
 } // namespace detail
@@ -363,10 +362,9 @@ template <class... Args> class Callback
     }
 
     /** A callback calling a copy of @p f. */
-    template <class F,
-              class = std::enable_if_t<
-                  !std::is_same_v<std::decay_t<F>, Callback> &&
-                  std::is_invocable_v<std::decay_t<F> &, Args...>>>
+    template <class F, class = std::enable_if_t<
+                           !std::is_same_v<std::decay_t<F>, Callback> &&
+                           std::is_invocable_v<std::decay_t<F> &, Args...>>>
     Callback(F &&f) : fn_(wrap(std::forward<F>(f)))
     {
     }
@@ -490,9 +488,11 @@ struct RunOptions {
 /**
  * A user's storage for a level of slots: uturn_storage_callbacks_t with
  * callables. put and get are required; open may be empty. drop and close
- * cannot stop a run: an exception they throw is kept and rethrown by
- * run() after the run has ended (close is still called after every run,
- * on every exit path, including a run stopped by an exception).
+ * return nothing and so cannot stop a run themselves: an exception they
+ * throw is kept, the next callback that can stop the run does so without
+ * calling the user's code, and run() rethrows it once the run has ended.
+ * close is called after every run that began, on every exit path, a run
+ * stopped by an exception included: release the level's states there.
  */
 struct UserStorage {
     /** open(ids, bytes) before a run; empty: nothing to prepare. */
@@ -519,8 +519,8 @@ struct Storage {
     UserStorage callbacks;
 
     /** A file level in @p parent (empty: $TMPDIR, else /tmp). */
-    static Storage file(std::string parent    = std::string(),
-                        bool in_run_thread    = false)
+    static Storage file(std::string parent = std::string(),
+                        bool in_run_thread = false)
     {
         Storage s;
         s.directory   = std::move(parent);
@@ -663,8 +663,7 @@ inline std::uint64_t state_size_cb(void *user, std::uint64_t step) noexcept
 inline int is_last_cb(void *user, std::uint64_t step) noexcept
 {
     RunContext &r = context(user);
-    return r.catcher->value(
-        [&] { return r.model->is_last(step) ? 1 : 0; }, 0);
+    return r.catcher->value([&] { return r.model->is_last(step) ? 1 : 0; }, 0);
 }
 
 inline int forward_record_cb(void *user, std::uint64_t step, void *record,
@@ -755,16 +754,14 @@ inline int storage_put_cb(void *user, std::uint64_t id, std::uint64_t step,
                           const void *src, std::uint64_t bytes) noexcept
 {
     StorageLink &s = link(user);
-    return s.catcher->status(
-        [&] { return s.user.put(id, step, src, bytes); });
+    return s.catcher->status([&] { return s.user.put(id, step, src, bytes); });
 }
 
 inline int storage_get_cb(void *user, std::uint64_t id, std::uint64_t step,
                           void *dst, std::uint64_t bytes) noexcept
 {
     StorageLink &s = link(user);
-    return s.catcher->status(
-        [&] { return s.user.get(id, step, dst, bytes); });
+    return s.catcher->status([&] { return s.user.get(id, step, dst, bytes); });
 }
 
 inline void storage_drop_cb(void *user, std::uint64_t id) noexcept
@@ -1348,11 +1345,11 @@ class Executor
         std::vector<uturn_storage_t> levels = c_levels(options.levels);
         uturn_executor_options_t o;
         uturn_executor_options_init(&o);
-        o.alloc       = options.alloc;
-        o.slot_alloc  = options.slot_alloc;
-        o.levels      = levels.empty() ? nullptr : levels.data();
-        o.level_count = levels.size();
-        o.io_buffers  = options.io_buffers;
+        o.alloc               = options.alloc;
+        o.slot_alloc          = options.slot_alloc;
+        o.levels              = levels.empty() ? nullptr : levels.data();
+        o.level_count         = levels.size();
+        o.io_buffers          = options.io_buffers;
         uturn_executor_t *raw = nullptr;
         uturn_error_t e       = detail::error_out();
         detail::check(uturn_executor_open(&o, &raw, &e), e);
@@ -1423,7 +1420,7 @@ class Executor
     {
         detail::Catcher &catcher = held_state().catcher;
         detail::RunContext ctx{&model, &options, &catcher};
-        const uturn_model_t m     = detail::c_model(ctx);
+        const uturn_model_t m       = detail::c_model(ctx);
         const uturn_run_options_t o = detail::c_options(ctx);
         Stats seen;
         uturn_error_t e = detail::error_out();
@@ -1542,8 +1539,8 @@ class Executor
             if (!levels[k].directory.empty())
                 c.directory = state_->directories.back().c_str();
             if (levels[k].kind == UTURN_STORAGE_USER) {
-                state_->links.push_back(detail::make_link(
-                    levels[k].callbacks, &state_->catcher));
+                state_->links.push_back(
+                    detail::make_link(levels[k].callbacks, &state_->catcher));
                 c.callbacks = &state_->links.back()->c;
             }
         }

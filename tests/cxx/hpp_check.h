@@ -25,7 +25,8 @@ extern int failures;
 // Record a failed check at file:line (when ok is false); returns ok.
 bool check(bool ok, const char *expr, const char *file, int line);
 
-#define HPP_CHECK(cond) ::hpp::check(static_cast<bool>(cond), #cond, __FILE__, __LINE__)
+#define HPP_CHECK(cond)                                                        \
+    ::hpp::check(static_cast<bool>(cond), #cond, __FILE__, __LINE__)
 
 // The expression must throw T; `body` then runs with `e` bound to it.
 #define HPP_THROWS(expr, T, body)                                              \
@@ -51,8 +52,8 @@ struct Boom {
 // one named `where` throws Boom at call `at`.
 struct Faults {
     std::string where;
-    int at = 0;
-    int calls[16] = {};
+    int at          = 0;
+    int calls[16]   = {};
     int after_throw = 0; // calls after the throw, drop and close aside
     bool thrown     = false;
 

@@ -112,7 +112,7 @@ void set_callbacks(uturn::Model &m, Chain &c, Faults &f)
 void set_save_load(uturn::Model &m, Chain &c, Faults &f, bool sized)
 {
     m.state_bytes = DIM * sizeof(double);
-    m.save = [&c, &f](std::uint64_t, void *dst, std::uint64_t bytes) {
+    m.save        = [&c, &f](std::uint64_t, void *dst, std::uint64_t bytes) {
         f.tick("save", SAVE);
         if (bytes != DIM * sizeof(double))
             return 9;

@@ -38,8 +38,8 @@ std::vector<uturn::Plan> some_plans()
     plans.emplace_back(problem(UTURN_PLANNER_PERIODIC, 500, 60));
     plans.emplace_back(problem(UTURN_PLANNER_DP, 90, 6));
     uturn::Problem h = problem(UTURN_PLANNER_HREVOLVE, 300, 0);
-    const std::vector<uturn::Level> levels = {
-        uturn::Level("mem", 3), uturn::Level("disk", 8, 2, 2)};
+    const std::vector<uturn::Level> levels = {uturn::Level("mem", 3),
+                                              uturn::Level("disk", 8, 2, 2)};
     h.use_levels(levels);
     plans.emplace_back(h);
     plans.push_back(uturn::Plan::parse(plans[1].text()));
@@ -79,7 +79,7 @@ void range_is_the_c_stream()
 void cursor_moves(const uturn::Plan &plan)
 {
     const std::vector<uturn::Action> want = c_stream(plan);
-    uturn::Cursor first = plan.actions();
+    uturn::Cursor first                   = plan.actions();
     std::vector<uturn::Action> got;
     uturn::Action x{};
     for (int i = 0; i < 10 && first.next(x); i++)
@@ -122,7 +122,9 @@ void moves()
     HPP_CHECK(counted.counts.live_blocks == one_plan);
     cursor_moves(c);
     HPP_CHECK(counted.counts.live_blocks == one_plan); /* cursors freed */
-    { uturn::Plan gone = std::move(c); }
+    {
+        uturn::Plan gone = std::move(c);
+    }
     HPP_CHECK(counted.counts.live_blocks == 0);
 }
 
@@ -139,7 +141,7 @@ void executor_moves()
     uturn::Executor moved(std::move(ex1));
     HPP_CHECK(!ex1 && moved && moved.level_count() == 1);
     uturn::Executor other(o2);
-    other = std::move(moved);
+    other            = std::move(moved);
     uturn::Problem p = problem(UTURN_PLANNER_HREVOLVE, 30, 0);
     const std::vector<uturn::Level> levels = {uturn::Level("mem", 1),
                                               uturn::Level("user", 4, 1, 1)};
@@ -214,7 +216,7 @@ void validators()
     HPP_CHECK(v.level_stats(0).stores == plan.stats().stores);
     uturn::Validator w(problem(UTURN_PLANNER_REVOLVE, 60, 4));
     uturn::Action restore{};
-    restore.op = UTURN_OP_RESTORE;
+    restore.op   = UTURN_OP_RESTORE;
     restore.step = 3;
     HPP_THROWS(w.push(restore), uturn::Error, {
         HPP_CHECK(e.status() == UTURN_E_INVALID_PLAN);
@@ -242,8 +244,9 @@ void errors()
         HPP_CHECK(e.minimum_bytes() == 1024 && e.minimum_slots() == 1);
     });
     HPP_CHECK(uturn::planner_from_name("hrevolve") == UTURN_PLANNER_HREVOLVE);
-    HPP_THROWS(uturn::planner_from_name("nope"), uturn::Error,
-               HPP_CHECK(std::string(e.what()).find("nope") != std::string::npos));
+    HPP_THROWS(
+        uturn::planner_from_name("nope"), uturn::Error,
+        HPP_CHECK(std::string(e.what()).find("nope") != std::string::npos));
     const uturn::Error own(UTURN_E_NOMEM, nullptr);
     HPP_CHECK(std::string(own.what()) == uturn_strerror(UTURN_E_NOMEM));
     HPP_CHECK(own.step() == UTURN_NONE && own.line() == 0);

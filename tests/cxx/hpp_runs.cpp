@@ -70,9 +70,9 @@ void lambda_gradients()
     uturn::Executor ex;
     Chain c(120);
     uturn::Problem p;
-    p.steps        = 120;
-    p.slot_bytes   = STATE;
-    p.budget_bytes = ex.budget(STATE, 6);
+    p.steps                   = 120;
+    p.slot_bytes              = STATE;
+    p.budget_bytes            = ex.budget(STATE, 6);
     const uturn::Plan revolve = ex.plan(p);
     HPP_CHECK(revolve.stats().slots == 6);
     run_matches(ex, revolve, c, false, false);
@@ -116,8 +116,8 @@ void file_level()
         for (int again = 0; again < 2; again++) {
             run_matches(ex, plan, c, again == 1, false);
             for (std::uint64_t k = 0; k < 2; k++) {
-                const uturn::LevelReport got  = ex.level_report(k);
-                const uturn::LevelStats want  = plan.level_stats(k);
+                const uturn::LevelReport got = ex.level_report(k);
+                const uturn::LevelStats want = plan.level_stats(k);
                 HPP_CHECK(got.stores == want.stores);
                 HPP_CHECK(got.restores == want.restores);
                 HPP_CHECK(got.peak_slots == want.peak_slots);
@@ -143,9 +143,9 @@ void user_level()
     o.levels.push_back(uturn::Storage::user(keeper_storage(k, f)));
     uturn::Executor ex(o);
     uturn::Problem p;
-    p.planner = UTURN_PLANNER_HREVOLVE;
-    p.steps   = 60;
-    p.slot_bytes = STATE;
+    p.planner                              = UTURN_PLANNER_HREVOLVE;
+    p.steps                                = 60;
+    p.slot_bytes                           = STATE;
     const std::vector<uturn::Level> levels = {uturn::Level("mem", 2),
                                               uturn::Level("user", 6, 2, 2)};
     p.use_levels(levels);
@@ -163,8 +163,8 @@ void progress_callables()
 {
     uturn::Executor ex;
     uturn::Problem p;
-    p.steps = 50;
-    p.slots = 4;
+    p.steps      = 50;
+    p.slots      = 4;
     p.slot_bytes = STATE;
     const uturn::Plan plan(p);
     Chain c(50);
@@ -195,8 +195,8 @@ void nonzero_is_an_error()
 {
     uturn::Executor ex;
     uturn::Problem p;
-    p.steps = 20;
-    p.slots = 3;
+    p.steps      = 20;
+    p.slots      = 3;
     p.slot_bytes = STATE;
     const uturn::Plan plan(p);
     Chain c(20);

@@ -41,8 +41,8 @@ Rig::Rig(bool user_level)
             uturn::Storage::user(keeper_storage(keeper, faults)));
     ex = uturn::Executor(o);
     uturn::Problem p;
-    p.steps      = STEPS;
-    p.slot_bytes = STATE;
+    p.steps                                = STEPS;
+    p.slot_bytes                           = STATE;
     const std::vector<uturn::Level> levels = {uturn::Level("mem", 2),
                                               uturn::Level("user", 4, 1, 1)};
     if (user_level) {
@@ -61,7 +61,7 @@ Rig::Rig(bool user_level)
 uturn::RunOptions ticking_options(Faults &f)
 {
     uturn::RunOptions o;
-    o.progress       = [&f](std::uint64_t, std::uint64_t) {
+    o.progress = [&f](std::uint64_t, std::uint64_t) {
         f.tick("progress", PROGRESS);
     };
     o.progress_every = 4;
@@ -105,10 +105,10 @@ void throw_at(Rig &r, const std::string &where, int at, bool save_load)
 {
     Chain c(STEPS);
     Faults f;
-    Faults &target = is_storage(where) ? r.faults : f;
-    r.faults       = Faults();
-    target.where   = where;
-    target.at      = at;
+    Faults &target       = is_storage(where) ? r.faults : f;
+    r.faults             = Faults();
+    target.where         = where;
+    target.at            = at;
     const uturn::Model m = lambda_model(c, f, save_load, r.sized);
     bool caught          = false;
     try {
@@ -173,7 +173,7 @@ void other_types()
     HPP_THROWS(r.ex.run(r.plan, m), std::out_of_range,
                HPP_CHECK(std::string(e.what()) == "step 17 is out of range"));
     all_given_back(r);
-    m = lambda_model(c, f, true);
+    m      = lambda_model(c, f, true);
     m.save = [](std::uint64_t, void *, std::uint64_t) -> int { throw 7; };
     HPP_THROWS(r.ex.run(r.plan, m), int, HPP_CHECK(e == 7));
     all_given_back(r);
@@ -190,12 +190,12 @@ void file_level()
         o.levels.push_back(uturn::Storage::file(dir, true));
         uturn::Executor ex(o);
         uturn::Problem p;
-        p.planner    = UTURN_PLANNER_HREVOLVE;
-        p.steps      = 50;
-        p.slot_bytes = STATE;
-        const std::vector<uturn::Level> levels = {
-            uturn::Level("mem", 2), uturn::Level("disk", 3, 2, 2),
-            uturn::Level("far", 6, 5, 5)};
+        p.planner                              = UTURN_PLANNER_HREVOLVE;
+        p.steps                                = 50;
+        p.slot_bytes                           = STATE;
+        const std::vector<uturn::Level> levels = {uturn::Level("mem", 2),
+                                                  uturn::Level("disk", 3, 2, 2),
+                                                  uturn::Level("far", 6, 5, 5)};
         p.use_levels(levels);
         const uturn::Plan plan = ex.plan(p);
         for (int at : {1, 9, 30}) {
@@ -207,8 +207,8 @@ void file_level()
             Faults none;
             const uturn::Model ok = lambda_model(c, none, false);
             ex.run(plan, ok);
-            HPP_CHECK(std::memcmp(c.xbar.data(), reference(c).data(),
-                                  STATE) == 0);
+            HPP_CHECK(std::memcmp(c.xbar.data(), reference(c).data(), STATE) ==
+                      0);
         }
     }
     HPP_CHECK(entries(dir) == 0);
