@@ -86,8 +86,10 @@ void cursor_moves(const uturn::Plan &plan)
         got.push_back(x);
     uturn::Cursor second = std::move(first);
     HPP_CHECK(!first && second);
-    HPP_THROWS(first.next(x), uturn::Error,
-               HPP_CHECK(e.status() == UTURN_E_INVALID_ARG));
+    HPP_THROWS(first.next(x), uturn::Error, {
+        HPP_CHECK(e.status() == UTURN_E_INVALID_ARG);
+        HPP_CHECK(std::string(e.what()) == "the cursor is empty");
+    });
     for (int i = 0; i < 10 && second.next(x); i++)
         got.push_back(x);
     first = std::move(second); /* and back, by assignment */
@@ -152,7 +154,14 @@ void executor_moves()
     other.run(plan, lambda_model(c, none, false));
     HPP_CHECK(std::memcmp(c.xbar.data(), reference(c).data(), STATE) == 0);
     HPP_CHECK(k1.puts == plan.level_stats(1).stores && k2.puts == 0);
-    HPP_THROWS(ex1.run(plan, lambda_model(c, none, false)), uturn::Error,
+    HPP_THROWS(ex1.run(plan, lambda_model(c, none, false)), uturn::Error, {
+        HPP_CHECK(e.status() == UTURN_E_INVALID_ARG);
+        HPP_CHECK(std::string(e.what()) == "the executor is empty");
+    });
+    HPP_THROWS(ex1.plan(p), uturn::Error,
+               HPP_CHECK(e.status() == UTURN_E_INVALID_ARG));
+    uturn::Validator none_yet;
+    HPP_THROWS(none_yet.finish(), uturn::Error,
                HPP_CHECK(e.status() == UTURN_E_INVALID_ARG));
 }
 
@@ -225,8 +234,11 @@ void validators()
     HPP_CHECK(uturn::to_string(restore) == "restore 3 0");
     uturn::Action unknown{};
     unknown.op = static_cast<uturn_op_t>(7);
-    HPP_THROWS(uturn::to_string(unknown), uturn::Error,
-               HPP_CHECK(e.status() == UTURN_E_INVALID_ARG));
+    HPP_THROWS(uturn::to_string(unknown), uturn::Error, {
+        HPP_CHECK(e.status() == UTURN_E_INVALID_ARG);
+        HPP_CHECK(std::string(e.what()) ==
+                  "uturn_action_format: invalid argument");
+    });
 }
 
 void errors()
@@ -244,9 +256,8 @@ void errors()
         HPP_CHECK(e.minimum_bytes() == 1024 && e.minimum_slots() == 1);
     });
     HPP_CHECK(uturn::planner_from_name("hrevolve") == UTURN_PLANNER_HREVOLVE);
-    HPP_THROWS(
-        uturn::planner_from_name("nope"), uturn::Error,
-        HPP_CHECK(std::string(e.what()).find("nope") != std::string::npos));
+    HPP_THROWS(uturn::planner_from_name("nope"), uturn::Error,
+               HPP_CHECK(std::string(e.what()) == "unknown planner \"nope\""));
     const uturn::Error own(UTURN_E_NOMEM, nullptr);
     HPP_CHECK(std::string(own.what()) == uturn_strerror(UTURN_E_NOMEM));
     HPP_CHECK(own.step() == UTURN_NONE && own.line() == 0);
@@ -280,8 +291,11 @@ void end_sweep_refused()
     uturn::Cursor c = plan.actions();
     uturn::Action a{};
     HPP_CHECK(c.next(a)); /* a batch is read: more actions wait */
-    HPP_THROWS(c.end_sweep(), uturn::Error,
-               HPP_CHECK(e.status() == UTURN_E_INVALID_ARG));
+    HPP_THROWS(c.end_sweep(), uturn::Error, {
+        HPP_CHECK(e.status() == UTURN_E_INVALID_ARG);
+        HPP_CHECK(std::string(e.what()).find("actions are still waiting") !=
+                  std::string::npos);
+    });
     while (c.next(a)) {
     }
     HPP_THROWS(c.end_sweep(), uturn::Error,
