@@ -554,6 +554,10 @@ struct ExecutorOptions {
 /* The C boundary                                                           */
 /* ------------------------------------------------------------------------ */
 
+/*
+ * Namespace uturn::detail is how this header reaches the C library: it is
+ * not part of the API, and its names may change in any release.
+ */
 namespace detail
 {
 
@@ -1328,7 +1332,9 @@ class Reader
  * Runs models to plans and owns the slot storage (uturn_executor_t).
  * Move-only; a moved-from Executor is empty. The user storage callables
  * given at construction are kept inside it (behind pointers that do not
- * move with it) for as long as it lives.
+ * move with it) for as long as it lives. Destroying it frees the C
+ * executor; should that call a user level's close which throws, the
+ * exception is dropped (a destructor must not throw).
  */
 class Executor
 {
