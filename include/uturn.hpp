@@ -1456,6 +1456,19 @@ class Executor
         return state_ ? state_->level_count : 0;
     }
 
+    /** The slots level @p level of @p problem's levels holds here, as
+     *  plan() resolves it (uturn_executor_level_slots()). */
+    std::uint64_t level_slots(const uturn_problem_t &problem,
+                              std::uint64_t level) const
+    {
+        std::uint64_t slots = 0;
+        uturn_error_t e;
+        uturn_error_init(&e);
+        detail::check(
+            uturn_executor_level_slots(get(), &problem, level, &slots, &e), e);
+        return slots;
+    }
+
     /** The last run's figures for level @p level (0: memory;
      *  uturn_executor_level_report()). */
     LevelReport level_report(std::uint64_t level) const

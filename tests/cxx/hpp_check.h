@@ -133,6 +133,7 @@ bool same(const std::vector<uturn::Action> &a,
 void runs();
 void throws();
 void objects();
+void online();
 
 } // namespace hpp
 

@@ -248,6 +248,7 @@ int main()
     hpp::runs();
     hpp::throws();
     hpp::objects();
+    hpp::online();
     if (hpp::failures != 0) {
         std::fprintf(stderr, "uturn.hpp: %d checks failed\n", hpp::failures);
         return 1;
