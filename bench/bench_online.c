@@ -4,7 +4,8 @@
  * t(n+1, s), and what its decisions cost.
  *
  *  ratios [S...]  for each s (default 2 3 4 5 10 20 50): every n from 1 to
- *                 2 C(s+3, 3), plus 10^5 and 10^6; the worst ratio of
+ *                 2 C(s+3, 3) (at least 10^4), plus 10^5 and 10^6; the
+ *                 worst ratio of
  *                 forward_steps to t(n+1, s), where it occurs, and the worst
  *                 over n >= 100. The sweep is driven once per s; at every n
  *                 a copy of the generator state (a flat block) is told the
@@ -89,7 +90,10 @@ static void one_s(uint64_t s)
     const size_t bytes = uturn__ol_state_bytes(s, 0);
     void *state = malloc(bytes), *copy = malloc(bytes);
     uturn__ol_start(state, s, 0);
-    const uint64_t last = 2 * choose(s + 3, 3);
+    /* The issue's range, and at least every n to 10^4 (small s reach
+     * their worst case past 2 C(s+3, 3): s = 2 at n = 44). */
+    const uint64_t range = 2 * choose(s + 3, 3);
+    const uint64_t last  = range > 10000 ? range : 10000;
     struct worst w      = {0};
     uturn_action_t a[16];
     uint64_t n = 0, e5 = 0, e6 = 0;

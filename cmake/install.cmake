@@ -32,6 +32,7 @@ install(FILES
 # The model and the table of bad inputs: the header points readers here.
 install(FILES ${PROJECT_SOURCE_DIR}/docs/model.md
   ${PROJECT_SOURCE_DIR}/docs/bad-input.md
+  ${PROJECT_SOURCE_DIR}/docs/migrating-from-revolve.md
   DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
 # The installed CLI finds the installed libuturn wherever the prefix ends up.

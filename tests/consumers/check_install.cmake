@@ -22,6 +22,7 @@ set(expected
   ${DATADIR}/uturn/fortran/uturn.f90
   ${PYTHONDIR}/uturn/__init__.py ${PYTHONDIR}/uturn/_installed.py
   ${DATADIR}/doc/uturn/model.md ${DATADIR}/doc/uturn/bad-input.md
+  ${DATADIR}/doc/uturn/migrating-from-revolve.md
   ${BINDIR}/uturn)
 if(MPI)
   list(APPEND expected
