@@ -56,10 +56,29 @@ struct cli_spec {
  * Returns CLI_OK or CLI_BAD_INPUT (after printing the message). */
 int cli_parse(int argc, char **argv, int first, const struct cli_spec *specs,
               struct cli_options *opts);
-/* Parse a whole number / a size with an optional suffix (KiB MiB GiB KB MB
- * GB); on failure print "uturn: WHAT: ..." and return false. */
+/* Parse a whole number (digits only); on failure print "uturn: WHAT: ..."
+ * and return false. */
 bool cli_number(const char *what, const char *text, uint64_t *out);
+/* Parse a size as CLI_SIZE_HELP says (cli_size.c); on failure print
+ * "uturn: WHAT: ..." (naming the whole sizes beside a fraction that is not
+ * whole) and return false. */
 bool cli_size(const char *what, const char *text, uint64_t *out);
+/* The forms of a size, for messages, and the rule, for every --help that
+ * takes a size. */
+#define CLI_SIZE_FORMS                                                         \
+    "a number of bytes and an optional unit, any case: K M G T P E or KiB "   \
+    "MiB .. (powers of 1024), KB MB GB TB PB EB (powers of 1000), B; e.g. "   \
+    "40MiB, 1.5G"
+#define CLI_SIZE_HELP                                                          \
+    "Sizes: a number of bytes and an optional unit, in any case. K, M, G,\n"  \
+    "T, P, E, and KiB, MiB, ... (also Ki, Mi, ...) are powers of 1024:\n"     \
+    "40M = 40MiB = 40mib = 41943040. KB, MB, GB, TB, PB, EB are powers of\n"  \
+    "1000: 40MB = 40000000. B or no unit is bytes. A fraction is allowed\n"   \
+    "when the size is a whole number of bytes (1.5KiB = 1536, 0.5M =\n"       \
+    "524288); any other (1.3KiB is 1331.2 bytes) is refused, naming the\n"    \
+    "whole sizes beside it. Nothing is rounded; sizes past 2^64 - 1 bytes\n" \
+    "are refused.\n"
+
 
 /* Read --sizes (size=true) or --costs from path ("-": stdin): exactly n
  * values, each at least 1, into a malloc'd array. CLI_OK or exit status. */

@@ -98,36 +98,3 @@ bool cli_number(const char *what, const char *text, uint64_t *out)
         cli_fail("%s: '%s' is not a whole number (digits only)", what, text);
     return false;
 }
-
-bool cli_size(const char *what, const char *text, uint64_t *out)
-{
-    static const struct {
-        const char *suffix;
-        uint64_t factor;
-    } units[]        = {{"KiB", 1024ull},      {"MiB", 1024ull * 1024},
-                        {"GiB", 1ull << 30},   {"TiB", 1ull << 40},
-                        {"KB", 1000ull},       {"MB", 1000000ull},
-                        {"GB", 1000000000ull}, {"TB", 1000000000000ull},
-                        {"B", 1ull},           {"", 1ull}};
-    const size_t len = strlen(text);
-    size_t end       = 0;
-    while (end < len && text[end] >= '0' && text[end] <= '9')
-        end++;
-    for (size_t u = 0; u < sizeof units / sizeof units[0]; u++) {
-        if (strcmp(text + end, units[u].suffix) != 0)
-            continue;
-        uint64_t value = 0;
-        bool big       = false;
-        if (digits(text, end, &value, &big) &&
-            !__builtin_mul_overflow(value, units[u].factor, out))
-            return true;
-        if (big || end > 0)
-            return cli_fail("%s: '%s' does not fit in 64 bits", what, text),
-                   false;
-        break;
-    }
-    cli_fail("%s: '%s' is not a size (a whole number of bytes, optionally "
-             "followed by KiB, MiB, GiB, TiB, KB, MB, GB or TB)",
-             what, text);
-    return false;
-}

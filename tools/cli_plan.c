@@ -21,11 +21,11 @@ static const char plan_help[] =
     "PLANNER is store-all, periodic, sqrt, revolve or dp. revolve, dp, and\n"
     "periodic without --stride, need a capacity: --slots, or --budget with\n"
     "the size of one state (--state-bytes; --slot-bytes overrides what a\n"
-    "slot counts as). Sizes take KiB MiB GiB TiB KB MB GB TB. Slots hold\n"
-    "x_0 too.\n"
+    "slot counts as). Slots hold x_0 too.\n"
     "dp also takes --sizes FILE (the size of x_0 .. x_{n-1}, one per line,\n"
     "with --budget), --costs FILE (the cost of each step, one per line) and\n"
-    "--unit SIZE (its memory resolution; default: the sizes' gcd).\n";
+    "--unit SIZE (its memory resolution; default: the sizes' gcd).\n"
+    CLI_SIZE_HELP;
 
 static const char stats_help[] =
     "usage: uturn stats PLANNER --steps N [--slots S | --budget SIZE "
@@ -34,7 +34,7 @@ static const char stats_help[] =
     "Print the plan's counts (forward_steps, peak_slots, ...), predicted\n"
     "without generating the plan. --walk generates and validates every\n"
     "action instead, and fails (exit 2) if the walk disagrees with the\n"
-    "prediction. Options as for 'uturn plan'.\n";
+    "prediction. Options as for 'uturn plan'.\n" CLI_SIZE_HELP;
 
 static const char check_help[] =
     "usage: uturn check FILE [--format text|json]\n"

@@ -38,7 +38,7 @@ static const char sweep_help[] =
     "  --level-dir DIR   --run: where file levels put their files ($TMPDIR)\n"
     "Planning-only rows count a slot as the state size; --run rows as what\n"
     "the allocator really spends on one. An infeasible row is a result:\n"
-    "the exit status is still 0.\n";
+    "the exit status is still 0.\n" CLI_SIZE_HELP;
 
 static const struct cli_spec sweep_specs[] = {
     {"model", true},       {"grid", true},    {"steps", true},
