@@ -46,10 +46,12 @@ struct cli_levels {
 int cli_parse_levels(const char *text, bool open_first,
                      struct cli_levels *out);
 
-/* One option a subcommand takes: its name, whether it has a value. */
+/* One option a subcommand takes: its name, whether it has a value, and
+ * its one-letter form ('\0': none). */
 struct cli_spec {
     const char *name;
     bool takes_value;
+    char short_name;
 };
 
 /* Parse argv[first..argc) for the subcommand's specs into opts.

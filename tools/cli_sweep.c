@@ -7,46 +7,58 @@
 #include <string.h>
 
 static const char sweep_help[] =
-    "usage: uturn sweep [--model burgers|none] [--grid N] [--steps N]\n"
-    "                   [--state-bytes SIZE] [--budgets LIST | "
-    "--budget-range MIN:MAX[:COUNT]]\n"
-    "                   [--planners LIST] [--run] [--format text|csv|json]\n"
-    "                   [--plot FILE.svg] [--levels MEM,NAME:CAP[:w=W:r=R],..."
-    "]\n"
+    "usage: uturn sweep [-m burgers|none] [-n N] [-B SIZE]\n"
+    "                   [-b LIST | --budget-range MIN:MAX[:COUNT]] [-p LIST]\n"
+    "                   [-r] [-f text|csv|json] [--plot FILE.svg] [-l LIST]\n"
     "For each budget and planner: feasible or not, slots, forward_steps,\n"
-    "recompute factor and planned peak bytes. With --run the built-in\n"
-    "Burgers model is executed too: wall time, the allocator-measured peak\n"
-    "and whether the gradient equals the store-all gradient bit for bit.\n"
-    "  --model burgers   the default: 1D viscous Burgers, --grid points\n"
-    "                    (default 256), --steps time steps (default 2000)\n"
-    "  --state-bytes S   plan only, for --steps N states of S bytes\n"
-    "  --budgets LIST    comma-separated sizes, e.g. 4KiB,64KiB,1MiB\n"
-    "  --budget-range MIN:MAX[:COUNT]  COUNT (default 8) log-spaced sizes\n"
-    "  (default: one state to store-all, 10 log-spaced slot counts)\n"
-    "  --planners LIST   comma-separated, default store-all,periodic,sqrt,"
-    "revolve,\n"
-    "                    and dp up to 200 steps (its time grows like n^3)\n"
-    "  --sizes FILE      plan only: the size of each state (one per line);\n"
-    "                    dp plans them exactly, the others as the largest\n"
-    "  --costs FILE      plan only: the cost of each step; --unit SIZE: dp's\n"
-    "                    memory resolution\n"
-    "  --levels LIST     storage past memory, fixed while the budgets sweep\n"
-    "                    memory: mem[:w=W:r=R],disk:SLOTS|SIZE:w=W:r=R,...\n"
-    "                    (default planners hrevolve, which plans every level,\n"
-    "                    and revolve, which plans memory alone); rows gain\n"
-    "                    the plan's cost (forward plus every write and read)\n"
-    "  --level-dir DIR   --run: where file levels put their files ($TMPDIR)\n"
+    "recompute factor and planned peak bytes. With --run the model is\n"
+    "executed too: wall time, the allocator-measured peak and whether the\n"
+    "gradient equals the store-all gradient bit for bit.\n"
+    "  -m, --model burgers     the default: 1D viscous Burgers, --grid points\n"
+    "                          (default 256), --steps time steps (default\n"
+    "                          2000)\n"
+    "      --grid N            burgers: its grid points\n"
+    "  -m, --model none        plan only, for --steps N states of\n"
+    "                          --state-bytes S\n"
+    "  -n, --steps N           the steps of the chain\n"
+    "  -B, --state-bytes SIZE  plan only: the size of one state\n"
+    "  -b, --budgets LIST      comma-separated sizes, e.g. 4KiB,64KiB,1MiB\n"
+    "      --budget-range MIN:MAX[:COUNT]  COUNT (default 8) log-spaced sizes\n"
+    "                          (default: one state to store-all, 10\n"
+    "                          log-spaced slot counts)\n"
+    "  -p, --planners LIST     comma-separated, default store-all,periodic,\n"
+    "                          sqrt,revolve, and dp up to 200 steps (its time\n"
+    "                          grows like n^3)\n"
+    "  -r, --run               execute the model for every feasible row\n"
+    "      --sizes FILE        plan only: the size of each state (one per\n"
+    "                          line); dp plans them exactly, the others as\n"
+    "                          the largest\n"
+    "      --costs FILE        plan only: the cost of each step; --unit SIZE:\n"
+    "                          dp's memory resolution\n"
+    "  -l, --levels LIST       storage past memory, fixed while the budgets\n"
+    "                          sweep memory: mem[:w=W:r=R],disk:SLOTS|SIZE:\n"
+    "                          w=W:r=R,... (default planners hrevolve, which\n"
+    "                          plans every level, and revolve, which plans\n"
+    "                          memory alone); rows gain the plan's cost\n"
+    "                          (forward plus every write and read)\n"
+    "      --level-dir DIR     --run: where file levels put their files\n"
+    "                          ($TMPDIR)\n"
+    "  -f, --format text|csv|json, -j, --json, -h, --help\n"
+    "A short option stands alone, its value in the next word (-n 100).\n"
     "Planning-only rows count a slot as the state size; --run rows as what\n"
     "the allocator really spends on one. An infeasible row is a result:\n"
     "the exit status is still 0.\n" CLI_SIZE_HELP;
 
 static const struct cli_spec sweep_specs[] = {
-    {"model", true},       {"grid", true},    {"steps", true},
-    {"state-bytes", true}, {"budgets", true}, {"budget-range", true},
-    {"planners", true},    {"run", false},    {"format", true},
-    {"json", false},       {"plot", true},    {"sizes", true},
-    {"costs", true},       {"unit", true},    {"help", false},
-    {"levels", true},      {"level-dir", true}, {NULL, false}};
+    {"model", true, 'm'},        {"grid", true, '\0'},
+    {"steps", true, 'n'},        {"state-bytes", true, 'B'},
+    {"budgets", true, 'b'},      {"budget-range", true, '\0'},
+    {"planners", true, 'p'},     {"run", false, 'r'},
+    {"format", true, 'f'},       {"json", false, 'j'},
+    {"plot", true, '\0'},        {"sizes", true, '\0'},
+    {"costs", true, '\0'},       {"unit", true, '\0'},
+    {"help", false, 'h'},        {"levels", true, 'l'},
+    {"level-dir", true, '\0'},   {NULL, false, '\0'}};
 
 /* Split a comma list in place into at most max words; an empty item
  * ("1KiB,,2KiB", a leading or trailing comma) is refused, not skipped. */

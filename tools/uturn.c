@@ -12,15 +12,16 @@ static const char usage[] =
     "  sweep [--run]       every planner over a range of budgets: how much\n"
     "                      memory buys how much time (built-in Burgers model)\n"
     "\n"
-    "Planners: store-all, periodic, sqrt, revolve, dp.\n"
-    "  --help, --version\n";
+    "Planners: store-all, periodic, sqrt, revolve, dp, hrevolve.\n"
+    "  -h, --help, --version\n";
 
 static int dispatch(int argc, char **argv)
 {
     if (argc < 2)
         return fputs(usage, stderr), CLI_BAD_INPUT;
     const char *command = argv[1];
-    if (strcmp(command, "--help") == 0 || strcmp(command, "help") == 0)
+    if (strcmp(command, "--help") == 0 || strcmp(command, "-h") == 0 ||
+        strcmp(command, "help") == 0)
         return fputs(usage, stdout), CLI_OK;
     if (strcmp(command, "--version") == 0)
         return printf("uturn %s\n", uturn_version_string()), CLI_OK;
