@@ -33,6 +33,10 @@ struct cli_options {
     const char *level_dir; /* sweep --run: where file levels go */
     uint64_t unit;
     bool has_unit;
+    /* budget: the bound asked for, factor_num / factor_den or cost */
+    uint64_t factor_num, factor_den, cost;
+    const char *factor_text;
+    bool has_factor, has_cost;
 };
 
 /* --levels, parsed (cli_levels.c); the names point into text. */
@@ -61,6 +65,10 @@ int cli_parse(int argc, char **argv, int first, const struct cli_spec *specs,
 /* Parse a whole number (digits only); on failure print "uturn: WHAT: ..."
  * and return false. */
 bool cli_number(const char *what, const char *text, uint64_t *out);
+/* Parse a decimal number ("2", "2.5", ".75") as num / den, den a power of
+ * 10; false with the message printed. */
+bool cli_decimal(const char *what, const char *text, uint64_t *num,
+                 uint64_t *den);
 /* Parse a size as CLI_SIZE_HELP says (cli_size.c); on failure print
  * "uturn: WHAT: ..." (naming the whole sizes beside a fraction that is not
  * whole) and return false. */
@@ -130,5 +138,6 @@ int cli_cmd_plan(int argc, char **argv);
 int cli_cmd_stats(int argc, char **argv);
 int cli_cmd_check(int argc, char **argv);
 int cli_cmd_sweep(int argc, char **argv);
+int cli_cmd_budget(int argc, char **argv);
 
 #endif

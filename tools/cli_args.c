@@ -98,3 +98,34 @@ bool cli_number(const char *what, const char *text, uint64_t *out)
         cli_fail("%s: '%s' is not a whole number (digits only)", what, text);
     return false;
 }
+
+bool cli_decimal(const char *what, const char *text, uint64_t *num,
+                 uint64_t *den)
+{
+    const char *dot  = strchr(text, '.');
+    const size_t len = dot != NULL ? (size_t)(dot - text) : strlen(text);
+    const char *frac = dot != NULL ? dot + 1 : "";
+    size_t places    = strlen(frac);
+    while (places > 0 && frac[places - 1] == '0')
+        places--; /* 2.50 is 2.5 */
+    uint64_t whole = 0, part = 0, scale = 1;
+    bool big = false, ok = (len > 0 || places > 0) &&
+                           (len == 0 || digits(text, len, &whole, &big)) &&
+                           (places == 0 || digits(frac, places, &part, &big));
+    if (ok && strspn(frac, "0123456789") != strlen(frac))
+        ok = false;
+    if (!ok && !big)
+        return cli_fail("%s: '%s' is not a number (digits with an optional "
+                        "fraction, e.g. 2.5)",
+                        what, text),
+               false;
+    for (size_t i = 0; ok && i < places; i++)
+        big = big || __builtin_mul_overflow(scale, 10, &scale);
+    if (big || __builtin_mul_overflow(whole, scale, num) ||
+        __builtin_add_overflow(*num, part, num))
+        return cli_fail("%s: '%s' has more digits than 64 bits hold", what,
+                        text),
+               false;
+    *den = scale;
+    return true;
+}

@@ -36,6 +36,11 @@ static bool apply_sweep(struct cli_options *o, const char *name, const char *v)
         return o->levels = v, true;
     if (strcmp(name, "level-dir") == 0)
         return o->level_dir = v, true;
+    if (strcmp(name, "factor") == 0)
+        return o->has_factor = true, o->factor_text = v,
+               cli_decimal("--factor", v, &o->factor_num, &o->factor_den);
+    if (strcmp(name, "cost") == 0)
+        return o->has_cost = true, cli_number("--cost", v, &o->cost);
     const char **const text[] = {&o->model, &o->budgets, &o->budget_range,
                                  &o->planners, &o->plot};
     const char *const names[] = {"model", "budgets", "budget-range", "planners",

@@ -31,8 +31,8 @@ struct written {
 static uint64_t unit_factor(const char *unit)
 {
     static const char prefixes[] = "KMGTPE";
-    if (unit[0] == '\0' || ((unit[0] == 'b' || unit[0] == 'B') &&
-                            unit[1] == '\0'))
+    if (unit[0] == '\0' ||
+        ((unit[0] == 'b' || unit[0] == 'B') && unit[1] == '\0'))
         return 1;
     const char *p = strchr(prefixes, toupper((unsigned char)unit[0]));
     if (p == NULL)
@@ -63,7 +63,7 @@ static enum split_result split(const char *text, struct written *w)
     *w            = (struct written){0, 0, 1, false};
     for (; isdigit((unsigned char)*c); c++, any = true) {
         const unsigned d = (unsigned)(*c - '0');
-        w->big = w->big || w->mantissa > (UINT64_MAX - d) / 10;
+        w->big           = w->big || w->mantissa > (UINT64_MAX - d) / 10;
         if (!w->big)
             w->mantissa = w->mantissa * 10 + d;
     }
@@ -127,8 +127,8 @@ bool cli_size(const char *what, const char *text, uint64_t *out)
     struct written w;
     const enum split_result split_as = split(text, &w);
     if (split_as == TOO_MANY_PLACES)
-        return cli_fail("%s: '%s' has more than %d decimal places", what,
-                        text, MAX_PLACES),
+        return cli_fail("%s: '%s' has more than %d decimal places", what, text,
+                        MAX_PLACES),
                false;
     if (split_as == NOT_A_SIZE)
         return cli_fail("%s: '%s' is not a size (%s)", what, text,

@@ -11,6 +11,8 @@ static const char usage[] =
     "  check FILE          validate a plan file and print its counts\n"
     "  sweep [--run]       every planner over a range of budgets: how much\n"
     "                      memory buys how much time (built-in Burgers model)\n"
+    "  budget PLANNER ...  the least budget for a recompute factor or a\n"
+    "                      cost, or what a budget buys\n"
     "\n"
     "Planners: store-all, periodic, sqrt, revolve, dp, hrevolve.\n"
     "  -h, --help, --version\n";
@@ -33,9 +35,11 @@ static int dispatch(int argc, char **argv)
         return cli_cmd_check(argc, argv);
     if (strcmp(command, "sweep") == 0)
         return cli_cmd_sweep(argc, argv);
+    if (strcmp(command, "budget") == 0)
+        return cli_cmd_budget(argc, argv);
     return cli_fail(
-        "unknown command '%s' (plan, stats, check, sweep; see uturn "
-        "--help)",
+        "unknown command '%s' (plan, stats, check, sweep, budget; see "
+        "uturn --help)",
         command);
 }
 
