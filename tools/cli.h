@@ -25,6 +25,7 @@ struct cli_options {
     enum cli_format format;
     /* sweep */
     const char *model, *budgets, *budget_range, *planners, *plot;
+    const char *model_args; /* --model-args, for a model library */
     uint64_t grid;
     bool has_grid, run;
     /* per-step sizes and costs (dp) */

@@ -41,11 +41,11 @@ static bool apply_sweep(struct cli_options *o, const char *name, const char *v)
                cli_decimal("--factor", v, &o->factor_num, &o->factor_den);
     if (strcmp(name, "cost") == 0)
         return o->has_cost = true, cli_number("--cost", v, &o->cost);
-    const char **const text[] = {&o->model, &o->budgets, &o->budget_range,
-                                 &o->planners, &o->plot};
-    const char *const names[] = {"model", "budgets", "budget-range", "planners",
-                                 "plot"};
-    for (size_t i = 0; i < 5; i++)
+    const char **const text[] = {&o->model,    &o->budgets, &o->budget_range,
+                                 &o->planners, &o->plot,    &o->model_args};
+    const char *const names[] = {"model", "budgets", "budget-range",
+                                 "planners", "plot", "model-args"};
+    for (size_t i = 0; i < 6; i++)
         if (strcmp(name, names[i]) == 0)
             return *text[i] = v, true;
     return cli_fail("internal: option --%s has no handler", name), false;

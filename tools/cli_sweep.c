@@ -7,7 +7,7 @@
 #include <string.h>
 
 static const char sweep_help[] =
-    "usage: uturn sweep [-m burgers|none] [-n N] [-B SIZE]\n"
+    "usage: uturn sweep [-m burgers|none|./libMODEL.so] [-n N] [-B SIZE]\n"
     "                   [-b LIST | --budget-range MIN:MAX[:COUNT]] [-p LIST]\n"
     "                   [-r] [-f text|csv|json] [--plot FILE.svg] [-l LIST]\n"
     "For each budget and planner: feasible or not, slots, forward_steps,\n"
@@ -19,7 +19,11 @@ static const char sweep_help[] =
     "                          2000)\n"
     "      --grid N            burgers: its grid points\n"
     "  -m, --model none        plan only, for --steps N states of\n"
-    "                          --state-bytes S\n"
+    "                          --state-bytes S\n"    "  -m, --model ./libM.so   a model library (a path with a '/'): loaded\n"
+    "                          with dlopen, made by its\n"
+    "                          uturn_model_plugin_create() (see\n"
+    "                          <uturn_model_plugin.h>) for --steps steps\n"
+    "      --model-args TEXT   passed to that constructor as it is\n"
     "  -n, --steps N           the steps of the chain\n"
     "  -B, --state-bytes SIZE  plan only: the size of one state\n"
     "  -b, --budgets LIST      comma-separated sizes, e.g. 4KiB,64KiB,1MiB\n"
@@ -58,7 +62,8 @@ static const struct cli_spec sweep_specs[] = {
     {"plot", true, '\0'},        {"sizes", true, '\0'},
     {"costs", true, '\0'},       {"unit", true, '\0'},
     {"help", false, 'h'},        {"levels", true, 'l'},
-    {"level-dir", true, '\0'},   {NULL, false, '\0'}};
+    {"level-dir", true, '\0'},   {"model-args", true, '\0'},
+    {NULL, false, '\0'}};
 
 /* Split a comma list in place into at most max words; an empty item
  * ("1KiB,,2KiB", a leading or trailing comma) is refused, not skipped. */
@@ -232,24 +237,45 @@ static int load_sweep_steps(const struct cli_options *o, struct sweep *sw)
     return rc;
 }
 
+/* --model and the options that go with it; CLI_OK or exit 1. */
+static int check_model(const struct cli_options *o, bool planning)
+{
+    const bool library =
+        o->model != NULL && sweep_model_is_library(o->model);
+    if (o->model != NULL && !library && strcmp(o->model, "burgers") != 0 &&
+        strcmp(o->model, "none") != 0)
+        return cli_fail("--model: '%s' is not a model (burgers, none, or "
+                        "the path of a model library with a '/', such as "
+                        "./libmymodel.so)",
+                        o->model);
+    if (o->model_args != NULL && !library)
+        return cli_fail("sweep: --model-args is for a model library "
+                        "(--model ./libNAME.so)");
+    if (library && (planning || o->has_grid))
+        return cli_fail("sweep: a model library has its own state and "
+                        "settings: give it --model-args, not --state-bytes, "
+                        "--sizes, --costs or --grid");
+    if (planning &&
+        (!o->has_steps || (!o->has_state_bytes && o->sizes_path == NULL)))
+        return cli_fail("sweep: planning only needs --steps and "
+                        "--state-bytes (or --sizes)");
+    if (planning && (o->run || o->has_grid))
+        return cli_fail("sweep: --run and --grid need a model (--model "
+                        "burgers or a model library)");
+    if (o->positional != NULL)
+        return cli_fail("sweep: unexpected argument '%s'", o->positional);
+    return CLI_OK;
+}
+
 /* The problem the options describe; CLI_OK or an exit status. */
 static int sweep_setup(const struct cli_options *o, struct sweep *sw)
 {
     const bool planning = o->has_state_bytes || o->sizes_path != NULL ||
                           o->costs_path != NULL ||
                           (o->model != NULL && strcmp(o->model, "none") == 0);
-    if (o->model != NULL && strcmp(o->model, "burgers") != 0 &&
-        strcmp(o->model, "none") != 0)
-        return cli_fail("--model: '%s' is not a model (burgers, none)",
-                        o->model);
-    if (planning &&
-        (!o->has_steps || (!o->has_state_bytes && o->sizes_path == NULL)))
-        return cli_fail("sweep: planning only needs --steps and "
-                        "--state-bytes (or --sizes)");
-    if (planning && (o->run || o->has_grid))
-        return cli_fail("sweep: --run and --grid need --model burgers");
-    if (o->positional != NULL)
-        return cli_fail("sweep: unexpected argument '%s'", o->positional);
+    const int checked = check_model(o, planning);
+    if (checked != CLI_OK)
+        return checked;
     sw->model       = !planning;
     sw->run         = o->run;
     sw->grid        = o->has_grid ? o->grid : 256;
@@ -268,6 +294,43 @@ static int sweep_setup(const struct cli_options *o, struct sweep *sw)
     sw->unit   = o->has_unit ? o->unit : 0;
     const int rc = load_sweep_steps(o, sw);
     return rc == CLI_OK ? sweep_parse_levels(o, sw) : rc;
+}
+
+/* The model, when it runs or only it knows its state size: the built-in
+ * Burgers model is made only to run (its size is grid doubles). */
+static int open_model(const struct cli_options *o, struct sweep *sw,
+                      struct sweep_model *m)
+{
+    const bool library =
+        sw->model && o->model != NULL && sweep_model_is_library(o->model);
+    if (!sw->run && !library)
+        return CLI_OK;
+    const int rc = sweep_model_open(library ? o->model : "burgers",
+                                    o->model_args, sw->grid, sw->steps, m);
+    if (rc != CLI_OK)
+        return rc;
+    sw->sm          = m;
+    sw->model_path  = m->path;
+    sw->state_bytes = m->model.state_bytes;
+    return CLI_OK;
+}
+
+/* With --run a slot counts as what the executor spends on one. */
+static int size_slots(struct sweep *sw, uturn_executor_t **ex)
+{
+    sw->slot_cost = sw->state_bytes;
+    if (!sw->run)
+        return CLI_OK;
+    uturn_slot_cost_t cost;
+    uturn_slot_cost_init(&cost);
+    if (uturn_executor_create(NULL, ex, NULL) != UTURN_OK ||
+        uturn_executor_slot_cost(*ex, sw->state_bytes, &cost) != UTURN_OK)
+        return cli_fail("cannot size a slot of %llu bytes",
+                        (unsigned long long)sw->state_bytes);
+    sw->slot_cost = cost.stride;
+    sw->granule   = cost.granule;
+    sw->executor  = *ex;
+    return CLI_OK;
 }
 
 /* Planners and budgets; the slot cost must be known for the default. */
@@ -298,6 +361,25 @@ static int sweep_lists(const struct cli_options *o, struct sweep *sw)
     return rc;
 }
 
+/* Plan (and run) every row, then print them and the plot. */
+static int sweep_rows(struct sweep *sw)
+{
+    struct cli_outfile plot = {0};
+    int rc                  = CLI_OK;
+    if (sw->plot != NULL)
+        rc = cli_outfile_open(sw->plot, &plot); /* before any long work */
+    if (rc == CLI_OK)
+        rc = sweep_fill(sw);
+    if (rc == CLI_OK)
+        sweep_print(stdout, sw);
+    if (rc == CLI_OK && sw->plot != NULL) {
+        sweep_plot(sw, plot.stream);
+        rc = cli_outfile_commit(&plot);
+    }
+    cli_outfile_abort(&plot);
+    return rc;
+}
+
 int cli_cmd_sweep(int argc, char **argv)
 {
     struct cli_options o = {.command = "sweep"};
@@ -305,38 +387,21 @@ int cli_cmd_sweep(int argc, char **argv)
     if (rc != CLI_OK || o.help)
         return o.help ? (fputs(sweep_help, stdout), CLI_OK) : rc;
     struct sweep sw = {0};
-    rc              = sweep_setup(&o, &sw);
-    if (rc != CLI_OK)
-        return rc;
-    sw.slot_cost          = sw.state_bytes;
+    struct sweep_model model;
+    memset(&model, 0, sizeof model);
+    rc = sweep_setup(&o, &sw);
+    if (rc == CLI_OK)
+        rc = open_model(&o, &sw, &model);
     uturn_executor_t *ex = NULL;
-    if (sw.run) {
-        uturn_slot_cost_t cost;
-        uturn_slot_cost_init(&cost);
-        if (uturn_executor_create(NULL, &ex, NULL) != UTURN_OK ||
-            uturn_executor_slot_cost(ex, sw.state_bytes, &cost) != UTURN_OK)
-            rc = cli_fail("cannot size a slot of %llu bytes",
-                          (unsigned long long)sw.state_bytes);
-        sw.slot_cost = cost.stride;
-        sw.granule   = cost.granule;
-        sw.executor  = ex;
-    }
+    if (rc == CLI_OK)
+        rc = size_slots(&sw, &ex);
     if (rc == CLI_OK)
         rc = sweep_lists(&o, &sw);
     sw.executor = NULL;
     uturn_executor_free(ex);
-    struct cli_outfile plot = {0};
-    if (rc == CLI_OK && sw.plot != NULL)
-        rc = cli_outfile_open(sw.plot, &plot); /* before any long work */
     if (rc == CLI_OK)
-        rc = sweep_fill(&sw);
-    if (rc == CLI_OK)
-        sweep_print(stdout, &sw);
-    if (rc == CLI_OK && sw.plot != NULL) {
-        sweep_plot(&sw, plot.stream);
-        rc = cli_outfile_commit(&plot);
-    }
-    cli_outfile_abort(&plot);
+        rc = sweep_rows(&sw);
+    sweep_model_close(sw.sm);
     free(sw.rows);
     free(sw.sizes);
     free(sw.costs);
