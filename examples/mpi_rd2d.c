@@ -37,16 +37,51 @@
 #define ATOL 1e-5
 #define RTOL 1e-3
 
+/* Memory of `budget` bytes and a file level of --disk bytes, planned by
+ * hrevolve. */
+static void disk_levels(const args_t *a, uint64_t budget, uturn_level_t *lv,
+                        uturn_problem_t *p)
+{
+    uturn_level_init(&lv[0]);
+    uturn_level_init(&lv[1]);
+    lv[0].name       = "mem";
+    lv[0].bytes      = budget;
+    lv[1].name       = "disk";
+    lv[1].bytes      = a->disk;
+    lv[1].write_cost = lv[1].read_cost = a->disk_cost;
+    p->planner      = UTURN_PLANNER_HREVOLVE;
+    p->budget_bytes = 0;
+    p->levels       = lv;
+    p->level_count  = 2;
+}
+
+/* This rank's executor: with --disk, a file level of its own. */
+static bool open_executor(const args_t *a, uturn_executor_t **ex)
+{
+    uturn_storage_t file;
+    uturn_storage_init(&file);
+    file.kind      = UTURN_STORAGE_FILE;
+    file.directory = a->disk_dir;
+    uturn_executor_options_t o;
+    uturn_executor_options_init(&o);
+    o.levels      = a->disk != 0 ? &file : NULL;
+    o.level_count = a->disk != 0 ? 1 : 0;
+    return uturn_executor_open(&o, ex, NULL) == UTURN_OK;
+}
+
 /* The agreed plan and one collective run of it. */
 static bool plan_and_run(const args_t *a, rd2d_t *m, uturn_executor_t *ex,
                          results_t *r)
 {
     uturn_problem_t p;
     uturn_problem_init(&p);
-    p.planner              = UTURN_PLANNER_REVOLVE;
-    p.steps                = a->steps;
-    p.slot_bytes           = rd2d_points(m) * sizeof(double);
-    p.budget_bytes         = r->budget;
+    p.planner    = UTURN_PLANNER_REVOLVE;
+    p.steps      = a->steps;
+    p.slot_bytes = rd2d_points(m) * sizeof(double);
+    p.budget_bytes = r->budget;
+    uturn_level_t lv[2];
+    if (a->disk != 0) /* memory is the budget; the disk is this rank's */
+        disk_levels(a, r->budget, lv, &p);
     uturn_mpi_plan_t *plan = NULL;
     uturn_error_t err;
     uturn_error_init(&err);
@@ -170,7 +205,7 @@ int main(int argc, char **argv)
         r.budget        = a.nbudgets > 0 ? a.budgets[r.rank] : a.budget;
         ok = rd2d_init(&m, MPI_COMM_WORLD, a.nx, a.ny, s.row0, s.rows,
                        a.steps) &&
-             uturn_executor_create(NULL, &ex, NULL) == UTURN_OK;
+             open_executor(&a, &ex);
     }
     /* Every rank goes on, or none: the next calls are collective. */
     int mine = ok ? 1 : 0, every = 0;

@@ -19,6 +19,9 @@ typedef struct args {
     uint64_t expect_slots;   /* 0: not checked */
     uint64_t expect_forward; /* 0: not checked */
     bool reference;          /* compare with rank 0 alone */
+    uint64_t disk;           /* bytes of a file level per rank (0: none) */
+    uint64_t disk_cost;      /* its write and read cost, in steps */
+    const char *disk_dir;    /* its directory (NULL: $TMPDIR) */
 } args_t;
 
 typedef struct strip {

@@ -48,6 +48,12 @@ static bool one(const char *opt, const char *val, int ranks, args_t *a)
         return number(val, &a->expect_slots);
     if (strcmp(opt, "--expect-forward-steps") == 0)
         return number(val, &a->expect_forward);
+    if (strcmp(opt, "--disk") == 0)
+        return number(val, &a->disk) && a->disk > 0;
+    if (strcmp(opt, "--disk-cost") == 0)
+        return number(val, &a->disk_cost);
+    if (strcmp(opt, "--disk-dir") == 0)
+        return (a->disk_dir = val), true;
     return false;
 }
 
@@ -57,7 +63,8 @@ static bool usage(int rank)
         fprintf(stderr, "usage: mpirun -np P mpi_rd2d [--cols NX] [--rows NY] "
                         "[--steps N]\n  [--budget BYTES | --budgets B0,B1,..] "
                         "[--split W0,W1,..] [--expect-slots S]\n"
-                        "  [--expect-forward-steps F] [--no-reference]\n");
+                        "  [--expect-forward-steps F] [--no-reference]\n"
+                        "  [--disk BYTES [--disk-cost C] [--disk-dir DIR]]\n");
     return false;
 }
 
@@ -71,6 +78,7 @@ bool parse_args(int argc, char **argv, int ranks, args_t *a)
     a->steps     = 200;
     a->budget    = 2 * 1024 * 1024;
     a->reference = true;
+    a->disk_cost = 2;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--no-reference") == 0)
             a->reference = false;

@@ -51,6 +51,10 @@ static void agreement(const results_t *r)
     printf("slot storage: %" PRIu64 " bytes on the largest rank, %" PRIu64
            " on all ranks together\n",
            all->measured_peak_bytes_max, all->measured_peak_bytes_sum);
+    if (all->levels != 0)
+        printf("disk (each rank its own files): %" PRIu64 " bytes written, "
+               "%" PRIu64 " read, all ranks together\n",
+               all->level_bytes_written_sum[0], all->level_bytes_read_sum[0]);
 }
 
 static bool verdicts(const args_t *a, const results_t *r)
@@ -71,6 +75,10 @@ static bool verdicts(const args_t *a, const results_t *r)
     if (a->expect_slots != 0 && a->expect_slots != r->info.slots) {
         printf("FAIL: %" PRIu64 " agreed slots, expected %" PRIu64 "\n",
                r->info.slots, a->expect_slots);
+        ok = false;
+    }
+    if (a->disk != 0 && r->all.level_bytes_written_sum[0] == 0) {
+        printf("FAIL: --disk given, but no rank wrote to its disk\n");
         ok = false;
     }
     if (a->expect_forward != 0 && a->expect_forward != r->seen.forward_steps) {

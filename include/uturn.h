@@ -176,8 +176,7 @@ typedef enum uturn_planner {
 
 /**
  * The planner's name: "store-all", "periodic", "sqrt", "revolve", "dp",
- * "hrevolve" or "parsed"; NULL for a value outside the enum (and for
- * UTURN_PLANNER_ONLINE until that planner exists).
+ * "hrevolve", "online" or "parsed"; NULL for a value outside the enum.
  * Thread safety: safe. Since: 0.1
  */
 UTURN_EXPORT const char *uturn_planner_name(uturn_planner_t planner);
@@ -299,6 +298,14 @@ UTURN_EXPORT void uturn_level_stats_init_size(uturn_level_stats_t *stats,
  */
 #define UTURN_HREVOLVE_TABLE_BYTES (1024ull * 1024 * 1024)
 #define UTURN_HREVOLVE_WORK        100000000000ull
+
+/**
+ * The most slots an online plan holds (its reversal, planned exactly at
+ * the end, is a search that grows like slots^4 in bad cases): more slots
+ * are refused, and a byte budget's plan holds at most this many.
+ * Since: 0.2
+ */
+#define UTURN_ONLINE_MAX_SLOTS 256
 
 /**
  * Set every field of @p problem to its default (revolve, everything else
@@ -1202,15 +1209,33 @@ UTURN_EXPORT uturn_status_t uturn_executor_budget(
     uint64_t *budget);
 
 /**
+ * The slots storage level @p level of @p problem's levels holds on
+ * @p executor, as uturn_executor_plan() resolves it: a capacity in slots as
+ * given; memory's bytes (level 0) at the real cost of the region, less the
+ * I/O buffers the executor's further levels take (see io_buffers); a
+ * further level's bytes in whole strides of problem->slot_bytes. What MPI
+ * ranks compare to agree on each level's capacity.
+ * @return UTURN_OK; UTURN_E_INVALID_ARG (NULL pointer, level past the
+ *         problem's levels, no capacity); UTURN_E_INFEASIBLE (the bytes hold
+ *         no slot); UTURN_E_OVERFLOW.
+ * Thread safety: safe. Since: 0.2
+ */
+UTURN_EXPORT uturn_status_t uturn_executor_level_slots(
+    const uturn_executor_t *executor, const uturn_problem_t *problem,
+    uint64_t level, uint64_t *slots, uturn_error_t *error);
+
+/**
  * uturn_plan_create() with slots counted at their real cost, so that a plan
  * that fits its budget still fits when it runs: slot_bytes becomes the
  * stride of problem->slot_bytes, step_bytes (if given) become their
  * strides, and budget_bytes becomes the most bytes a region may hold within
  * the budget (see uturn_slot_cost_t). The plan's peak_bytes is then what
  * the run holds before the storage rounds it up, and a run of it never
- * needs more than the budget. Statuses as uturn_plan_create(), and
- * UTURN_E_INVALID_ARG when neither slot_bytes nor step_bytes gives the
- * size of a state.
+ * needs more than the budget. With storage levels, a capacity in bytes is
+ * resolved as uturn_executor_level_slots() says: memory's bytes hold its
+ * slots and the executor's I/O buffers, a further level's whole strides.
+ * Statuses as uturn_plan_create(), and UTURN_E_INVALID_ARG when neither
+ * slot_bytes nor step_bytes gives the size of a state.
  * Thread safety: safe; the plan is the caller's. Since: 0.1
  */
 UTURN_EXPORT uturn_status_t uturn_executor_plan(

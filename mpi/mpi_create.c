@@ -118,6 +118,8 @@ uturn_status_t uturn_mpi_plan_create(
     const uint64_t key = uturn__mpi_shape_key(&mk);
     uturn__mpi_vote_key(&first, key);
     first.low[0] = mk.own_slots;
+    for (uint64_t k = 1; k < mk.level_count; k++)
+        first.low[k] = mk.level_own[k]; /* each level's least capacity */
     uturn__mpi_vote(&mk.comm, &first);
     char what[112];
     uturn__mpi_shape_text(&mk, what, sizeof what);
@@ -189,6 +191,8 @@ uturn_status_t uturn__mpi_make_finish(struct uturn__mpi_making *mk,
         return status;
     mk->mp->plan         = mk->plan;
     mk->mp->budget_bytes = mk->problem.budget_bytes;
+    if (mk->level_count != 0) /* memory's bytes are this rank's budget */
+        mk->mp->budget_bytes = mk->levels[0].slots != 0 ? 0 : mk->levels[0].bytes;
     fill_info(mk, &last, fp);
     mk->mp->comm = mk->comm;
     *out         = mk->mp;

@@ -44,7 +44,9 @@ struct uturn__mpi_comm {
 
 /* One rank's contribution to a vote; each field has a fixed reduction, so
  * that a vote is one MPI_Allreduce whatever it decides. */
-#define UTURN__MPI_FIGURES 4
+/* Room in a vote: the run's figures (2) and each level's bytes written and
+ * read; the first vote's level capacities. */
+#define UTURN__MPI_FIGURES ((int)(2 + 2 * UTURN_MPI_LEVELS))
 struct uturn__mpi_vote {
     uint64_t failed;      /* sum: ranks that failed */
     uint64_t failed_rank; /* min: the lowest of them (UINT64_MAX: none) */
@@ -171,6 +173,12 @@ struct uturn__mpi_making {
     uint64_t agreed_units; /* per-step: U */
     uturn_plan_t *plan;    /* the agreed plan */
     uint64_t own_cost;     /* compare: this rank's own forward_cost */
+    /* Storage levels (uniform states): each level's slots on this rank,
+     * then the agreed ones (the least over ranks); the levels planned. */
+    uint64_t level_count;
+    uint64_t level_own[UTURN_MPI_LEVELS];
+    uint64_t level_slots[UTURN_MPI_LEVELS];
+    uturn_level_t levels[UTURN_MPI_LEVELS];
     double started;
 };
 
@@ -198,6 +206,14 @@ void uturn__mpi_sized_prepare(struct uturn__mpi_making *mk);
 void uturn__mpi_make_uniform(struct uturn__mpi_making *mk,
                              const struct uturn__mpi_vote *first);
 void uturn__mpi_make_sized(struct uturn__mpi_making *mk);
+/* Storage levels (mpi_levels.c): this rank's capacity of each level, the
+ * agreed ones from the first vote, and a problem with given slots. */
+void uturn__mpi_levels_prepare(struct uturn__mpi_making *mk);
+void uturn__mpi_levels_agree(struct uturn__mpi_making *mk,
+                             const struct uturn__mpi_vote *first);
+void uturn__mpi_levels_problem(const struct uturn__mpi_making *mk,
+                               const uint64_t *slots, uturn_level_t *out,
+                               uturn_problem_t *p);
 
 /* A vote's verdict: when some rank failed or the key differs, every rank
  * gets the same status and message in @p error, the making is undone

@@ -13,6 +13,7 @@
 
 struct running {
     const uturn_mpi_plan_t *mp;
+    const uturn_executor_t *ex;
     struct uturn__mpi_gate gate;
     uturn_mpi_run_options_t options;
     uturn_run_options_t run; /* what this rank's executor gets */
@@ -29,6 +30,7 @@ static uturn_status_t begin(struct running *r, const uturn_mpi_plan_t *mp,
 {
     memset(r, 0, sizeof *r);
     r->mp                    = mp;
+    r->ex                    = ex;
     r->gate.comm             = mp->comm;
     r->gate.comm.collectives = 0;
     r->gate.comm.seconds     = 0;
@@ -84,6 +86,15 @@ static void last_vote(struct running *r, struct uturn__mpi_vote *v)
     v->seconds_sum[0] = p->forward_seconds;
     v->seconds_sum[1] = p->adjoint_seconds;
     v->seconds_sum[2] = p->copy_seconds;
+    for (uint64_t k = 1; k <= UTURN_MPI_LEVELS; k++) {
+        uturn_level_report_t l;
+        uturn_level_report_init(&l);
+        if (uturn_executor_level_report(r->ex, k, &l) != UTURN_OK)
+            break;
+        v->high[2]         = k; /* the most levels any rank has */
+        v->total[1 + k]    = l.bytes_written;
+        v->total[1 + UTURN_MPI_LEVELS + k] = l.bytes_read;
+    }
     uturn__mpi_vote(&r->gate.comm, v);
 }
 
@@ -111,6 +122,11 @@ static void combine(const struct running *r, const struct uturn__mpi_vote *v,
     out->forward_seconds_sum     = v->seconds_sum[0];
     out->adjoint_seconds_sum     = v->seconds_sum[1];
     out->copy_seconds_sum        = v->seconds_sum[2];
+    out->levels                  = v->high[2];
+    for (uint64_t k = 1; k <= UTURN_MPI_LEVELS; k++) {
+        out->level_bytes_written_sum[k - 1] = v->total[1 + k];
+        out->level_bytes_read_sum[k - 1]    = v->total[1 + UTURN_MPI_LEVELS + k];
+    }
 }
 
 /* After the executor returned on this rank: the votes it still owes, the

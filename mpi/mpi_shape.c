@@ -8,6 +8,7 @@
 #include "mpi_internal.h"
 
 #include <stdio.h>
+#include <string.h>
 
 void uturn__mpi_making_fail(struct uturn__mpi_making *mk, uturn_status_t status,
                             const uturn_error_t *err)
@@ -65,6 +66,18 @@ uint64_t uturn__mpi_shape_key(const struct uturn__mpi_making *mk)
     uint64_t h = 0x757475726e2d6d70ull;
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
         h = mix(h, fields[i]);
+    /* Levels: how many and what each costs (capacities are each rank's). */
+    const uint64_t levels = p->levels != NULL ? p->level_count : 0;
+    h                     = mix(h, levels);
+    for (uint64_t k = 0; k < levels && k < UTURN_MPI_LEVELS; k++) {
+        uturn_level_t lv;
+        uturn_level_init(&lv);
+        memcpy(&lv, &p->levels[k],
+               p->levels[k].size != 0 && p->levels[k].size < sizeof lv
+                   ? p->levels[k].size
+                   : sizeof lv);
+        h = mix(mix(h, lv.write_cost), lv.read_cost);
+    }
     return h;
 }
 
@@ -76,11 +89,12 @@ void uturn__mpi_shape_text(const struct uturn__mpi_making *mk, char *buf,
     snprintf(
         buf, cap,
         "planner %s, %llu steps, stride %llu, sizes %s, costs %s, "
-        "units %llu, table %llu, compare %d",
+        "units %llu, table %llu, compare %d, levels %llu",
         name != NULL ? name : "?", (unsigned long long)p->steps,
         (unsigned long long)p->stride, p->step_bytes ? "yes" : "no",
         p->step_costs ? "yes" : "no", (unsigned long long)mk->options.units,
-        (unsigned long long)mk->options.table_bytes, (int)mk->options.compare);
+        (unsigned long long)mk->options.table_bytes, (int)mk->options.compare,
+        (unsigned long long)(p->levels != NULL ? p->level_count : 0));
 }
 
 static void check_sized(struct uturn__mpi_making *mk)
@@ -117,6 +131,9 @@ void uturn__mpi_shape_check(struct uturn__mpi_making *mk)
         refuse(mk, UTURN_E_INVALID_ARG,
                "steps must be at least 1 (the MPI layer does not take "
                "online plans yet)");
+    else if (p->levels != NULL && p->step_bytes != NULL)
+        refuse(mk, UTURN_E_UNSUPPORTED,
+               "storage levels take uniform states (no step_bytes)");
     else if (p->planner == UTURN_PLANNER_PARSED)
         refuse(mk, UTURN_E_INVALID_ARG,
                "a parsed plan is agreed with uturn_mpi_plan_adopt()");

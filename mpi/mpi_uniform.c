@@ -38,6 +38,10 @@ void uturn__mpi_uniform_prepare(struct uturn__mpi_making *mk)
     uturn_error_t e;
     uturn_status_t st =
         uturn_executor_slot_bytes(mk->ex, p->slot_bytes, &mk->stride);
+    if (st == UTURN_OK && p->levels != NULL) {
+        uturn__mpi_levels_prepare(mk);
+        return;
+    }
     if (st == UTURN_OK && p->budget_bytes != 0)
         st = uturn_executor_capacity(mk->ex, p->slot_bytes, p->budget_bytes,
                                      &mk->own_slots);
@@ -57,6 +61,16 @@ static void too_small(struct uturn__mpi_making *mk, uint64_t least)
     uint64_t bytes           = 0;
     uturn_executor_budget(mk->ex, p->slot_bytes, least, &bytes);
     uturn_error_t e;
+    if (mk->level_count != 0)
+        uturn__mpi_fail(&e, UTURN_E_INFEASIBLE,
+                        "its memory level holds %llu slots of %llu bytes "
+                        "here; %s needs %llu in memory for %llu steps",
+                        (unsigned long long)mk->own_slots,
+                        (unsigned long long)p->slot_bytes,
+                        uturn_planner_name(p->planner),
+                        (unsigned long long)least,
+                        (unsigned long long)p->steps);
+    else
     uturn__mpi_fail(
         &e, UTURN_E_INFEASIBLE,
         "its budget of %llu bytes holds %llu slots of %llu "
@@ -76,6 +90,7 @@ static void too_small(struct uturn__mpi_making *mk, uint64_t least)
  * except for dp, whose fingerprint includes its memory unit (the gcd of
  * the sizes): there a slot counts as 1, the same on every rank. */
 static uturn_status_t plan_for(struct uturn__mpi_making *mk, uint64_t slots,
+                               const uint64_t *level_slots,
                                const uturn_allocator_t *alloc,
                                uturn_plan_t **plan, uturn_error_t *e)
 {
@@ -84,6 +99,8 @@ static uturn_status_t plan_for(struct uturn__mpi_making *mk, uint64_t slots,
     a.slots           = slots;
     a.slot_bytes      = a.planner == UTURN_PLANNER_DP ? 1 : mk->stride;
     a.step_costs      = a.step_costs != NULL ? mk->units : NULL;
+    uturn_level_t levels[UTURN_MPI_LEVELS];
+    uturn__mpi_levels_problem(mk, level_slots, levels, &a);
     return uturn_plan_create(&a, alloc, plan, e);
 }
 
@@ -107,13 +124,15 @@ static void compare(struct uturn__mpi_making *mk, uint64_t agreed)
     uturn_stats_init(&s);
     uturn_plan_stats(mk->plan, &s);
     mk->own_cost = s.forward_cost;
-    if (mk->own_slots == agreed)
+    if (mk->own_slots == agreed &&
+        memcmp(mk->level_own, mk->level_slots,
+               (size_t)mk->level_count * sizeof *mk->level_own) == 0)
         return;
     uturn_plan_t *own = NULL;
     uturn_error_t e;
     uturn_error_init(&e);
     const uint64_t slots = mk->own_slots == UINT64_MAX ? 0 : mk->own_slots;
-    if (plan_for(mk, slots, NULL, &own, &e) == UTURN_OK &&
+    if (plan_for(mk, slots, mk->level_own, NULL, &own, &e) == UTURN_OK &&
         uturn_plan_stats(own, &s) == UTURN_OK)
         mk->own_cost = s.forward_cost;
     uturn_plan_free(own);
@@ -124,6 +143,7 @@ void uturn__mpi_make_uniform(struct uturn__mpi_making *mk,
 {
     const uint64_t agreed = first->low[0];
     mk->agreed_slots      = agreed == UINT64_MAX ? 0 : agreed;
+    uturn__mpi_levels_agree(mk, first);
     /* In a code that advances in lockstep a step takes as long as its
      * slowest rank. */
     if (mk->problem.step_costs != NULL)
@@ -134,7 +154,7 @@ void uturn__mpi_make_uniform(struct uturn__mpi_making *mk,
     uturn_plan_t *plan = NULL;
     const uint64_t ask = agreed == UINT64_MAX ? 0 : agreed > 0 ? agreed : 1;
     const uturn_status_t st =
-        plan_for(mk, ask, &mk->mp->alloc.counted, &plan, &e);
+        plan_for(mk, ask, mk->level_slots, &mk->mp->alloc.counted, &plan, &e);
     if (st == UTURN_E_INFEASIBLE || (st == UTURN_OK && agreed == 0)) {
         uturn_plan_free(plan);
         blame(mk, st, &e);

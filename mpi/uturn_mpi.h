@@ -64,6 +64,10 @@ typedef struct uturn_mpi_plan uturn_mpi_plan_t;
  *  on every rank (the plan keeps the table). Since: 0.2 */
 #define UTURN_MPI_TABLE_BYTES (64ull * 1024 * 1024)
 
+/** The most storage levels (memory included) an MPI plan may have.
+ *  Since: 0.2 */
+#define UTURN_MPI_LEVELS 16u
+
 /**
  * How the ranks agree on a plan. Prepare with uturn_mpi_options_init().
  * Every rank must pass the same values (they are compared).
@@ -177,12 +181,19 @@ UTURN_MPI_EXPORT void uturn_mpi_plan_info_init_size(uturn_mpi_plan_info_t *info,
  * resolution (with uniform states dp plans in slots, so that ranks with
  * different state sizes make the same plan).
  *
- * Online plans (steps 0) and storage levels are not supported yet
- * (UTURN_E_INVALID_ARG: steps must be at least 1). When they come, an
- * online run makes one collective call per first-sweep step (the end flag
- * and, with sizes, the new size) and none during the reversal, and each
- * rank's disk level keeps its own files; the structs here gain appended
- * fields for them.
+ * Storage levels (uniform states, problem->levels): each rank resolves
+ * each level's capacity at its own real cost (uturn_executor_level_slots():
+ * memory's bytes less its I/O buffers, a disk's bytes in whole strides of
+ * its own state), the first vote takes the least of each over the ranks,
+ * and every rank plans those slot counts; the levels' count and costs must
+ * be the same everywhere. Each rank's further levels are its own (a file
+ * level: its own files in the directory its executor names), and the run's
+ * budget is memory's bytes. Levels with per-step sizes: UTURN_E_UNSUPPORTED.
+ *
+ * Online plans (steps 0) are not supported yet (UTURN_E_INVALID_ARG: steps
+ * must be at least 1). When they come, an online run makes one collective
+ * call per first-sweep step (the end flag and, with sizes, the new size)
+ * and none during the reversal.
  *
  * Collective calls on success: MPI_Comm_dup, then two votes, and with
  * per-step sizes or step costs one MPI_Allreduce of the units and costs
@@ -340,7 +351,11 @@ typedef struct uturn_mpi_report {
      * early waits there for the slowest preflight). */
     double collective_seconds_max;
     uint64_t collectives; /* collective calls of the run: 2 on success */
-    /* Storage levels will append per-level sums of bytes written here. */
+    /* Storage levels: per level past memory (index 0 is level 1), the bytes
+     * every rank wrote and read, summed; levels is how many. */
+    uint64_t levels;
+    uint64_t level_bytes_written_sum[UTURN_MPI_LEVELS];
+    uint64_t level_bytes_read_sum[UTURN_MPI_LEVELS];
 } uturn_mpi_report_t;
 
 /** Zero @p report for a struct of @p size bytes. NULL is a no-op.

@@ -76,6 +76,7 @@ extern const struct uturn__planner uturn__sqrt;
 extern const struct uturn__planner uturn__revolve;
 extern const struct uturn__planner uturn__dp;
 extern const struct uturn__planner uturn__hrevolve;
+extern const struct uturn__planner uturn__online;
 extern const struct uturn__planner uturn__parsed;
 
 /* periodic.c, for sqrt.c: prepare periodic with a fixed stride k. */

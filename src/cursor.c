@@ -139,13 +139,18 @@ uturn_status_t uturn_cursor_read(uturn_cursor_t *cursor,
     while (written < capacity && cursor->head < cursor->count)
         actions[written++] = cursor->buffer[cursor->head++];
     /* Generate straight into the caller's array while it has room (an
-     * online plan stops at an advance where the caller may end it). */
+     * online plan stops at an advance where the caller may end it; a
+     * read that finds it stopped there, with nothing buffered, means the
+     * caller did not end it: the sweep goes on). */
+    bool go_on = written == 0;
     while (!cursor->done && capacity - written >= UTURN__FILL_MIN &&
-           !(cursor->online && cursor->planner->awaits_end(cursor->state))) {
+           (go_on ||
+            !(cursor->online && cursor->planner->awaits_end(cursor->state)))) {
         const size_t got =
             generate(cursor, actions + written, capacity - written);
         cursor->done = got == 0;
         written += got;
+        go_on        = false;
     }
     if (cursor->online && cursor->planner->awaits_end(cursor->state)) {
         *count = written;

@@ -172,3 +172,36 @@ uturn_status_t uturn_executor_plan(const uturn_executor_t *executor,
                 (size_t)real.steps * sizeof *strides);
     return st;
 }
+
+uturn_status_t uturn_executor_level_slots(const uturn_executor_t *executor,
+                                          const uturn_problem_t *problem,
+                                          uint64_t level, uint64_t *slots,
+                                          uturn_error_t *error)
+{
+    if (executor == NULL || problem == NULL || slots == NULL)
+        return uturn__fail(error, UTURN_E_INVALID_ARG,
+                           "executor, problem and slots must not be NULL");
+    uturn_problem_t real;
+    uturn__problem_copy(problem, &real);
+    if (level >= real.level_count || real.levels == NULL)
+        return uturn__fail(error, UTURN_E_INVALID_ARG,
+                           "level %llu: the problem has %llu levels",
+                           (unsigned long long)level,
+                           (unsigned long long)real.level_count);
+    if (real.slot_bytes != 0 && !uturn__stride(real.slot_bytes,
+                                               &real.slot_bytes))
+        return uturn__fail(error, UTURN_E_OVERFLOW,
+                           "a slot of %llu bytes cannot be sized",
+                           (unsigned long long)problem->slot_bytes);
+    uturn_level_t levels[UTURN__MAX_LEVELS];
+    const uturn_status_t st = real_levels(executor, &real, levels, error);
+    if (st != UTURN_OK)
+        return st;
+    if (levels[level].slots == 0)
+        return uturn__fail(error, UTURN_E_INVALID_ARG,
+                           "level %llu has no capacity: give slots, or bytes "
+                           "and slot_bytes",
+                           (unsigned long long)level);
+    *slots = levels[level].slots;
+    return UTURN_OK;
+}

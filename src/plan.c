@@ -6,7 +6,7 @@
 /* The only table of planners: src/ reaches planners through it alone. */
 static const struct uturn__planner *const registry[] = {
     &uturn__store_all, &uturn__periodic, &uturn__sqrt,   &uturn__revolve,
-    &uturn__dp,        &uturn__hrevolve, &uturn__parsed,
+    &uturn__dp,        &uturn__hrevolve, &uturn__online,  &uturn__parsed,
 };
 
 static const struct uturn__planner *find(uturn_planner_t id)
@@ -109,7 +109,7 @@ static uturn_status_t plan_prepare(uturn_plan_t *plan,
     if (plan->planner == NULL || plan->planner->id == UTURN_PLANNER_PARSED)
         return uturn__fail(error, UTURN_E_INVALID_ARG,
                            "unknown planner %d (known: store-all, periodic, "
-                           "sqrt, revolve, dp, hrevolve)",
+                           "sqrt, revolve, dp, hrevolve, online)",
                            (int)plan->problem.planner);
     uturn_problem_t given; /* the caller's fields, at the caller's size */
     uturn__problem_copy(problem, &given);

@@ -84,11 +84,18 @@ static uturn_status_t resolve_capacity(uturn_problem_t *p, bool *has_capacity,
     if (p->slots != 0 && p->budget_bytes != 0)
         return uturn__fail(error, UTURN_E_INVALID_ARG,
                            "give either slots or budget_bytes, not both");
-    if (p->budget_bytes != 0 && p->slot_bytes == 0)
+    /* online alone takes a budget without a state size: each state's
+     * size is then given as it is reached. */
+    const bool sized_online =
+        p->planner == UTURN_PLANNER_ONLINE && p->budget_bytes != 0 &&
+        p->slot_bytes == 0;
+    if (p->budget_bytes != 0 && p->slot_bytes == 0 && !sized_online)
         return uturn__fail(error, UTURN_E_INVALID_ARG,
                            "budget_bytes needs slot_bytes (the size of one "
                            "stored state)");
     *has_capacity = p->slots != 0 || p->budget_bytes != 0;
+    if (sized_online)
+        return UTURN_OK;
     if (p->slots == 0)
         p->slots =
             p->budget_bytes != 0 ? p->budget_bytes / p->slot_bytes : UINT64_MAX;
@@ -139,6 +146,16 @@ uturn_status_t uturn__stats_finish(uturn_stats_t *stats,
     stats->budget_bytes = problem->budget_bytes;
     if (stats->slots == 0)
         stats->slots = problem->slots;
+    if (stats->online) { /* n and the counts come once the run ends */
+        stats->steps = UTURN_NONE;
+        return uturn__mul_u64(stats->peak_slots, problem->slot_bytes,
+                              &stats->peak_bytes) == UTURN_OK
+                   ? UTURN_OK
+                   : uturn__fail(error, UTURN_E_OVERFLOW,
+                                 "%llu slots of %llu bytes pass 2^64",
+                                 (unsigned long long)stats->peak_slots,
+                                 (unsigned long long)problem->slot_bytes);
+    }
     stats->recomputed_steps = stats->forward_steps - stats->steps;
     stats->recompute_factor =
         (double)stats->forward_steps / (double)stats->steps;

@@ -93,8 +93,12 @@ static uturn_status_t begin_run(struct uturn__storage *st, uint64_t bytes,
     uturn_status_t status = open_parent(st);
     if (status == UTURN_OK) {
         uturn__file_detect_tmpfs(st, f->parent_fd);
-        /* Before the space check: what crashed runs left counts as used. */
-        uturn__file_clean_stale(st);
+        /* Before the space check: what crashed runs left counts as used.
+         * Once per executor: listing a directory many ranks share costs
+         * a probe of every run in it. */
+        if (!f->cleaned)
+            uturn__file_clean_stale(st);
+        f->cleaned = true;
         status = uturn__file_check_space(st, bytes);
     }
     if (status == UTURN_OK)

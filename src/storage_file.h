@@ -52,6 +52,7 @@ struct uturn__file {
     size_t run_dir_size; /* bytes allocated for run_dir */
     bool synchronous;    /* no I/O thread: checksums grow as written */
     bool active;         /* begin_run succeeded and end_run has not run */
+    bool cleaned;        /* crashed runs' directories were looked for */
     int parent_fd, run_fd, lock_fd, slots_fd; /* -1: not open */
     uint64_t ids;                             /* the run's ids are below this */
     struct uturn__file_sum *sums;             /* per id; kept from run to run */

@@ -708,3 +708,43 @@ Test(exec_levels, hrevolve_plans_run_through_files_and_user_levels)
     three[2].write_cost = three[2].read_cost = 10;
     run_hrevolve(300, three, 3);
 }
+
+Test(exec_levels, level_slots_are_what_executor_plan_resolves)
+{
+    struct rig r;
+    rig_open(&r, false, 3);
+    const uint64_t state = 1000; /* stride 1008 */
+    uturn_level_t lv[2];
+    uturn_level_init(&lv[0]);
+    uturn_level_init(&lv[1]);
+    cr_assert_eq(uturn_executor_budget(r.ex, state, 8, &lv[0].bytes),
+                 UTURN_OK); /* 5 slots and 3 buffers */
+    lv[1].bytes = 7 * 1008 + 1007;
+    lv[1].write_cost = lv[1].read_cost = 2;
+    uturn_problem_t p;
+    uturn_problem_init(&p);
+    p.planner     = UTURN_PLANNER_HREVOLVE;
+    p.steps       = 30;
+    p.slot_bytes  = state;
+    p.levels      = lv;
+    p.level_count = 2;
+    uint64_t mem = 0, disk = 0;
+    uturn_error_t err;
+    uturn_error_init(&err);
+    cr_assert_eq(uturn_executor_level_slots(r.ex, &p, 0, &mem, &err),
+                 UTURN_OK, "%s", err.message);
+    cr_assert_eq(uturn_executor_level_slots(r.ex, &p, 1, &disk, &err),
+                 UTURN_OK, "%s", err.message);
+    cr_assert_eq(mem, 5);
+    cr_assert_eq(disk, 7);
+    cr_assert_eq(uturn_executor_level_slots(r.ex, &p, 2, &disk, &err),
+                 UTURN_E_INVALID_ARG);
+    uturn_plan_t *plan = NULL;
+    cr_assert_eq(uturn_executor_plan(r.ex, &p, &plan, &err), UTURN_OK);
+    uturn_level_stats_t a;
+    uturn_level_stats_init(&a);
+    uturn_plan_level_stats(plan, 0, &a);
+    cr_assert_eq(a.slots, mem);
+    uturn_plan_free(plan);
+    rig_close(&r);
+}

@@ -171,6 +171,36 @@ Test(fingerprint, changes_with_every_parameter_of_the_stream)
     cr_assert_neq(fingerprint_of(&dp), d0, "a cost");
     costs[3] -= 1;
     cr_assert_eq(fingerprint_of(&dp), d0, "the same request again");
+    dp.unit_bytes = 16;
+    cr_assert_neq(fingerprint_of(&dp), d0, "dp's memory unit");
+}
+
+Test(fingerprint, changes_with_every_field_of_every_level)
+{
+    uturn_level_t lv[3];
+    for (int k = 0; k < 3; k++)
+        uturn_level_init(&lv[k]);
+    lv[0].slots = 4;
+    lv[1].slots = 8, lv[1].write_cost = 2, lv[1].read_cost = 2;
+    lv[2].slots = 16, lv[2].write_cost = 10, lv[2].read_cost = 10;
+    uturn_problem_t p = problem(UTURN_PLANNER_HREVOLVE, 300, 0);
+    p.levels          = lv;
+    p.level_count     = 3;
+    const uint64_t fp = fingerprint_of(&p);
+    uint64_t *fields[] = {&lv[0].slots,      &lv[1].slots,
+                          &lv[1].write_cost, &lv[1].read_cost,
+                          &lv[2].slots,      &lv[2].write_cost,
+                          &lv[2].read_cost};
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        *fields[i] += 1;
+        cr_assert_neq(fingerprint_of(&p), fp, "level field %zu", i);
+        *fields[i] -= 1;
+    }
+    p.level_count = 2;
+    cr_assert_neq(fingerprint_of(&p), fp, "the number of levels");
+    p.level_count = 3;
+    lv[1].name    = "ssd"; /* a label, not part of the stream */
+    cr_assert_eq(fingerprint_of(&p), fp, "a level's name");
 }
 
 Test(fingerprint, parameters_that_leave_the_stream_leave_it)

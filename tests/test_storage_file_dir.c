@@ -162,6 +162,33 @@ static void run_once(struct rig *r)
     r->st.ops->end_run(&r->st);
 }
 
+/* A new level on the same parent, as a new executor makes: crashed runs
+ * are looked for at its first run only. */
+static void reopen(struct rig *r)
+{
+    uturn__storage_close(&r->st);
+    uturn_storage_t desc;
+    uturn_storage_init(&desc);
+    desc.directory = r->parent;
+    cr_assert_eq(uturn__storage_open_level(&r->st, &desc, &r->alloc),
+                 UTURN_OK, "%s", r->st.message);
+}
+
+Test(storage_file_dir, crashed_runs_are_looked_for_once_per_level)
+{
+    struct rig r;
+    char stale[PATH_MAX];
+    rig_open(&r, "/tmp");
+    run_once(&r);
+    make_stale(r.parent, STALE, stale);
+    run_once(&r); /* a later run of the same level does not list again */
+    assert_exists(stale, true);
+    reopen(&r);
+    run_once(&r);
+    assert_exists(stale, false);
+    rig_close(&r);
+}
+
 Test(storage_file_dir, stale_directory_with_a_free_lock_is_cleaned)
 {
     struct rig r;
@@ -190,6 +217,7 @@ Test(storage_file_dir, stale_directory_with_a_held_lock_is_left_alone)
     assert_exists(slots, true);
     cr_assert_eq(scratch_count(stale), 2, "its files are untouched");
     close(held);
+    reopen(&r);
     run_once(&r);
     assert_exists(stale, false);
     rig_close(&r);
@@ -237,6 +265,7 @@ Test(storage_file_dir, stale_directory_locked_by_another_process_is_left)
     cr_assert_eq(scratch_count(stale), 2, "a live run's files are untouched");
     close(release);
     cr_assert_eq(waitpid(pid, &status, 0), pid);
+    reopen(&r);
     run_once(&r);
     assert_exists(stale, false);
     rig_close(&r);

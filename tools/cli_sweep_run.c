@@ -59,6 +59,9 @@ static int gradient_of(const struct sweep_model *m, const void **gradient,
 static int run_row(struct runner *r, const struct sweep *sw,
                    const uturn_plan_t *plan, struct sweep_row *row)
 {
+    /* Each row's measured peak is its own plan's, not what an earlier row
+     * left (the executor keeps its region within each run's budget). */
+    uturn_executor_trim(r->ex);
     if (r->model->reset(r->model->handle) != 0)
         return cli_fail("the model could not reset to x_0 "
                         "(uturn_model_plugin_reset failed)"),

@@ -149,6 +149,8 @@ static bool run_case(const char *name, MPI_Comm comm, bool *known)
         return case_fingerprint(comm);
     if (strcmp(name, "midrun") == 0)
         return case_midrun(comm);
+    if (strcmp(name, "levels") == 0)
+        return case_levels(comm);
     if (strcmp(name, "abort") == 0)
         return case_stuck(comm, true);
     if (strcmp(name, "hang") == 0)

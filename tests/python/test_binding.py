@@ -15,7 +15,8 @@ import uturn
 
 U64_MAX = 18446744073709551615  # UINT64_MAX, written out
 # <uturn.h>: the planners uturn_plan_create() takes, and their values.
-PLANNERS = {"store-all": 0, "periodic": 1, "sqrt": 2, "revolve": 3, "dp": 4}
+PLANNERS = {"store-all": 0, "periodic": 1, "sqrt": 2, "revolve": 3, "dp": 4,
+            "online": 5, "hrevolve": 6}
 E_INVALID_ARG, E_OVERFLOW, E_CALLBACK = 1, 4, 6
 
 # Values of the wrong kind for any integer argument.
@@ -155,7 +156,7 @@ class Planners(Case):
             10, planner=-2**31 - 1), "planner")
 
     def test_unknown_values_and_kinds(self):
-        for value in [5, 7, -1, 100, 2**31 - 1, True, 3.0, None, b"dp"]:
+        for value in [7, 8, -1, 100, 2**31 - 1, True, 3.0, None, b"dp"]:
             with self.subTest(value=value):
                 self.known(self.refused(ValueError, lambda: uturn.problem(
                     10, planner=value), "planner"))
