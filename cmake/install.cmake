@@ -158,27 +158,48 @@ endif()
 
 # ---------------------------------------------------------------------------
 # Bindings: Fortran interfaces (source: .mod files are compiler-specific)
-# and the ctypes module, which is told where the library sits relative to
-# itself so that the installed tree can be moved as a whole.
+# and the Python package `uturn`, in the site directory of the Python it
+# was configured for (UTURN_INSTALL_PYTHONDIR, cmake/python.cmake), so that
+# `python3 -c "import uturn"` works after an install to /usr or /usr/local.
+# The install writes uturn/_installed.py, the library's path relative to
+# the package (so the installed tree can be moved as a whole), or
+# absolute when either directory is absolute.
 
 install(FILES ${PROJECT_SOURCE_DIR}/bindings/fortran/uturn.f90
   DESTINATION ${UTURN_INSTALL_BINDINGSDIR}/fortran)
 
-if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}" OR
-   IS_ABSOLUTE "${CMAKE_INSTALL_DATADIR}")
-  set(UTURN_PYTHON_LIBRARY "${CMAKE_INSTALL_FULL_LIBDIR}")
+include(${CMAKE_CURRENT_LIST_DIR}/python.cmake)
+set(_uturn_pydest ${UTURN_INSTALL_PYTHONDIR}/uturn)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/bindings/python/uturn/
+  DESTINATION ${_uturn_pydest}
+  FILES_MATCHING PATTERN "*.py" PATTERN "__pycache__" EXCLUDE)
+if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")
+  set(_uturn_pylib_code "set(_uturn_lib [==[${CMAKE_INSTALL_LIBDIR}]==])")
+elseif(IS_ABSOLUTE "${UTURN_INSTALL_PYTHONDIR}")
+  set(_uturn_pylib_code
+      "set(_uturn_lib \"\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}\")")
 else()
-  file(RELATIVE_PATH UTURN_PYTHON_LIBRARY
-       /prefix/${UTURN_INSTALL_BINDINGSDIR}/python
-       /prefix/${CMAKE_INSTALL_LIBDIR})
+  file(RELATIVE_PATH _uturn_pylib
+       /prefix/${_uturn_pydest} /prefix/${CMAKE_INSTALL_LIBDIR})
+  string(REGEX REPLACE "/$" "" _uturn_pylib "${_uturn_pylib}")
+  set(_uturn_pylib_code "set(_uturn_lib [==[${_uturn_pylib}]==])")
 endif()
-string(APPEND UTURN_PYTHON_LIBRARY "/$<TARGET_SONAME_FILE_NAME:uturn>")
-configure_file(${PROJECT_SOURCE_DIR}/bindings/python/uturn.py
-               ${PROJECT_BINARY_DIR}/bindings/python/uturn.py.genex @ONLY)
-file(GENERATE OUTPUT ${PROJECT_BINARY_DIR}/bindings/python/uturn.py
-     INPUT ${PROJECT_BINARY_DIR}/bindings/python/uturn.py.genex)
-install(FILES ${PROJECT_BINARY_DIR}/bindings/python/uturn.py
-  DESTINATION ${UTURN_INSTALL_BINDINGSDIR}/python)
+if(IS_ABSOLUTE "${_uturn_pydest}")
+  set(_uturn_pydest_code "${_uturn_pydest}")
+else()
+  set(_uturn_pydest_code "\${CMAKE_INSTALL_PREFIX}/${_uturn_pydest}")
+endif()
+set(_uturn_installed_py ${PROJECT_BINARY_DIR}/bindings/python/_installed.py)
+set(_uturn_py_code "")
+string(APPEND _uturn_py_code
+  "${_uturn_pylib_code}\n"
+  "file(WRITE [==[${_uturn_installed_py}]==]\n"
+  "  \"# Written by cmake --install: the libuturn this package loads,\\n\"\n"
+  "  \"# relative to the package unless absolute (see _load.py).\\n\"\n"
+  "  \"LIBRARY = \\\"\${_uturn_lib}/$<TARGET_SONAME_FILE_NAME:uturn>\\\"\\n\")\n"
+  "file(INSTALL DESTINATION \"${_uturn_pydest_code}\" TYPE FILE\n"
+  "  FILES [==[${_uturn_installed_py}]==])\n")
+install(CODE "${_uturn_py_code}")
 
 # ---------------------------------------------------------------------------
 

@@ -13,7 +13,7 @@ enum { CLI_OK = 0, CLI_BAD_INPUT = 1, CLI_CANNOT = 2 };
 enum cli_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_CSV };
 
 /* The planners a user may name, for messages. */
-#define CLI_PLANNERS "store-all, periodic, sqrt, revolve, dp, hrevolve"
+#define CLI_PLANNERS "store-all, periodic, sqrt, revolve, dp, hrevolve, online"
 
 /* Everything the subcommands accept; each takes the part it needs. */
 struct cli_options {
@@ -50,6 +50,11 @@ struct cli_levels {
 /* open_first: level 0 has no capacity (sweep sets it). */
 int cli_parse_levels(const char *text, bool open_first,
                      struct cli_levels *out);
+
+/* An online plan made real (cli_online.c): *plan is replaced by the plan
+ * it makes when told after n steps that x_n is the last (sizes: each
+ * state's, given as the sweep reaches it; NULL for uniform states). */
+int cli_online_realise(uturn_plan_t **plan, uint64_t n, const uint64_t *sizes);
 
 /* One option a subcommand takes: its name, whether it has a value, and
  * its one-letter form ('\0': none). */

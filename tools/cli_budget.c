@@ -67,6 +67,11 @@ static int check_options(const struct cli_options *o, uturn_planner_t *pl)
     if (uturn_planner_from_name(o->positional, pl) != UTURN_OK)
         return cli_fail("unknown planner '%s' (%s)", o->positional,
                         CLI_PLANNERS);
+    if (*pl == UTURN_PLANNER_ONLINE)
+        return cli_fail("budget: online plans without being told the "
+                        "steps, so its least budget is not searched here; "
+                        "'uturn stats online --steps N --budget SIZE' says "
+                        "what a budget buys");
     if (!o->has_steps)
         return cli_fail("budget: --steps is required");
     if (o->steps == 0)

@@ -25,8 +25,8 @@ static const struct cli_spec plan_specs[] = {
     "  -k, --stride K          periodic's stride\n"                           \
     "  -l, --levels LIST       storage levels, fastest first (hrevolve):\n"   \
     "                          NAME:SLOTS|SIZE[:w=W:r=R],...\n"               \
-    "      --sizes FILE        dp: the size of x_0 .. x_{n-1}, one per line\n" \
-    "                          (with --budget)\n"                             \
+    "      --sizes FILE        dp, online: the size of x_0 .. x_{n-1}, one\n" \
+    "                          per line (with --budget)\n"                    \
     "      --costs FILE        dp: the cost of each step, one per line\n"     \
     "      --unit SIZE         dp: its memory resolution (default: the\n"     \
     "                          sizes' gcd)\n"                                 \
@@ -37,10 +37,14 @@ static const struct cli_spec plan_specs[] = {
 
 /* What needs a capacity, for plan and stats. */
 #define PLAN_CAPACITY                                                          \
-    "PLANNER is store-all, periodic, sqrt, revolve, dp or hrevolve.\n"        \
-    "revolve, dp, hrevolve, and periodic without --stride, need a\n"          \
+    "PLANNER is store-all, periodic, sqrt, revolve, dp, hrevolve or online.\n"\
+    "revolve, dp, hrevolve, online, and periodic without --stride, need a\n"  \
     "capacity: --slots, --budget with the size of one state, or --levels.\n"  \
-    "Slots hold x_0 too.\n"
+    "Slots hold x_0 too.\n"                                                    \
+    "online is not told --steps N: the plan is the one it made when told,\n"  \
+    "after advance N-1 N, that x_N is the last state. With --budget and\n"    \
+    "--sizes FILE (no --state-bytes) each state's size is given to it as\n"   \
+    "the sweep reaches that state.\n"
 
 static const char plan_help[] =
     "usage: uturn plan PLANNER -n N [-s S | -b SIZE -B SIZE] [options]\n"
@@ -91,10 +95,13 @@ static int build_problem(const struct cli_options *o, uturn_problem_t *p)
                         "state) or --sizes");
     if (o->sizes_path != NULL && o->has_slots)
         return cli_fail("with --sizes give a byte --budget, not --slots");
-    if ((o->sizes_path != NULL || o->costs_path != NULL || o->has_unit) &&
+    const bool online = p->planner == UTURN_PLANNER_ONLINE;
+    if (((o->sizes_path != NULL && !online) || o->costs_path != NULL ||
+         o->has_unit) &&
         p->planner != UTURN_PLANNER_DP)
         return cli_fail("--sizes, --costs and --unit are for the dp planner "
-                        "(the others plan uniform states)");
+                        "(the others plan uniform states; online takes "
+                        "--sizes, each size given as the sweep reaches it)");
     if (o->has_unit && o->unit == 0)
         return cli_fail("--unit must be at least 1 byte");
     if (o->has_unit && !o->has_budget)
@@ -105,7 +112,7 @@ static int build_problem(const struct cli_options *o, uturn_problem_t *p)
                         "neither --slots nor --budget");
     const bool needs_capacity =
         p->planner == UTURN_PLANNER_REVOLVE || p->planner == UTURN_PLANNER_DP ||
-        p->planner == UTURN_PLANNER_HREVOLVE ||
+        p->planner == UTURN_PLANNER_HREVOLVE || online ||
         (p->planner == UTURN_PLANNER_PERIODIC && !o->has_stride);
     if (needs_capacity && !o->has_slots && !o->has_budget && !o->levels)
         return cli_fail("%s needs a capacity: give --slots S, or --budget "
@@ -116,7 +123,8 @@ static int build_problem(const struct cli_options *o, uturn_problem_t *p)
                         p->planner == UTURN_PLANNER_PERIODIC
                             ? " (or a --stride K)"
                             : "");
-    p->steps        = o->steps;
+    /* online is not told the steps: the end is said after --steps. */
+    p->steps        = online ? 0 : o->steps;
     p->slot_bytes   = o->has_slot_bytes ? o->slot_bytes : o->state_bytes;
     p->budget_bytes = o->has_budget ? o->budget : 0;
     p->stride       = o->has_stride ? o->stride : 0;
@@ -136,10 +144,11 @@ static int load_steps(const struct cli_options *o, uturn_problem_t *p,
 {
     int rc = CLI_OK;
     if (o->sizes_path != NULL)
-        rc = cli_read_values("--sizes", o->sizes_path, true, p->steps, sizes);
+        rc = cli_read_values("--sizes", o->sizes_path, true, o->steps, sizes);
     if (rc == CLI_OK && o->costs_path != NULL)
         rc = cli_read_values("--costs", o->costs_path, false, p->steps, costs);
-    p->step_bytes = *sizes;
+    /* online gets its sizes one by one as the sweep reaches them. */
+    p->step_bytes = p->planner == UTURN_PLANNER_ONLINE ? NULL : *sizes;
     p->step_costs = *costs;
     return rc;
 }
@@ -190,6 +199,8 @@ static int open_plan(int argc, char **argv, struct cli_options *o,
             uturn_plan_create(&problem, NULL, plan, &error);
         rc = st == UTURN_OK ? CLI_OK : cli_library_error(st, &error);
     }
+    if (rc == CLI_OK && problem.planner == UTURN_PLANNER_ONLINE)
+        rc = cli_online_realise(plan, o->steps, sizes);
     free(sizes);
     free(costs);
     return rc;
@@ -245,7 +256,9 @@ int cli_cmd_stats(int argc, char **argv)
     uturn_problem_init(&problem);
     uturn_plan_stats(plan, &predicted);
     uturn_plan_problem(plan, &problem);
-    shown = predicted;
+    /* A realised online plan is a parsed one: say what made it. */
+    predicted.online = strcmp(o.positional, "online") == 0;
+    shown            = predicted;
     if (o.walk) {
         uturn_error_t error;
         uturn_error_init(&error);
@@ -260,6 +273,7 @@ int cli_cmd_stats(int argc, char **argv)
                 (cli_fail("the walk disagrees with the prediction on %s", diff),
                  CLI_CANNOT);
     }
+    shown.online = predicted.online;
     if (rc == CLI_OK)
         cli_print_stats(stdout, o.positional, &shown, problem.stride, o.format,
                         plan);

@@ -101,6 +101,8 @@ void cli_print_stats(FILE *out, const char *planner, const uturn_stats_t *s,
                 ", \"recompute_factor\": %.6g, \"fingerprint\": "
                 "\"%016llx\"",
                 s->recompute_factor, (unsigned long long)s->fingerprint);
+        if (s->online)
+            fputs(", \"online\": true", out);
         if (levels)
             print_levels_json(out, plan, s->levels);
         fputs("}\n", out);
@@ -115,6 +117,8 @@ void cli_print_stats(FILE *out, const char *planner, const uturn_stats_t *s,
     fprintf(out, "%-17s %.6g\n", "recompute_factor", s->recompute_factor);
     fprintf(out, "%-17s %016llx\n", "fingerprint",
             (unsigned long long)s->fingerprint);
+    if (s->online)
+        fprintf(out, "%-17s true\n", "online");
     if (levels)
         print_levels_text(out, plan, s->levels);
 }

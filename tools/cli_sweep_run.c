@@ -101,6 +101,31 @@ static void note_once(struct runner *r, uturn_planner_t planner,
             uturn_planner_name(planner), err->message);
 }
 
+/* A row's counts: the plan's, or for online (which is not told the steps)
+ * those of the plan it makes when told the end after sw->steps. */
+static int row_stats(const struct sweep *sw, const uturn_plan_t *plan,
+                     uturn_stats_t *s)
+{
+    uturn_plan_stats(plan, s);
+    if (!s->online)
+        return CLI_OK;
+    uturn_plan_t *copy = NULL;
+    uturn_problem_t p;
+    uturn_problem_init(&p);
+    uturn_plan_problem(plan, &p);
+    p.levels       = NULL; /* one level: the resolved capacity */
+    p.budget_bytes = 0;
+    p.level_count = 0;
+    if (uturn_plan_create(&p, NULL, &copy, NULL) != UTURN_OK)
+        return cli_fail("out of memory for an online plan"), CLI_CANNOT;
+    const int rc = cli_online_realise(&copy, sw->steps, NULL);
+    if (rc == CLI_OK)
+        uturn_plan_stats(copy, s);
+    s->peak_bytes = s->peak_slots * sw->slot_cost;
+    uturn_plan_free(copy);
+    return rc;
+}
+
 /* Plan one (budget, planner) row, and run it when asked. */
 static int fill_row(struct runner *r, const struct sweep *sw,
                     struct sweep_row *row)
@@ -108,7 +133,7 @@ static int fill_row(struct runner *r, const struct sweep *sw,
     uturn_problem_t p;
     uturn_problem_init(&p);
     p.planner      = row->planner;
-    p.steps        = sw->steps;
+    p.steps        = row->planner == UTURN_PLANNER_ONLINE ? 0 : sw->steps;
     p.slot_bytes   = sw->state_bytes;
     p.budget_bytes = row->budget_bytes;
     if (row->planner == UTURN_PLANNER_DP) {
@@ -135,7 +160,11 @@ static int fill_row(struct runner *r, const struct sweep *sw,
         return cli_library_error(st, &err);
     uturn_stats_t s;
     uturn_stats_init(&s);
-    uturn_plan_stats(plan, &s);
+    const int got = row_stats(sw, plan, &s);
+    if (got != CLI_OK) {
+        uturn_plan_free(plan);
+        return got;
+    }
     row->feasible         = true;
     row->slots            = s.slots;
     row->forward_steps    = s.forward_steps;

@@ -2,6 +2,7 @@
 # be, the installed CLI runs from there, uturn.pc and the CMake version file
 # say what they should. Usage: cmake -DPREFIX= -DLIBDIR= -DINCLUDEDIR=
 #   -DBINDIR= -DCMAKEDIR= -DDATADIR= -DVERSION= -DSOVERSION= -DSONAME=
+#   -DPYTHONDIR= (relative to the prefix)
 #   -DPKG_CONFIG= (may be empty) -DMPI= (1: the MPI layer was built)
 #   -P check_install.cmake
 cmake_minimum_required(VERSION 3.25)
@@ -18,7 +19,8 @@ set(expected
   ${LIBDIR}/pkgconfig/uturn.pc
   ${CMAKEDIR}/uturnConfig.cmake ${CMAKEDIR}/uturnConfigVersion.cmake
   ${CMAKEDIR}/uturnTargets.cmake
-  ${DATADIR}/uturn/fortran/uturn.f90 ${DATADIR}/uturn/python/uturn.py
+  ${DATADIR}/uturn/fortran/uturn.f90
+  ${PYTHONDIR}/uturn/__init__.py ${PYTHONDIR}/uturn/_installed.py
   ${DATADIR}/doc/uturn/model.md ${DATADIR}/doc/uturn/bad-input.md
   ${BINDIR}/uturn)
 if(MPI)

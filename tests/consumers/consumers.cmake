@@ -5,6 +5,9 @@
 #   install_tree       the installed files, CLI, uturn.pc, version file
 #   consumer_*         programs in C (find_package, pkg-config), C++,
 #                      Fortran and Python built and run against that prefix
+#                      (Python: `python3 -c "import uturn; ..."` with
+#                      PYTHONPATH at the prefix's site directory, then a
+#                      pendulum and a numpy model)
 #   consumer_docs      docs/consumers.md shows the consumer files verbatim
 #   symbols_exported_mpi, consumer_mpi, consumer_mpi_docs
 #                      the same for the MPI layer, when it is built: its
@@ -53,6 +56,7 @@ add_test(NAME install_tree
           -DINCLUDEDIR=${CMAKE_INSTALL_INCLUDEDIR}
           -DBINDIR=${CMAKE_INSTALL_BINDIR} -DDATADIR=${CMAKE_INSTALL_DATADIR}
           -DCMAKEDIR=${UTURN_INSTALL_CMAKEDIR} -DVERSION=${PROJECT_VERSION}
+          -DPYTHONDIR=${UTURN_INSTALL_PYTHONDIR}
           -DSONAME=$<TARGET_SONAME_FILE_NAME:uturn>
           -DPKG_CONFIG=${UTURN_PKG_CONFIG}
           -DMPI=$<TARGET_EXISTS:uturn_mpi>
@@ -69,10 +73,9 @@ set(_uturn_consumers
   "c_pkgconfig|main.c build.sh|UTURN_PKG_CONFIG|pkg-config"
   "cxx|main.cpp build.sh|UTURN_CXX|g++"
   "fortran|main.f90 build.sh|UTURN_FC|gfortran"
-  "python|main.py build.sh|Python3_EXECUTABLE|python3")
+  "python|main.py numpy_model.py build.sh|UTURN_PYTHON|python3")
 find_program(UTURN_CXX NAMES g++ c++)
 find_program(UTURN_FC NAMES gfortran)
-find_package(Python3 COMPONENTS Interpreter QUIET)
 get_filename_component(_uturn_cmake_bin ${CMAKE_COMMAND} DIRECTORY)
 set(_uturn_consumer_files "")
 foreach(entry IN LISTS _uturn_consumers)
@@ -96,7 +99,8 @@ foreach(entry IN LISTS _uturn_consumers)
     COMMAND ${CMAKE_COMMAND} -E env
             PREFIX=${_uturn_prefix} LIBDIR=${_uturn_libdir}
             CC=${CMAKE_C_COMPILER} CXX=${UTURN_CXX} FC=${UTURN_FC}
-            PYTHON=${Python3_EXECUTABLE} CMAKE_GENERATOR=${CMAKE_GENERATOR}
+            PYTHON=${UTURN_PYTHON} PYTHONDIR=${UTURN_INSTALL_PYTHONDIR}
+            CMAKE_GENERATOR=${CMAKE_GENERATOR}
             UTURN_MISSING_TOOL=${missing}
             sh ${_uturn_cdir}/run.sh ${_uturn_cdir}/${name}
                ${_uturn_cwork}/${name})

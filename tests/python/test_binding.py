@@ -2,13 +2,17 @@
 library only).
 
 ctest runs this as `python_binding` with UTURN_LIBRARY set to the build
-tree's libuturn.so and PYTHONPATH at bindings/python. Expected values come
-from <uturn.h> and docs/model.md (status values, planner names, section 4's
-reference counts), never from the binding itself.
+tree's libuturn.so, UTURN_LAYOUT at tests/python/struct_layout.c's program,
+UTURN_HEADER at include/uturn.h and PYTHONPATH at bindings/python.
+Expected values come from <uturn.h> and docs/model.md (status values,
+planner names, section 4's reference counts, the structures' fields) and
+from the C compiler (their layouts), never from the binding itself.
 """
 import ctypes
 import enum
 import os
+import re
+import subprocess
 import unittest
 
 import uturn
@@ -416,6 +420,116 @@ class Actions(Case):
             # docs/model.md 2: every step reversed once, n-1 first, 0 last.
             self.assertEqual([a for a in one if a.startswith("reverse")],
                              ["reverse %d" % i for i in range(6, -1, -1)])
+
+
+# The mirrors and the C types they mirror.
+MIRRORS = {
+    "uturn_error_t": "ErrorInfo", "uturn_problem_t": "Problem",
+    "uturn_level_t": "Level", "uturn_level_stats_t": "LevelStats",
+    "uturn_stats_t": "Stats", "uturn_action_t": "Action",
+    "uturn_model_t": "Model", "uturn_progress_t": "Progress",
+    "uturn_run_options_t": "RunOptions", "uturn_report_t": "Report",
+    "uturn_level_report_t": "LevelReport", "uturn_slot_cost_t": "SlotCost",
+    "uturn_allocator_t": "Allocator",
+    "uturn_storage_callbacks_t": "StorageCallbacks",
+    "uturn_storage_t": "Storage",
+    "uturn_executor_options_t": "ExecutorOptions",
+}
+
+
+def header_text():
+    path = os.environ.get("UTURN_HEADER") or os.path.join(
+        os.path.dirname(__file__), "..", "..", "include", "uturn.h")
+    with open(path) as f:
+        return re.sub(r"/\*.*?\*/", "", f.read(), flags=re.S)
+
+
+def header_structs():
+    """{type: [field, ...]} of every typedef struct with a body in
+    <uturn.h>, read from the header itself."""
+    structs = {}
+    pattern = r"typedef struct \w+ \{(.*?)\} (uturn_\w+_t);"
+    for body, name in re.findall(pattern, header_text(), flags=re.S):
+        fields = []
+        for decl in body.split(";"):
+            decl = " ".join(decl.split())
+            if not decl:
+                continue
+            pointer = re.search(r"\(\*(\w+)\)\(", decl)
+            if pointer:
+                fields.append(pointer.group(1))
+                continue
+            decl = re.sub(r"\[\w*\]", "", decl)
+            for part in decl.split(","):
+                fields.append(re.findall(r"\w+", part)[-1])
+        structs[name] = fields
+    return structs
+
+
+class StructLayouts(Case):
+    """Every structure of <uturn.h> 0.2 is mirrored field for field: the
+    names as the header spells them, the offsets and sizes as the C
+    compiler lays them out (tests/python/struct_layout.c)."""
+
+    def c_layouts(self):
+        program = os.environ.get("UTURN_LAYOUT")
+        if not program:
+            self.skipTest("UTURN_LAYOUT is not set")
+        out = subprocess.run([program], check=True, capture_output=True,
+                             text=True).stdout
+        layouts = {}
+        for line in out.splitlines():
+            words = line.split()
+            entry = layouts.setdefault(words[0], {})
+            entry[words[1]] = tuple(int(w) for w in words[2:])
+        return layouts
+
+    def test_every_struct_of_the_header_has_a_mirror(self):
+        self.assertEqual(set(header_structs()), set(MIRRORS))
+
+    def test_field_names_are_the_headers(self):
+        for c_name, fields in header_structs().items():
+            with self.subTest(struct=c_name):
+                mirror = getattr(uturn, MIRRORS[c_name])
+                self.assertEqual([f[0] for f in mirror._fields_], fields)
+
+    def test_offsets_and_sizes_are_the_compilers(self):
+        layouts = self.c_layouts()
+        self.assertEqual(set(layouts), set(MIRRORS))
+        for c_name, fields in layouts.items():
+            mirror = getattr(uturn, MIRRORS[c_name])
+            with self.subTest(struct=c_name):
+                self.assertEqual(ctypes.sizeof(mirror),
+                                 fields.pop("sizeof")[0])
+                self.assertEqual(set(fields), {f[0] for f in
+                                               mirror._fields_})
+                for name, (offset, size) in fields.items():
+                    field = getattr(mirror, name)
+                    self.assertEqual((field.offset, field.size),
+                                     (offset, size), name)
+
+    def test_structs_are_prepared_by_init_size_with_their_own_size(self):
+        for cls in [uturn.Problem, uturn.Stats, uturn.Model,
+                    uturn.RunOptions, uturn.Report, uturn.ErrorInfo,
+                    uturn.Level, uturn.LevelStats, uturn.Storage,
+                    uturn.ExecutorOptions, uturn.LevelReport,
+                    uturn.SlotCost, uturn.Progress, uturn.StorageCallbacks]:
+            with self.subTest(cls=cls.__name__):
+                self.assertEqual(cls().size, ctypes.sizeof(cls))
+        # <uturn.h>: the defaults, revolve and a file level.
+        self.assertEqual(uturn.Problem().planner, 3)
+        self.assertEqual(uturn.Storage().kind, uturn.STORAGE_FILE)
+
+
+class HeaderFunctions(Case):
+    def test_every_function_of_the_header_is_declared(self):
+        names = set(re.findall(r"UTURN_EXPORT[^;]*?\b(uturn_\w+)\s*\(",
+                               header_text(), flags=re.S))
+        self.assertGreater(len(names), 60)
+        missing = names - uturn.DECLARED - set(uturn.NOT_DECLARED)
+        self.assertEqual(missing, set())
+        for name in uturn.DECLARED:
+            self.assertIsNotNone(getattr(uturn.lib, name).argtypes, name)
 
 
 if __name__ == "__main__":
