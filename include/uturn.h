@@ -812,6 +812,8 @@ UTURN_EXPORT void uturn_validator_free(uturn_validator_t *validator);
  * and buffers leak and the executor is left mid-run. Catch inside the
  * callback, keep what you caught, and return non-zero; the run then stops
  * with UTURN_E_CALLBACK, frees everything, and you rethrow after it.
+ * From C++, <uturn.hpp> (installed beside this header) does that for any
+ * callable: Executor::run() rethrows the callback's own exception.
  * Since: 0.1
  */
 typedef struct uturn_model {
