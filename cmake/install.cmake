@@ -25,6 +25,7 @@ install(TARGETS uturn uturn_static EXPORT uturnTargets
 install(FILES
   ${PROJECT_SOURCE_DIR}/include/uturn.h
   ${PROJECT_SOURCE_DIR}/include/uturn.hpp
+  ${PROJECT_SOURCE_DIR}/include/uturn_model_plugin.h
   ${PROJECT_BINARY_DIR}/include/uturn_export.h
   ${PROJECT_BINARY_DIR}/include/uturn_version.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})

@@ -13,7 +13,7 @@ endmacro()
 
 set(expected
   ${INCLUDEDIR}/uturn.h ${INCLUDEDIR}/uturn.hpp ${INCLUDEDIR}/uturn_export.h
-  ${INCLUDEDIR}/uturn_version.h
+  ${INCLUDEDIR}/uturn_version.h ${INCLUDEDIR}/uturn_model_plugin.h
   ${LIBDIR}/libuturn.a ${LIBDIR}/libuturn.so ${LIBDIR}/${SONAME}
   ${LIBDIR}/libuturn.so.${VERSION}
   ${LIBDIR}/pkgconfig/uturn.pc
