@@ -970,6 +970,177 @@ class Online(Case):
         self.assertEqual((chain.seen, chain.turned, chain.value()),
                          ([], 0, 0.0))
 
+    def walk(self, c, end_at=None):
+        """Every action of cursor c as text, saying the end right after
+        the advance to x_end_at."""
+        lines = []
+        for a in c:
+            lines.append(str(a))
+            if a.op == uturn.OP_ADVANCE and a.step_end == end_at and \
+                    c.steps is None:
+                c.end()
+        return lines
+
+    def test_a_cursor_ends_where_it_is_told(self):
+        with self.online_plan(3) as plan:
+            for batch in [1, 2, 256]:
+                with self.subTest(batch=batch), plan.cursor(batch) as c:
+                    self.assertTrue(c.online)
+                    self.assertIsNone(c.steps)
+                    lines = self.walk(c, end_at=10)
+                    self.assertEqual(c.steps, 10)
+                    stats = c.stats()
+                    self.assertTrue(stats.online)
+                    self.assertEqual((stats.steps, stats.reverse_steps),
+                                     (10, 10))
+                    self.assertEqual(stats.forward_steps, t(11, 3))
+                    self.assertEqual(stats.actions, len(lines))
+                    self.assertEqual(lines.count("turn"), 1)
+                    self.assertEqual(next(c, "done"), "done")
+
+    def test_max_steps_ends_a_cursor_by_itself(self):
+        with self.online_plan(2, max_steps=6) as plan:
+            with plan.cursor() as c:
+                lines = self.walk(c)
+                self.assertEqual(c.steps, 6)
+                self.assertIn("advance 5 6", lines)
+                self.assertNotIn("advance 6 7", lines)
+            # Told at x_6 all the same: the same plan.
+            with plan.cursor() as c:
+                self.assertEqual(self.walk(c, end_at=6), lines)
+
+    def test_any_batch_reads_the_whole_online_plan(self):
+        # uturn_cursor_read() with room for fewer actions than the online
+        # generator writes at once returns none after an advance of the
+        # first sweep (the library, 0.2); the binding reads 64 or more.
+        with self.online_plan(2, max_steps=6) as plan:
+            whole = [str(a) for a in plan.actions()]
+            self.assertEqual(whole.count("turn"), 1)
+            self.assertEqual(whole[-2:], ["reverse 0", "free 0"])
+            for batch in [1, 2, 3, 4, 64]:
+                with self.subTest(batch=batch):
+                    self.assertEqual([str(a) for a in plan.actions(batch)],
+                                     whole)
+                    with plan.cursor(batch) as c:
+                        self.assertEqual(self.walk(c), whole)
+
+    def test_actions_and_walk_that_would_never_end_are_refused(self):
+        # Without max_steps nothing but Cursor.end() ends an online plan,
+        # so actions() would never stop; and uturn_plan_walk() (0.2)
+        # checks an online plan's turn against steps UTURN_NONE.
+        with self.online_plan(2) as plan:
+            self.refused(ValueError, plan.actions, "actions() of an online "
+                         "plan without max_steps never ends", "cursor()",
+                         "max_steps=M")
+            self.refused(ValueError, plan.walk, "walk() is for a plan that "
+                         "knows its steps", "Plan.parse()")
+        with self.online_plan(2, max_steps=6) as plan:
+            with plan.cursor() as c:
+                walked = [str(a) for a in c]
+                self.assertEqual(c.stats().actions, len(walked))
+            self.assertEqual([str(a) for a in plan.actions()], walked)
+            self.refused(ValueError, plan.walk, "walk() is for a plan")
+        plan = self.online_plan(2)
+        plan.close()
+        self.refused(ValueError, plan.actions, "the plan is closed")
+        self.refused(ValueError, plan.walk, "the plan is closed")
+
+    def test_end_is_refused_where_it_is_not_valid(self):
+        def status(call, *words):
+            err = self.refused(uturn.Error, call, *words)
+            return err.status
+        with uturn.Plan.create(uturn.problem(10, slots=3)) as plan, \
+                plan.cursor() as c:
+            # uturn.h: UTURN_E_UNSUPPORTED for a plan that knows its steps.
+            self.assertEqual(status(c.end, "end() is for online plans",
+                                    "n = 10"), E_UNSUPPORTED)
+            self.assertEqual(status(c.stats, "Plan.stats()"), E_UNSUPPORTED)
+            self.assertFalse(c.online)
+            self.assertEqual(c.steps, 10)
+            self.assertEqual(len(list(c)), plan.stats().actions)
+        with self.online_plan(3) as plan, plan.cursor() as c:
+            self.assertEqual(status(c.end, "no action has been handed out"),
+                             E_INVALID_ARG)
+            self.assertEqual(str(next(c)), "store 0 0")
+            # The advance was read with the store, and waits.
+            self.assertEqual(status(c.end, "`store 0 0`", "1 more action",
+                                    "waits"), E_INVALID_ARG)
+            self.assertEqual(str(next(c)), "advance 0 1")
+            c.end()
+            self.assertEqual(status(c.end, "known already (n = 1)"),
+                             E_INVALID_ARG)
+            rest = [str(a) for a in c]
+            self.assertEqual(rest[:2], ["turn", "restore 0 0"])
+            self.assertEqual(status(c.end), E_INVALID_ARG)
+        with self.online_plan(2) as plan, plan.cursor() as c:
+            for a in c:  # in the reversal
+                if a.op == uturn.OP_ADVANCE and a.step_end == 3:
+                    if c.steps is None:
+                        c.end()
+                    else:
+                        self.assertEqual(status(c.end, "known already"),
+                                         E_INVALID_ARG)
+
+    def test_set_size_is_refused_where_it_is_not_valid(self):
+        with self.online_plan(3) as plan, plan.cursor() as c:
+            err = self.refused(uturn.Error, lambda: c.set_size(0, 8),
+                               "set_size() is for an online plan with a "
+                               "byte budget alone", "uniform slots")
+            # uturn.h documents UTURN_E_UNSUPPORTED here; the library says
+            # UTURN_E_INVALID_ARG for an online plan with slots.
+            self.assertIn(err.status, (E_INVALID_ARG, E_UNSUPPORTED))
+        with uturn.Plan.create(uturn.problem(4, slots=2)) as plan, \
+                plan.cursor() as c:
+            err = self.refused(uturn.Error, lambda: c.set_size(0, 8),
+                               "knows its steps")
+            self.assertEqual(err.status, E_UNSUPPORTED)
+        with uturn.Plan.create(uturn.problem(
+                0, planner="online", budget_bytes=100)) as plan:
+            with plan.cursor() as c:
+                self.refused(ValueError, lambda: c.set_size(0, 0), "nbytes",
+                             "at least 1")
+                self.refused(ValueError, lambda: c.set_size(-1, 8), "step",
+                             "negative")
+                self.refused(OverflowError, lambda: c.set_size(0, 2**64),
+                             "nbytes")
+                err = self.refused(uturn.Error, lambda: c.set_size(0, 101),
+                                   "x_0 of 101 bytes does not fit the "
+                                   "budget of 100 bytes")
+                self.assertEqual(err.status, E_INFEASIBLE)
+            with plan.cursor() as c:
+                c.set_size(0, 8)
+                self.assertEqual([str(next(c)), str(next(c))],
+                                 ["store 0 0", "advance 0 1"])
+                err = self.refused(uturn.Error, lambda: c.set_size(2, 8),
+                                   "step 2 is not the state just reached")
+                self.assertEqual(err.status, E_INVALID_ARG)
+                # Refused, and nothing lost: x_1's size, and on.
+                c.set_size(1, 8)
+                self.assertEqual(str(next(c)), "store 1 1")
+            with plan.cursor() as c:  # a size forgotten
+                c.set_size(0, 8)
+                next(c), next(c)
+                self.refused(ValueError, lambda: next(c),
+                             "stopped before its end was said",
+                             "set_size(k, nbytes) right after each advance")
+
+    def test_a_cursor_closed_with_its_plan(self):
+        plan = self.online_plan(2)
+        c = plan.cursor()
+        next(c)
+        plan.close()
+        for call in [lambda: next(c), c.end, c.stats,
+                     lambda: c.set_size(0, 8), lambda: c.steps]:
+            self.refused(ValueError, call, "the cursor is closed")
+        c.close()  # twice is fine
+        self.refused(ValueError, lambda: plan.cursor(), "the plan is closed")
+        with self.online_plan(2) as plan:
+            self.refused(ValueError, lambda: plan.cursor(0), "batch",
+                         "at least 1")
+            with plan.cursor() as c:
+                pass
+            self.refused(ValueError, lambda: next(c), "the cursor is closed")
+
     def test_bytes_mode_needs_state_size_as_the_library_says(self):
         chain = Chain()
         with uturn.Executor() as ex, uturn.Plan.create(uturn.problem(
