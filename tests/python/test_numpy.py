@@ -259,6 +259,56 @@ class Gradients(unittest.TestCase):
         self.assertEqual(xbar.tobytes(), reference(x0).tobytes())
 
 
+class MemoryAndDisk(unittest.TestCase):
+    """Storage levels given in bytes, resolved by the executor: memory for
+    2 states at the region's real cost, a file level in a temporary
+    directory for 6 (bytes in whole strides of slot_bytes)."""
+
+    def test_memory_and_disk_in_bytes_is_bitwise_memory_only(self):
+        x0 = start()
+        nbytes = x0.nbytes
+        disk = fresh_dir(self)
+        with uturn.Executor(levels=[uturn.file_storage(disk)]) as ex:
+            # <uturn.h>: memory less the I/O buffers (2 slots by default).
+            memory = ex.budget(nbytes, 2 + 2)
+            stride = ex.slot_bytes(nbytes)
+            prob = uturn.problem(STEPS, planner="hrevolve", slot_bytes=nbytes,
+                                 levels=[uturn.level("mem", bytes=memory),
+                                         uturn.level("disk",
+                                                     bytes=6 * stride + 1,
+                                                     write_cost=4,
+                                                     read_cost=4)])
+            held = [ex.level_slots(prob, k) for k in (0, 1)]
+            self.assertEqual(held, [2, 6])
+            with ex.plan(prob) as plan:
+                predicted = plan.stats()
+                planned = plan.levels()
+                model = InPlace(x0)
+                observed, _ = model.run(ex, plan)
+            reports = ex.level_reports()
+        self.assertEqual([lv.slots for lv in planned], held)
+        self.assertEqual([lv.name for lv in planned], [b"mem", b"disk"])
+        self.assertEqual(os.listdir(disk), [])
+        # Memory alone with the same memory slots: revolve's gradient.
+        with uturn.Executor() as ex, uturn.Plan.create(uturn.problem(
+                STEPS, slots=held[0])) as plan:
+            alone = InPlace(x0)
+            alone.run(ex, plan)
+        self.assertEqual(model.xbar.tobytes(), alone.xbar.tobytes())
+        self.assertEqual(model.xbar.tobytes(), reference(x0).tobytes())
+        self.assertEqual(observed.forward_steps, predicted.forward_steps)
+        for report, level in zip(reports, planned):
+            self.assertEqual((report.stores, report.restores),
+                             (level.stores, level.restores))
+            self.assertLessEqual(report.peak_slots, level.slots)
+        disk_report = reports[1]
+        self.assertGreater(disk_report.stores, 0)
+        self.assertEqual(disk_report.bytes_written,
+                         disk_report.stores * nbytes)
+        self.assertEqual(disk_report.bytes_read,
+                         disk_report.restores * nbytes)
+
+
 class Refused(unittest.TestCase):
     """Buffers the executor cannot copy as one block are refused before
     anything runs, with the problem and the fix."""

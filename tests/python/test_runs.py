@@ -1024,6 +1024,16 @@ class Online(Case):
                     with plan.cursor(batch) as c:
                         self.assertEqual(self.walk(c), whole)
 
+    def test_online_plans_have_one_level_of_storage(self):
+        # docs/bad-input.md: several levels for a planner of one level.
+        prob = uturn.problem(0, planner="online", levels=[
+            uturn.level("mem", slots=2),
+            uturn.level("disk", slots=5, write_cost=2, read_cost=2)])
+        err = self.refused(uturn.Error, lambda: uturn.Plan.create(prob),
+                           "online plans one level of storage",
+                           "hrevolve plans several")
+        self.assertEqual(err.status, E_UNSUPPORTED)
+
     def test_actions_and_walk_that_would_never_end_are_refused(self):
         # Without max_steps nothing but Cursor.end() ends an online plan,
         # so actions() would never stop; and uturn_plan_walk() (0.2)
