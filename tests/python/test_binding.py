@@ -51,7 +51,8 @@ class LibraryLoaded(Case):
 class ProblemIntegers(Case):
     """Every integer field of uturn_problem_t set through uturn.problem()."""
 
-    FIELDS = ["slots", "slot_bytes", "budget_bytes", "stride", "unit_bytes"]
+    FIELDS = ["slots", "slot_bytes", "budget_bytes", "stride", "unit_bytes",
+              "max_steps"]
 
     def test_steps_past_64_bits_is_an_overflow_not_10_steps(self):
         self.refused(OverflowError, lambda: uturn.problem(2**64 + 10),

@@ -952,6 +952,8 @@ class Online(Case):
              ["forward_record needs record_bytes"]),
             ("offline", dict(record_bytes=-1, forward_record=fr),
              ["record_bytes must not be negative"]),
+            ("offline", dict(record_bytes=8.0, forward_record=fr),
+             ["record_bytes", "integer"]),
             ("offline", dict(record_bytes=8, forward_record=fr, forward=1),
              ["give forward or forward_record, not both"]),
             ("offline", dict(forward=None), ["forward must be callable"]),
@@ -1113,6 +1115,12 @@ class Online(Case):
                              "negative")
                 self.refused(OverflowError, lambda: c.set_size(0, 2**64),
                              "nbytes")
+                self.refused(OverflowError, lambda: c.set_size(2**64, 8),
+                             "step")
+                self.refused(ValueError, lambda: c.set_size(0, 8.0),
+                             "nbytes", "integer")
+                self.refused(ValueError, lambda: c.set_size("0", 8),
+                             "step", "integer")
                 err = self.refused(uturn.Error, lambda: c.set_size(0, 101),
                                    "x_0 of 101 bytes does not fit the "
                                    "budget of 100 bytes")
