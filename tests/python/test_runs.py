@@ -405,7 +405,7 @@ class Shelf:
 
 
 def levels_problem(steps=100, mem=5, disk=100, cost=5):
-    """docs/model.md section 10's first reference case."""
+    """docs/model.md section 4's first reference case."""
     return uturn.problem(steps, planner="hrevolve", levels=[
         uturn.level("mem", slots=mem),
         uturn.level("disk", slots=disk, write_cost=cost, read_cost=cost)])
@@ -1038,20 +1038,23 @@ class Online(Case):
 
     def test_actions_and_walk_that_would_never_end_are_refused(self):
         # Without max_steps nothing but Cursor.end() ends an online plan,
-        # so actions() would never stop; and uturn_plan_walk() (0.2)
-        # checks an online plan's turn against steps UTURN_NONE.
+        # so actions() and walk() would never stop; with max_steps both go
+        # to it, where the first sweep ends by itself.
         with self.online_plan(2) as plan:
             self.refused(ValueError, plan.actions, "actions() of an online "
                          "plan without max_steps never ends", "cursor()",
                          "max_steps=M")
-            self.refused(ValueError, plan.walk, "walk() is for a plan that "
-                         "knows its steps", "Plan.parse()")
+            self.refused(ValueError, plan.walk, "walk() of an online plan "
+                         "without max_steps never ends")
         with self.online_plan(2, max_steps=6) as plan:
             with plan.cursor() as c:
                 walked = [str(a) for a in c]
                 self.assertEqual(c.stats().actions, len(walked))
             self.assertEqual([str(a) for a in plan.actions()], walked)
-            self.refused(ValueError, plan.walk, "walk() is for a plan")
+            seen = plan.walk()
+            self.assertEqual((seen.steps, seen.actions), (6, len(walked)))
+            # t(7, 2) = 3 * 7 - C(5, 3): exact up to (s+1)(s+2)/2 = 6
+            self.assertEqual(seen.forward_steps, 3 * 7 - 10)
         plan = self.online_plan(2)
         plan.close()
         self.refused(ValueError, plan.actions, "the plan is closed")
@@ -1098,9 +1101,8 @@ class Online(Case):
             err = self.refused(uturn.Error, lambda: c.set_size(0, 8),
                                "set_size() is for an online plan with a "
                                "byte budget alone", "uniform slots")
-            # uturn.h documents UTURN_E_UNSUPPORTED here; the library says
-            # UTURN_E_INVALID_ARG for an online plan with slots.
-            self.assertIn(err.status, (E_INVALID_ARG, E_UNSUPPORTED))
+            # uturn.h: UTURN_E_UNSUPPORTED (not such a plan).
+            self.assertEqual(err.status, E_UNSUPPORTED)
         with uturn.Plan.create(uturn.problem(4, slots=2)) as plan, \
                 plan.cursor() as c:
             err = self.refused(uturn.Error, lambda: c.set_size(0, 8),

@@ -107,16 +107,10 @@ class Plan:
                 "end with Cursor.end(), or plan with max_steps=M" % what)
 
     def walk(self):
-        """Validate every action; returns the observed counts. Not for an
-        online plan (ValueError): its n is known only at the end, and the
-        library's walk checks the turn against no n; validate the realised
-        actions instead, Plan.parse() of their text."""
-        if self.stats().online:
-            raise ValueError(
-                "uturn: walk() is for a plan that knows its steps; an "
-                "online plan's n is known only at its end: validate the "
-                "actions it realised (from cursor()) with Plan.parse() of "
-                "their text")
+        """Validate every action; returns the observed counts. An online
+        plan is walked to its max_steps, where its first sweep ends by
+        itself (ValueError without one: it would never end)."""
+        self._ends("walk()")  # raises if the plan is closed, too
         out, (info, info_ref) = Stats(), error_info()
         check(lib.uturn_plan_walk(self.handle, ctypes.byref(out), info_ref),
               info)
