@@ -13,7 +13,7 @@ static const struct cli_spec plan_specs[] = {
     {"walk", false, '\0'},      {"sizes", true, '\0'},
     {"costs", true, '\0'},      {"unit", true, '\0'},
     {"levels", true, 'l'},      {"help", false, 'h'},
-    {NULL, false, '\0'}};
+    {"max-steps", true, '\0'}, {NULL, false, '\0'}};
 
 /* The options of plan and stats, for their --help. */
 #define PLAN_OPTIONS                                                           \
@@ -23,8 +23,12 @@ static const struct cli_spec plan_specs[] = {
     "  -B, --state-bytes SIZE  the size of one state (with --budget)\n"       \
     "      --slot-bytes SIZE   what a slot counts as (default: the state)\n"  \
     "  -k, --stride K          periodic's stride\n"                           \
-    "  -l, --levels LIST       storage levels, fastest first (hrevolve):\n"   \
-    "                          NAME:SLOTS|SIZE[:w=W:r=R],...\n"               \
+    "  -l, --levels LIST       storage levels, fastest first (hrevolve,\n"   \
+    "                          online): NAME:SLOTS|SIZE[:w=W:r=R],...\n"     \
+    "      --max-steps M       online: a bound on n, M >= N (with --levels\n"\
+    "                          it sizes the periods; without it such a plan\n"\
+    "                          reaches the last level's slots times its\n"   \
+    "                          period)\n"                                     \
     "      --sizes FILE        dp, online: the size of x_0 .. x_{n-1}, one\n" \
     "                          per line (with --budget)\n"                    \
     "      --costs FILE        dp: the cost of each step, one per line\n"     \
@@ -44,7 +48,9 @@ static const struct cli_spec plan_specs[] = {
     "online is not told --steps N: the plan is the one it made when told,\n"  \
     "after advance N-1 N, that x_N is the last state. With --budget and\n"    \
     "--sizes FILE (no --state-bytes) each state's size is given to it as\n"   \
-    "the sweep reaches that state.\n"
+    "the sweep reaches that state. With --levels it is the periodic disk\n"\
+    "schedule: x_0, x_P, x_2P, .. on the last level, each period reversed\n" \
+    "by hrevolve once the end is known.\n"
 
 static const char plan_help[] =
     "usage: uturn plan PLANNER -n N [-s S | -b SIZE -B SIZE] [options]\n"
@@ -123,8 +129,17 @@ static int build_problem(const struct cli_options *o, uturn_problem_t *p)
                         p->planner == UTURN_PLANNER_PERIODIC
                             ? " (or a --stride K)"
                             : "");
+    if (o->has_max_steps && !online)
+        return cli_fail("--max-steps is for the online planner");
+    if (o->has_max_steps && o->max_steps < o->steps)
+        return cli_fail("--max-steps %llu is below --steps %llu: the online "
+                        "plan would end by itself at x_%llu",
+                        (unsigned long long)o->max_steps,
+                        (unsigned long long)o->steps,
+                        (unsigned long long)o->max_steps);
     /* online is not told the steps: the end is said after --steps. */
     p->steps        = online ? 0 : o->steps;
+    p->max_steps    = o->has_max_steps ? o->max_steps : 0;
     p->slot_bytes   = o->has_slot_bytes ? o->slot_bytes : o->state_bytes;
     p->budget_bytes = o->has_budget ? o->budget : 0;
     p->stride       = o->has_stride ? o->stride : 0;
