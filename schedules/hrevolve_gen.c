@@ -70,8 +70,8 @@ void uturn__hr_gen_start(const struct uturn__hr_tables *t, void *state,
     g->cur  = (struct frame){seg->a, seg->l, seg->m, 0, top};
     if (seg->held) {
         assert(seg->map != NULL && seg->m >= 1);
-        g->cur.slot    = seg->map[0];
-        g->depth[top]  = 1;
+        g->cur.slot   = seg->map[0];
+        g->depth[top] = 1;
     }
 }
 

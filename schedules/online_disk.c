@@ -130,13 +130,13 @@ static uturn_status_t prepare(uturn_plan_t *plan, uturn_error_t *error)
     if (p == NULL)
         return uturn__fail(error, UTURN_E_NOMEM, "out of memory for a plan");
     const size_t top = (size_t)plan->level_count - 1;
-    *p               = (struct uturn__od_plan){
-        .top        = top,
-        .disk_slots = lv[top].slots,
-        .write_cost = lv[top].write_cost,
-        .read_cost  = lv[top].read_cost,
-        .base_top   = plan->problem.slots - lv[top].slots,
-        .max_steps  = plan->problem.max_steps};
+    *p =
+        (struct uturn__od_plan){.top        = top,
+                                .disk_slots = lv[top].slots,
+                                .write_cost = lv[top].write_cost,
+                                .read_cost  = lv[top].read_cost,
+                                .base_top = plan->problem.slots - lv[top].slots,
+                                .max_steps = plan->problem.max_steps};
     plan->data      = p;
     plan->data_free = data_free;
     st              = build(plan, p, lv, error);
@@ -180,8 +180,7 @@ static uturn_status_t realised_cost(const uturn_plan_t *plan, uint64_t steps,
         return uturn__fail(error, UTURN_E_INVALID_ARG,
                            "%llu steps: this online plan with levels ends "
                            "between 1 and %llu steps (%s)",
-                           (unsigned long long)steps,
-                           (unsigned long long)most,
+                           (unsigned long long)steps, (unsigned long long)most,
                            p->max_steps != 0 ? "its max_steps"
                                              : "its disk slots times its "
                                                "period");

@@ -91,7 +91,7 @@ static size_t sweep_step(struct state *s, uturn_action_t *out)
             s->thin_next = 0;
             return 0;
         }
-        const uint64_t slot  = free_of(s)[--s->nfree];
+        const uint64_t slot    = free_of(s)[--s->nfree];
         slots_of(s)[s->held++] = slot;
         count += uturn__put(out, UTURN_OP_STORE, s->pos, 0, slot);
     }
@@ -128,11 +128,11 @@ static size_t thin_step(struct state *s, uturn_action_t *out, size_t room)
  * disk slots on top of the stack, lent to the generator. */
 static void segment_start(struct state *s)
 {
-    const struct uturn__od_plan *p = s->p;
+    const struct uturn__od_plan *p  = s->p;
     const struct uturn__od_sweep sw = {s->held, s->stride, 0};
-    const uint64_t m = uturn__od_segment_slots(p, s->seg);
-    uint64_t *map    = map_of(s);
-    map[0]           = slots_of(s)[s->seg];
+    const uint64_t m                = uturn__od_segment_slots(p, s->seg);
+    uint64_t *map                   = map_of(s);
+    map[0]                          = slots_of(s)[s->seg];
     for (uint64_t d = 1; d < m; d++)
         map[d] = free_of(s)[s->nfree - d];
     const struct uturn__hr_segment seg = {

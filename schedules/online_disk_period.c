@@ -51,14 +51,14 @@ uturn_status_t uturn__od_period(const uturn_plan_t *plan,
 {
     struct uturn__hr_level lv[UTURN__MAX_LEVELS];
     const size_t count = (size_t)plan->level_count, top = count - 1;
-    uint64_t below     = 0;
+    uint64_t below = 0;
     for (size_t k = 0; k < count; k++) {
         lv[k] = levels[k];
         below += k < top ? levels[k].slots : 0;
     }
-    lv[top].slots        = 1;
-    const uint64_t bound = search_bound(below, lv[top].write_cost,
-                                        lv[top].read_cost);
+    lv[top].slots = 1;
+    const uint64_t bound =
+        search_bound(below, lv[top].write_cost, lv[top].read_cost);
     struct uturn__hr_need need;
     uturn__hr_need(bound, lv, count, &need);
     if (need.bytes > UTURN_HREVOLVE_TABLE_BYTES ||
@@ -124,9 +124,8 @@ uint64_t uturn__od_cost(const struct uturn__od_plan *p, uint64_t n)
     uturn__od_sweep_of(p, n, &sw);
     uint64_t cost = n + sw.stores * p->write_cost;
     for (uint64_t i = 0; i < sw.held; i++)
-        cost += p->read_cost +
-                uturn__hr_b(p->tables, p->top,
-                            uturn__od_segment_steps(&sw, i, n),
-                            uturn__od_segment_slots(p, i));
+        cost += p->read_cost + uturn__hr_b(p->tables, p->top,
+                                           uturn__od_segment_steps(&sw, i, n),
+                                           uturn__od_segment_slots(p, i));
     return cost;
 }

@@ -18,7 +18,7 @@ struct uturn_cursor {
     bool online;       /* the planner has an end() */
     uint64_t held;     /* online: slots held, for the peak */
     const uturn_plan_t *plan; /* online: its levels price stores, restores */
-    uint64_t io_cost;  /* online: the write and read costs so far */
+    uint64_t io_cost;         /* online: the write and read costs so far */
     uturn_stats_t counted; /* online: what was generated so far */
     uturn_action_t buffer[BUFFERED];
     alignas(16) unsigned char state[];

@@ -5,9 +5,9 @@
 
 /* The only table of planners: src/ reaches planners through it alone. */
 static const struct uturn__planner *const registry[] = {
-    &uturn__store_all, &uturn__periodic, &uturn__sqrt,   &uturn__revolve,
-    &uturn__dp,        &uturn__hrevolve, &uturn__online,  &uturn__parsed,
-    &uturn__online_disk,
+    &uturn__store_all, &uturn__periodic, &uturn__sqrt,
+    &uturn__revolve,   &uturn__dp,       &uturn__hrevolve,
+    &uturn__online,    &uturn__parsed,   &uturn__online_disk,
 };
 
 static const struct uturn__planner *find(uturn_planner_t id)
@@ -190,9 +190,8 @@ uturn_status_t uturn_plan_stats(const uturn_plan_t *plan, uturn_stats_t *out)
     return UTURN_OK;
 }
 
-uturn_status_t uturn_plan_online_cost(const uturn_plan_t *plan,
-                                      uint64_t steps, uint64_t *cost,
-                                      uturn_error_t *error)
+uturn_status_t uturn_plan_online_cost(const uturn_plan_t *plan, uint64_t steps,
+                                      uint64_t *cost, uturn_error_t *error)
 {
     if (plan == NULL || cost == NULL)
         return uturn__fail(error, UTURN_E_INVALID_ARG,

@@ -31,11 +31,11 @@ static uturn_plan_t *disk_plan(const uint64_t (*lv)[3], uint64_t count,
     }
     uturn_problem_t p;
     uturn_problem_init(&p);
-    p.planner     = UTURN_PLANNER_ONLINE;
-    p.levels      = levels;
-    p.level_count = count;
-    p.max_steps   = max_steps;
-    uturn_plan_t *plan = NULL;
+    p.planner               = UTURN_PLANNER_ONLINE;
+    p.levels                = levels;
+    p.level_count           = count;
+    p.max_steps             = max_steps;
+    uturn_plan_t *plan      = NULL;
     const uturn_status_t st = uturn_plan_create(&p, NULL, &plan, NULL);
     if (status != NULL)
         *status = st;
@@ -65,8 +65,8 @@ static void drive_push(uturn_validator_t *v, const uturn_action_t *a,
 
 /* The first sweep's stores: all on the disk (slots from disk_base), the
  * second one's step is the period. */
-static void note_sweep(struct drive *d, const uturn_action_t *a,
-                       size_t count, uint64_t disk_base)
+static void note_sweep(struct drive *d, const uturn_action_t *a, size_t count,
+                       uint64_t disk_base)
 {
     for (size_t i = 0; i < count; i++) {
         if (a[i].op != UTURN_OP_STORE)
@@ -150,10 +150,10 @@ static uint64_t offline(const uint64_t (*lv)[3], uint64_t count, uint64_t n)
     }
     uturn_problem_t p;
     uturn_problem_init(&p);
-    p.planner     = UTURN_PLANNER_HREVOLVE;
-    p.steps       = n;
-    p.levels      = levels;
-    p.level_count = count;
+    p.planner          = UTURN_PLANNER_HREVOLVE;
+    p.steps            = n;
+    p.levels           = levels;
+    p.level_count      = count;
     uturn_plan_t *plan = NULL;
     cr_assert_eq(uturn_plan_create(&p, NULL, &plan, NULL), UTURN_OK);
     uturn_stats_t s;
@@ -221,14 +221,14 @@ Test(online_disk, three_levels_and_one_disk_slot_are_valid)
  * table, periodic / optimum) for the same requests. */
 Test(online_disk, never_below_hrevolve_and_as_the_prototype_printed)
 {
-    const uint64_t a[2][3] = {{5, 0, 0}, {2000, 5, 5}};
-    const uint64_t b[2][3] = {{10, 0, 0}, {1000, 2, 20}};
-    const uint64_t ns[]    = {10, 50, 100, 200, 500};
+    const uint64_t a[2][3]  = {{5, 0, 0}, {2000, 5, 5}};
+    const uint64_t b[2][3]  = {{10, 0, 0}, {1000, 2, 20}};
+    const uint64_t ns[]     = {10, 50, 100, 200, 500};
     const uint64_t want_a[] = {33, 159, 315, 630, 1572};
     const uint64_t opt_a[]  = {15, 125, 284, 596, 1541};
     const uint64_t want_b[] = {41, 160, 320, 649, 1580};
-    uturn_plan_t *pa = disk_plan(a, 2, 0, NULL);
-    uturn_plan_t *pb = disk_plan(b, 2, 0, NULL);
+    uturn_plan_t *pa        = disk_plan(a, 2, 0, NULL);
+    uturn_plan_t *pb        = disk_plan(b, 2, 0, NULL);
     cr_assert_not_null(pa);
     cr_assert_not_null(pb);
     for (size_t i = 0; i < 5; i++) {
@@ -262,8 +262,9 @@ Test(online_disk, reach_max_steps_and_refusals)
     cr_assert_eq(uturn_plan_online_cost(plan, 0, &cost, NULL),
                  UTURN_E_INVALID_ARG);
     const struct drive past = drive(plan, 51);
-    cr_assert_eq(past.status, UTURN_E_INVALID_PLAN, "a plan past its reach "
-                                                    "has no turn");
+    cr_assert_eq(past.status, UTURN_E_INVALID_PLAN,
+                 "a plan past its reach "
+                 "has no turn");
     uturn_cursor_t *c = NULL;
     cr_assert_eq(uturn_cursor_create(plan, NULL, &c), UTURN_OK);
     cr_assert_eq(uturn_cursor_set_size(c, 0, 8), UTURN_E_UNSUPPORTED);
@@ -276,7 +277,7 @@ Test(online_disk, reach_max_steps_and_refusals)
     cr_assert_eq(s.slots, 8);
     uturn_plan_free(plan);
     /* max_steps: the sweep ends by itself there. */
-    plan = disk_plan(lv, 2, 77, NULL);
+    plan                     = disk_plan(lv, 2, 77, NULL);
     const struct drive never = drive(plan, 0);
     cr_assert_eq(never.cursor.steps, 77);
     cr_assert_eq(uturn_plan_online_cost(plan, 78, &cost, NULL),
@@ -384,8 +385,8 @@ static void st_reference(uint64_t n, double *grad)
 {
     uturn_problem_t p;
     uturn_problem_init(&p);
-    p.planner = UTURN_PLANNER_STORE_ALL;
-    p.steps   = n;
+    p.planner          = UTURN_PLANNER_STORE_ALL;
+    p.steps            = n;
     uturn_plan_t *plan = NULL;
     cr_assert_eq(uturn_plan_create(&p, NULL, &plan, NULL), UTURN_OK);
     uturn_executor_t *ex = NULL;
@@ -456,7 +457,7 @@ Test(online_disk, the_executor_runs_it_through_a_file_to_the_gradient)
 {
     char parent[PATH_MAX];
     cr_assert(scratch_make("/tmp", parent));
-    uturn_executor_t *ex = file_executor(parent);
+    uturn_executor_t *ex    = file_executor(parent);
     const uint64_t lv[2][3] = {{3, 0, 0}, {5, 3, 3}};
     uturn_plan_t *plan      = disk_plan(lv, 2, 600, NULL);
     cr_assert_not_null(plan);

@@ -4,9 +4,9 @@
  * cursor walks the online plan and says "the live state is the last" right
  * after it hands out advance N-1 N; with --sizes each state's size is
  * given once the sweep reaches it; with --levels the realised plan is
- * plan text version 2, its levels as the plan's. The realised actions are written as
- * plan text and parsed back, so what is printed, counted and checked is a
- * plan for those N steps, validated like any plan file.
+ * plan text version 2, its levels as the plan's. The realised actions are
+ * written as plan text and parsed back, so what is printed, counted and checked
+ * is a plan for those N steps, validated like any plan file.
  */
 #include "cli.h"
 
