@@ -1310,7 +1310,10 @@ UTURN_EXPORT uturn_status_t uturn_executor_plan(
  * @return UTURN_OK;
  *   UTURN_E_INVALID_ARG  a NULL pointer, a model without its callbacks or
  *                        state, a plan with more steps than the model;
- *   UTURN_E_INFEASIBLE   the plan does not fit the budget here;
+ *   UTURN_E_INFEASIBLE   the plan does not fit the budget here; or an
+ *                        online plan's first sweep stopped before is_last
+ *                        said the end (online with levels past its reach:
+ *                        see max_steps), the error naming the step;
  *   UTURN_E_NOMEM        slot storage could not be allocated;
  *   UTURN_E_CALLBACK     a callback returned non-zero (the error names it,
  *                        its step, its return value and the action index);
