@@ -7,6 +7,9 @@
  */
 #include "online_disk.h"
 
+/* Each cursor keeps three words per slot of the last level. */
+#define MAX_DISK_SLOTS ((uint64_t)1 << 24)
+
 /* Doublings of the period max_steps may ask for: 2^30 periods of disk
  * slots reach past hrevolve's step limit anyway. */
 #define MAX_DOUBLINGS 30
@@ -121,6 +124,14 @@ static uturn_status_t prepare(uturn_plan_t *plan, uturn_error_t *error)
     uturn_status_t st = check_costs(plan, error);
     if (st != UTURN_OK)
         return st;
+    const uturn_level_t *last = &plan->levels[plan->level_count - 1];
+    if (last->slots > MAX_DISK_SLOTS)
+        return uturn__fail(error, UTURN_E_UNSUPPORTED,
+                           "online with levels: level %llu (%s) has %llu "
+                           "slots; its cursors keep 24 bytes for each, and "
+                           "take at most 2^24",
+                           (unsigned long long)(plan->level_count - 1),
+                           last->name, (unsigned long long)last->slots);
     struct uturn__hr_level lv[UTURN__MAX_LEVELS];
     for (uint64_t k = 0; k < plan->level_count; k++)
         lv[k] = (struct uturn__hr_level){plan->levels[k].slots,

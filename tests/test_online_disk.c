@@ -288,6 +288,10 @@ Test(online_disk, reach_max_steps_and_refusals)
     uturn_status_t st        = UTURN_OK;
     cr_assert_null(disk_plan(bad, 2, 0, &st));
     cr_assert_eq(st, UTURN_E_UNSUPPORTED);
+    /* A last level too large for a cursor's table of its slots. */
+    const uint64_t huge[2][3] = {{3, 0, 0}, {((uint64_t)1 << 24) + 1, 3, 3}};
+    cr_assert_null(disk_plan(huge, 2, 0, &st));
+    cr_assert_eq(st, UTURN_E_UNSUPPORTED);
     /* Not such a plan. */
     uturn_problem_t p;
     uturn_problem_init(&p);
@@ -490,4 +494,51 @@ Test(online_disk, a_run_past_the_reach_fails_and_says_why)
     uturn_executor_free(ex);
     cr_assert_eq(scratch_count(parent), 0);
     scratch_remove(parent);
+}
+
+/* The first sweep up to advance n-1 n, read by read: each read ends at
+ * its one advance; the actions go to out. */
+static size_t sweep_prefix(const uturn_plan_t *plan, uint64_t n,
+                           uturn_action_t *out, size_t cap)
+{
+    uturn_cursor_t *c = NULL;
+    cr_assert_eq(uturn_cursor_create(plan, NULL, &c), UTURN_OK);
+    uturn_action_t batch[64];
+    size_t count = 0, kept = 0;
+    while (uturn_cursor_read(c, batch, 64, &count) == UTURN_OK && count > 0) {
+        size_t advances = 0;
+        for (size_t i = 0; i < count; i++) {
+            advances += batch[i].op == UTURN_OP_ADVANCE;
+            cr_assert_lt(kept, cap);
+            out[kept++] = batch[i];
+        }
+        cr_assert_eq(advances, 1, "a first-sweep read holds one advance");
+        cr_assert_eq(batch[count - 1].op, UTURN_OP_ADVANCE,
+                     "a first-sweep read ends at its advance");
+        if (batch[count - 1].step_end == n)
+            break;
+    }
+    uturn_cursor_free(c);
+    return kept;
+}
+
+Test(online_disk, the_first_sweep_stops_at_each_advance_and_ignores_n)
+{
+    const uint64_t lv[2][3] = {{3, 0, 0}, {5, 3, 3}};
+    uturn_plan_t *plan      = disk_plan(lv, 2, 3000, NULL);
+    enum { CAP = 4096 };
+    uturn_action_t *a = calloc(CAP, sizeof *a), *b = calloc(CAP, sizeof *b);
+    const uint64_t ends[] = {1, 10, 37, 333, 1500};
+    for (size_t j = 0; j < 5; j++) {
+        const size_t na = sweep_prefix(plan, ends[j], a, CAP);
+        const size_t nb = sweep_prefix(plan, ends[j] + 1000, b, CAP);
+        cr_assert_leq(na, nb);
+        cr_assert_eq(memcmp(a, b, na * sizeof *a), 0,
+                     "the sweeps for %llu and %llu differ",
+                     (unsigned long long)ends[j],
+                     (unsigned long long)(ends[j] + 1000));
+    }
+    free(a);
+    free(b);
+    uturn_plan_free(plan);
 }
