@@ -224,6 +224,10 @@ static int open_plan(int argc, char **argv, struct cli_options *o,
     }
     if (rc == CLI_OK && problem.planner == UTURN_PLANNER_ONLINE)
         rc = cli_online_realise(plan, o->steps, sizes);
+    if (rc != CLI_OK) { /* the callers free a plan only on success */
+        uturn_plan_free(*plan);
+        *plan = NULL;
+    }
     free(sizes);
     free(costs);
     return rc;
