@@ -138,7 +138,7 @@ HOT bool plain_batch(struct uturn__run *run, struct plain *p,
 {
     size_t i = 0;
     while (i < count) {
-        const size_t room = count - i;
+        const size_t room  = count - i;
         const uint64_t gap = run->countdown - 1; /* untimed before one */
         const size_t n     = gap < room ? (size_t)gap : room;
         const size_t done  = plain_span(p, batch + i, n, bytes);
@@ -187,8 +187,7 @@ HOT uturn_status_t save_plain(struct uturn__run *run, const struct plain *p,
         return UTURN_OK;
     if (p->which != NULL)
         return uturn__run_callback_failed(
-            run, p->which, p->step == UTURN_NONE ? run->steps : p->step,
-            p->rc);
+            run, p->which, p->step == UTURN_NONE ? run->steps : p->step, p->rc);
     return uturn__fail_at(run->error, UTURN_E_INVALID_PLAN, run->index, 0,
                           UTURN_NONE, "unknown op %d (action %llu)", p->rc,
                           (unsigned long long)run->index);
