@@ -170,6 +170,17 @@ UTURN_EXPORT uturn_status_t uturn_planner_from_name(const char *name,
                                                     uturn_planner_t *out);
 
 /**
+ * How the dp planner treats a table that would pass its limit (see
+ * uturn_problem_t). Values are fixed forever.
+ * Since: 0.1
+ */
+typedef enum uturn_dp_mode {
+    UTURN_DP_AUTO        = 0, /* exact when the table fits, else approximate */
+    UTURN_DP_EXACT       = 1, /* exact, or UTURN_E_UNSUPPORTED */
+    UTURN_DP_APPROXIMATE = 2  /* the approximate planner, always */
+} uturn_dp_mode_t;
+
+/**
  * What to plan. Prepare with uturn_problem_init(), then set the fields.
  *
  * Capacity comes from `slots`, or from `budget_bytes / slot_bytes` (rounded
@@ -191,9 +202,32 @@ UTURN_EXPORT uturn_status_t uturn_planner_from_name(const char *name,
  * by dynamic programming over segments and memory in units of `unit_bytes`,
  * every size rounded up, so a plan that fits in units fits in bytes; it is
  * exactly optimal when every size is a multiple of the unit. unit_bytes 0
- * picks the greatest common divisor of the sizes when the table then fits
- * its limit (UTURN_DP_TABLE_BYTES), else the budget divided by the largest
- * number of units that fits. Its time grows like steps^3 * units / 6.
+ * picks the greatest common divisor of the sizes, which is always exact.
+ *
+ * dp's tables (appended in 0.1): the exact table holds, for every segment
+ * of the chain, one cell per memory unit up to what storing all of the
+ * segment's states needs (about steps^3 * mean units / 6 cells in all,
+ * 4 bytes each; the budget is first cut down to store-all's need, and a
+ * budget that holds store-all gets the store-all plan without a table).
+ * `table_bytes` caps what dp's tables may hold (default
+ * UTURN_DP_TABLE_BYTES, 1 GiB; 0 also means the default). `dp_mode` says
+ * what happens when the exact table would pass it:
+ *   UTURN_DP_AUTO         the exact plan when its table fits, else the
+ *                         approximate one (below);
+ *   UTURN_DP_EXACT        the exact plan or UTURN_E_UNSUPPORTED;
+ *   UTURN_DP_APPROXIMATE  always the approximate plan (for long chains:
+ *                         n in the thousands to tens of thousands).
+ * The approximate planner keeps a checkpoint at most every few dozen steps
+ * in each first sweep (each gap between two is reversed exactly) and, when
+ * the budget cannot afford that, places the first sweep's checkpoints on a
+ * coarse grid of steps; its plans are valid within the budget and its
+ * stats give a certified lower bound on the exact optimum
+ * (uturn_stats_t.lower_bound_cost). When even its tables pass table_bytes
+ * at the gcd unit, it coarsens the unit (only when unit_bytes is 0).
+ * `threads` is the number of threads that fill the tables (default 1; 0
+ * also means 1). They are created and joined inside uturn_plan_create();
+ * the plan is the same for every thread count, bit for bit. No field is
+ * ever read from the environment.
  * Since: 0.1
  */
 typedef struct uturn_problem {
@@ -207,13 +241,18 @@ typedef struct uturn_problem {
     const uint64_t *step_bytes; /* dp: bytes of x_i, or NULL (uniform) */
     const uint64_t *step_costs; /* dp: cost of F_i, or NULL (all 1) */
     uint64_t unit_bytes;        /* dp: memory resolution, 0: automatic */
+    uint64_t threads;           /* dp: threads filling its tables; default 1 */
+    uint64_t table_bytes;       /* dp: most its tables may hold; default
+                                   UTURN_DP_TABLE_BYTES */
+    uturn_dp_mode_t dp_mode;    /* dp: default UTURN_DP_AUTO */
 } uturn_problem_t;
 
-/** The most memory the dp planner's table may take (bytes). Since: 0.1 */
+/** The default of uturn_problem_t.table_bytes (bytes). Since: 0.1 */
 #define UTURN_DP_TABLE_BYTES (1024ull * 1024 * 1024)
 
 /**
- * Set every field of @p problem to its default (revolve, everything else
+ * Set every field of @p problem to its default (revolve, threads 1,
+ * table_bytes UTURN_DP_TABLE_BYTES, dp_mode UTURN_DP_AUTO, everything else
  * 0) and record its size. NULL is a no-op.
  * Thread safety: safe. Since: 0.1
  */
@@ -222,6 +261,16 @@ UTURN_EXPORT void uturn_problem_init(uturn_problem_t *problem);
 /**
  * The counts of DESIGN.md section 3; the names mean the same everywhere.
  * Prepare with uturn_stats_init().
+ *
+ * The last four fields (appended in 0.1) are dp's; other planners leave
+ * them false/0. `exact` says forward_cost is the least any nested plan
+ * can cost in bytes (the unit divides every size and the table was not
+ * replaced by the approximate planner). `lower_bound_cost` is a certified
+ * lower bound on that least cost: forward_cost itself when exact, else a
+ * bound that no nested plan within the budget goes below, so
+ * forward_cost / lower_bound_cost bounds how far the plan can be from the
+ * optimum. `planning_seconds` is the wall time uturn_plan_create() spent
+ * on the plan (it varies from run to run; everything else does not).
  * Since: 0.1
  */
 typedef struct uturn_stats {
@@ -242,6 +291,10 @@ typedef struct uturn_stats {
     uint64_t forward_cost;     /* summed cost of every F_i evaluation */
     uint64_t recompute_cost;   /* forward_cost minus one sweep's cost */
     double recompute_factor;   /* forward_steps / steps */
+    bool exact;                /* dp: forward_cost is the exact optimum */
+    uint64_t unit_bytes;       /* dp: bytes per memory unit of its tables */
+    uint64_t lower_bound_cost; /* dp: no nested plan costs less */
+    double planning_seconds;   /* dp: wall time spent planning */
 } uturn_stats_t;
 
 /**
@@ -316,7 +369,10 @@ typedef struct uturn_plan uturn_plan_t;
  * does not grow with n for store-all, sqrt, periodic with a stride and
  * revolve (O(r^2 log s) for revolve); choosing periodic's stride for a
  * capacity takes O(sqrt n) (up to 2^40 steps); dp solves its table, in
- * time growing like n^3 * units / 6, and holds it.
+ * time growing like n^3 * units / 6 at most (bounds skip most of it), and
+ * holds it; with problem->threads above 1 it creates that many threads and
+ * joins them before returning (threads it cannot create are left out: the
+ * work is the same, done by fewer).
  *
  * @param problem   From uturn_problem_init(); read only, not retained.
  * @param alloc     Allocator for the plan and its cursors, or NULL.
@@ -327,15 +383,20 @@ typedef struct uturn_plan uturn_plan_t;
  *                        unknown, slots and budget_bytes are both set, a
  *                        budget comes without slot_bytes, a stride is out
  *                        of 1..n or given to a planner other than periodic,
- *                        or the planner needs a capacity and has none;
+ *                        the planner needs a capacity and has none, or
+ *                        dp_mode is not a uturn_dp_mode_t;
  *   UTURN_E_INFEASIBLE   the capacity is below the planner's minimum (the
  *                        error gives it in minimum_slots/minimum_bytes);
  *   UTURN_E_OVERFLOW     a predicted count does not fit in 64 bits;
  *   UTURN_E_UNSUPPORTED  per-step sizes or costs for a planner other than
  *                        dp; periodic asked to choose a stride for more
- *                        than 2^40 steps; dp costs past 32 bits, or a
- *                        table past UTURN_DP_TABLE_BYTES at the unit given
- *                        (the message names a unit that fits);
+ *                        than 2^40 steps; dp costs past 32 bits; dp's
+ *                        exact table past table_bytes at the unit given
+ *                        (the message names a unit that fits) or, with
+ *                        UTURN_DP_EXACT, at the gcd unit; a chain so long
+ *                        that even dp's approximate tables cannot fit
+ *                        table_bytes (refused in time and memory that do
+ *                        not grow with steps);
  *   UTURN_E_NOMEM        an allocation failed.
  * Thread safety: reentrant. The plan is immutable and may be shared.
  * Since: 0.1
@@ -424,7 +485,8 @@ typedef struct uturn_cursor uturn_cursor_t;
 /**
  * Start walking @p plan from its first action. A cursor holds O(slots)
  * memory (dp's: O(steps)), never the whole action list (a parsed plan's
- * list belongs to the plan). Any number of cursors may walk one plan at the same time.
+ * list belongs to the plan). Any number of cursors may walk one plan at the
+ * same time.
  * @param alloc  Allocator for the cursor, or NULL for the plan's.
  * @param[out] out  The new cursor; set to NULL on failure.
  * @return UTURN_OK; UTURN_E_INVALID_ARG (NULL pointer); UTURN_E_NOMEM.

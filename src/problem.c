@@ -9,8 +9,11 @@ void uturn_problem_init(uturn_problem_t *problem)
     if (problem == NULL)
         return;
     memset(problem, 0, sizeof *problem);
-    problem->size    = sizeof *problem;
-    problem->planner = UTURN_PLANNER_REVOLVE;
+    problem->size        = sizeof *problem;
+    problem->planner     = UTURN_PLANNER_REVOLVE;
+    problem->threads     = 1;
+    problem->table_bytes = UTURN_DP_TABLE_BYTES;
+    problem->dp_mode     = UTURN_DP_AUTO;
 }
 
 void uturn_stats_init(uturn_stats_t *stats)

@@ -45,7 +45,7 @@ if(PKG_CONFIG)
             "--variable=prefix;${PREFIX}"
             "--cflags;-I${PREFIX}/${INCLUDEDIR}"
             "--libs;-L${PREFIX}/${LIBDIR} -luturn"
-            "--libs --static;-L${PREFIX}/${LIBDIR} -luturn -lm -ldl")
+            "--libs --static;-L${PREFIX}/${LIBDIR} -luturn -lm -pthread -ldl")
     list(GET q 0 args)
     list(GET q 1 want)
     separate_arguments(args)

@@ -1,1 +1,1 @@
-stats dp --steps 1000 --slots 1000 --unit 1
+stats dp --steps 2000 --slots 1000 --unit 1
