@@ -45,6 +45,12 @@ uint64_t uturn__dp_table_rows(uint64_t n, uint64_t max_len)
 static uint64_t row_length(const struct uturn__dp_chain *c, uint64_t a,
                            uint64_t e, uint64_t cap)
 {
+#ifdef UTURN_DP_BENCH_NO_CLIP
+    (void)a;
+    (void)e;
+    (void)c;
+    return cap + 1;
+#endif
     const uint64_t u = uturn__dp_interior(c, a, e);
     return (u < cap ? u : cap) + 1;
 }
@@ -355,7 +361,15 @@ static void solve_tile(const struct solve *s, struct uturn__dp_pool *pool,
 static void solve_task(struct uturn__dp_pool *pool, void *ctx, uint64_t worker)
 {
     const struct solve *s = ctx;
-    uint64_t tile         = 0;
+#ifdef UTURN_DP_BENCH_LENGTHS
+    (void)pool;
+    if (worker == 0)
+        for (uint64_t l = 2; l <= s->t->max_len; l++)
+            for (uint64_t a = 0; a + l <= s->t->n + 1; a++)
+                solve_cell(s, 0, a, a + l);
+    return;
+#endif
+    uint64_t tile = 0;
     while (uturn__dp_pool_take(pool, s->tiles, &tile))
         solve_tile(s, pool, worker, tile);
 }
