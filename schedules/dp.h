@@ -230,6 +230,8 @@ void uturn__dp_progress_wait(struct uturn__dp_pool *p, uint64_t slot,
 /* Lower progress[slot] to value and wake the waiters. */
 void uturn__dp_progress_publish(struct uturn__dp_pool *p, uint64_t slot,
                                 uint64_t value);
+/* Workers running the task (at most the threads asked for). */
+uint64_t uturn__dp_pool_workers(const struct uturn__dp_pool *p);
 /* Take the next of `count` items, in order; false when none is left. */
 bool uturn__dp_pool_take(struct uturn__dp_pool *p, uint64_t count,
                          uint64_t *item);

@@ -9,7 +9,7 @@
 #include "dp_admit.h"
 #include "dp_band.h"
 
-#define BAND_WIDTH 32u /* W: 16..32 matched the optimum on random chains */
+#define BAND_WIDTH 16u /* W: 16..32 matched the optimum on random chains */
 #define MIN_WIDTH  4u
 /* The grid's work cap (candidate chunks) and when it is worth trying. */
 #define COARSE_WORK        ((uint64_t)400 * 1000 * 1000)
@@ -103,7 +103,7 @@ static uturn_status_t solve(uturn_plan_t *plan, struct uturn__dp *dp,
         uturn__dp_coarse_bytes(b, limit - bytes) != UINT64_MAX)
         status = uturn__dp_coarse_keep(b, a);
     if (status == UTURN_OK)
-        status = uturn__dp_band_solve(b, a, &dp->work);
+        status = uturn__dp_band_solve(b, plan->problem.threads, a, &dp->work);
     if (status != UTURN_OK)
         return status;
     dp->work.table_bytes = bytes;

@@ -38,27 +38,44 @@
 uint64_t uturn__dp_band_bytes(const struct uturn__dp_chain *c, uint64_t W,
                               uint64_t M, uint64_t limit)
 {
+    /* The ring's 2 W + 2 rows and their summaries, and one worker's rows
+     * of winners and scratch (each further thread adds one more). */
     const uint64_t n = c->n;
     const uint64_t ring =
-        (W + 2) * (uturn__dp_chunks(M + 1) * (UTURN__DP_CHUNK + 1) * 4 + 16);
+        (2 * W + 3) *
+        (uturn__dp_chunks(M + 1) * (UTURN__DP_CHUNK + 1) * 4 + 16);
     uint64_t bytes = 0;
     if (uturn__mul_u64(n + 2, 8 + 4 + 1, &bytes) != UTURN_OK || bytes > limit ||
         ring > limit - bytes)
         return UINT64_MAX;
-    bytes += ring + uturn__dp_chunks(M + 1) * UTURN__DP_CHUNK * 4 * 2;
+    bytes += ring;
     for (uint64_t j = 0; j + W < n + 1 && bytes <= limit; j++)
         bytes += uturn__dp_band_length(c, j, M);
     return bytes <= limit ? bytes : UINT64_MAX;
 }
 
-/* Scratch of one band fill. */
+/* The ring of band value rows shared by the workers: RING rows, row j in
+ * slot j % RING. */
+#define RING(W) (2 * (W) + 2)
+
 struct ring {
     uint32_t *cells, *summary;
-    uint32_t length[256];
-    uint64_t stride; /* cells per ring row */
+    uint32_t length[RING(UTURN__DP_BAND_MAX)];
+    uint64_t stride, rows; /* cells per ring row, ring rows */
+};
+
+/* One worker's scratch. */
+struct lane {
     uint32_t *arg, *scratch;
     struct uturn__dp_cand *cand;
     uint64_t *next; /* candidate index -> k */
+    struct uturn__dp_work work;
+};
+
+struct job {
+    struct uturn__dp_band *b;
+    struct ring ring;
+    struct lane *lanes;
 };
 
 /* Band row j's values: from the ring, or the short row once n+1-j <= W. */
@@ -67,15 +84,16 @@ static struct uturn__dp_ref band_row(const struct uturn__dp_band *b,
 {
     if (j + b->W >= b->chain->n + 1)
         return uturn__dp_table_row(b->rows, j, b->chain->n + 1);
-    const uint64_t slot = j % (b->W + 1);
+    const uint64_t slot = j % r->rows;
     return (struct uturn__dp_ref){
         r->cells + slot * r->stride,
         r->summary + slot * (r->stride / UTURN__DP_CHUNK), r->length[slot]};
 }
 
 /* Candidates of band row j (n + 1 - j > W), k ascending. */
-static size_t band_candidates(const struct uturn__dp_band *b, struct ring *r,
-                              uint64_t j, uint64_t length)
+static size_t band_candidates(const struct uturn__dp_band *b,
+                              const struct ring *r, struct lane *l, uint64_t j,
+                              uint64_t length)
 {
     const struct uturn__dp_chain *c = b->chain;
     size_t count                    = 0;
@@ -84,8 +102,8 @@ static size_t band_candidates(const struct uturn__dp_band *b, struct ring *r,
         const uint64_t u        = inline_right ? 0 : c->units[k];
         if (u >= length)
             continue;
-        r->next[count]   = k;
-        r->cand[count++] = (struct uturn__dp_cand){
+        l->next[count]   = k;
+        l->cand[count++] = (struct uturn__dp_cand){
             .left  = uturn__dp_table_row(b->rows, j, k),
             .right = inline_right ? uturn__dp_zero : band_row(b, r, k),
             .shift = (uint32_t)u,
@@ -94,67 +112,116 @@ static size_t band_candidates(const struct uturn__dp_band *b, struct ring *r,
     return count;
 }
 
-/* Fill band row j into the ring and keep its winners. */
-static void band_fill_row(struct uturn__dp_band *b, struct ring *r, uint64_t j,
-                          struct uturn__dp_work *work)
+/* The winners of chunks [k_lo, k_hi) of row j, and the kept copy. */
+static void band_keep(struct uturn__dp_band *b, const struct lane *l,
+                      const struct uturn__dp_fill *f, uint64_t j)
 {
-    if (b->W < 2 || b->W > UTURN__DP_BAND_MAX)
-        return; /* never: dp_approx.c picks 2 <= W <= 32 */
-    const uint64_t len            = uturn__dp_band_length(b->chain, j, b->M);
-    const uint64_t slot           = j % (b->W + 1);
-    const size_t count            = band_candidates(b, r, j, len);
-    r->length[slot]               = (uint32_t)len;
+    uint8_t *out       = b->next + b->next_offset[j];
+    const uint64_t to  = (uint64_t)f->k_hi * UTURN__DP_CHUNK;
+    const uint64_t end = to < f->length ? to : f->length;
+    for (uint64_t m = (uint64_t)f->k_lo * UTURN__DP_CHUNK; m < end; m++)
+        out[m] =
+            f->cells[m] < UTURN__DP_INF ? (uint8_t)(l->next[l->arg[m]] - j) : 0;
+    if (b->keep_index == NULL || b->keep_index[j] == UINT64_MAX)
+        return;
+    const uint64_t i = b->keep_index[j], k = f->k_lo;
+    const size_t chunks = f->k_hi - f->k_lo;
+    memcpy(b->keep + i * b->keep_stride + k * UTURN__DP_CHUNK,
+           f->cells + k * UTURN__DP_CHUNK,
+           chunks * UTURN__DP_CHUNK * sizeof *f->cells);
+    memcpy(b->keep_summary + i * (b->keep_stride / UTURN__DP_CHUNK) + k,
+           f->summary + k, chunks * sizeof *f->summary);
+}
+
+/* Chunks [k_lo, k_hi) of band row j (clipped to the row). */
+static void band_fill(struct job *job, struct lane *l, uint64_t j,
+                      uint64_t k_lo, uint64_t k_hi, bool writes_length)
+{
+    struct uturn__dp_band *b = job->b;
+    struct ring *r           = &job->ring;
+    const uint64_t len       = uturn__dp_band_length(b->chain, j, b->M);
+    const uint64_t slot      = j % r->rows;
+    const uint64_t hi =
+        k_hi < uturn__dp_chunks(len) ? k_hi : uturn__dp_chunks(len);
+    if (writes_length)
+        r->length[slot] = (uint32_t)len;
+    if (k_lo >= hi)
+        return;
+    const size_t count            = band_candidates(b, r, l, j, len);
     const struct uturn__dp_fill f = {
         .cells   = r->cells + slot * r->stride,
         .summary = r->summary + slot * (r->stride / UTURN__DP_CHUNK),
-        .arg     = r->arg,
+        .arg     = l->arg,
         .length  = (uint32_t)len,
-        .k_lo    = 0,
-        .k_hi    = (uint32_t)uturn__dp_chunks(len),
-        .scratch = r->scratch};
-    uturn__dp_row_fill(&f, r->cand, count, work);
-    uint8_t *out = b->next + b->next_offset[j];
-    for (uint64_t m = 0; m < len; m++)
-        out[m] =
-            f.cells[m] < UTURN__DP_INF ? (uint8_t)(r->next[r->arg[m]] - j) : 0;
-    if (b->keep_index != NULL && b->keep_index[j] != UINT64_MAX) {
-        const uint64_t i = b->keep_index[j];
-        memcpy(b->keep + i * b->keep_stride, f.cells,
-               (size_t)b->keep_stride * sizeof *f.cells);
-        memcpy(b->keep_summary + i * (b->keep_stride / UTURN__DP_CHUNK),
-               f.summary,
-               (size_t)(b->keep_stride / UTURN__DP_CHUNK) * sizeof *f.summary);
+        .k_lo    = (uint32_t)k_lo,
+        .k_hi    = (uint32_t)hi,
+        .scratch = l->scratch};
+    uturn__dp_row_fill(&f, l->cand, count, &l->work);
+    band_keep(b, l, &f, j);
+}
+
+/* Worker w fills chunks [w C / T, (w + 1) C / T) of every row, j
+ * descending. Cell m of row j reads rows j + 1 .. j + W at cells <= m, in
+ * any lower worker's chunks, so every worker below w must be past row
+ * j + 1 (which also puts each worker behind every lower one). Row j's ring
+ * slot held row j + RING, read last by row j + RING - W: the last worker,
+ * the furthest behind, must be past that before any worker overwrites the
+ * slot. With RING >= W + 2 nobody waits in a circle. */
+static void band_task(struct uturn__dp_pool *pool, void *ctx, uint64_t w)
+{
+    struct job *job          = ctx;
+    struct uturn__dp_band *b = job->b;
+    const uint64_t T         = uturn__dp_pool_workers(pool);
+    const uint64_t C = uturn__dp_chunks(b->M + 1), n = b->chain->n;
+    const uint64_t gap = job->ring.rows - b->W;
+    for (uint64_t j = n + 1; j-- > 0;) {
+        if (j + b->W >= n + 1)
+            continue;
+        for (uint64_t below = 0; below < w; below++)
+            uturn__dp_progress_wait(pool, below, j + 1);
+        if (w + 1 < T && j + gap <= n)
+            uturn__dp_progress_wait(pool, T - 1, j + gap);
+        band_fill(job, &job->lanes[w], j, w * C / T, (w + 1) * C / T, w == 0);
+        uturn__dp_progress_publish(pool, w, j);
     }
 }
 
 static uturn_status_t ring_alloc(struct ring *r, const struct uturn__dp_band *b,
                                  const uturn_allocator_t *alloc, bool free)
 {
-    const uint64_t rows = b->W + 1;
-    r->stride           = uturn__dp_chunks(b->M + 1) * UTURN__DP_CHUNK;
-    const size_t cells  = (size_t)(rows * r->stride) * sizeof *r->cells;
-    const size_t sums   = cells / UTURN__DP_CHUNK;
-    const size_t one    = (size_t)r->stride * sizeof *r->arg;
-    const size_t cands  = (size_t)b->W * sizeof *r->cand;
-    const size_t nexts  = (size_t)b->W * sizeof *r->next;
+    r->rows            = RING(b->W);
+    r->stride          = uturn__dp_chunks(b->M + 1) * UTURN__DP_CHUNK;
+    const size_t cells = (size_t)(r->rows * r->stride) * sizeof *r->cells;
     if (free) {
         uturn__free(alloc, r->cells, cells);
-        uturn__free(alloc, r->summary, sums);
-        uturn__free(alloc, r->arg, one);
-        uturn__free(alloc, r->scratch, one / UTURN__DP_CHUNK);
-        uturn__free(alloc, r->cand, cands);
-        uturn__free(alloc, r->next, nexts);
+        uturn__free(alloc, r->summary, cells / UTURN__DP_CHUNK);
         return UTURN_OK;
     }
     r->cells   = uturn__alloc(alloc, cells);
-    r->summary = uturn__alloc(alloc, sums);
-    r->arg     = uturn__alloc(alloc, one);
-    r->scratch = uturn__alloc(alloc, one / UTURN__DP_CHUNK);
-    r->cand    = uturn__alloc(alloc, cands);
-    r->next    = uturn__alloc(alloc, nexts);
-    return r->cells && r->summary && r->arg && r->scratch && r->cand && r->next
-               ? UTURN_OK
-               : UTURN_E_NOMEM;
+    r->summary = uturn__alloc(alloc, cells / UTURN__DP_CHUNK);
+    return r->cells != NULL && r->summary != NULL ? UTURN_OK : UTURN_E_NOMEM;
+}
+
+static uturn_status_t lane_alloc(struct lane *l, const struct uturn__dp_band *b,
+                                 uint64_t stride,
+                                 const uturn_allocator_t *alloc, bool free)
+{
+    const size_t one   = (size_t)stride * sizeof *l->arg;
+    const size_t cands = (size_t)b->W * sizeof *l->cand;
+    const size_t nexts = (size_t)b->W * sizeof *l->next;
+    if (free) {
+        uturn__free(alloc, l->arg, one);
+        uturn__free(alloc, l->scratch, one / UTURN__DP_CHUNK);
+        uturn__free(alloc, l->cand, cands);
+        uturn__free(alloc, l->next, nexts);
+        return UTURN_OK;
+    }
+    l->arg     = uturn__alloc(alloc, one);
+    l->scratch = uturn__alloc(alloc, one / UTURN__DP_CHUNK);
+    l->cand    = uturn__alloc(alloc, cands);
+    l->next    = uturn__alloc(alloc, nexts);
+    return l->arg && l->scratch && l->cand && l->next ? UTURN_OK
+                                                      : UTURN_E_NOMEM;
 }
 
 /* Offsets of the winners' rows. */
@@ -176,23 +243,50 @@ static uturn_status_t band_layout(struct uturn__dp_band *b,
     return b->next != NULL ? UTURN_OK : UTURN_E_NOMEM;
 }
 
-uturn_status_t uturn__dp_band_solve(struct uturn__dp_band *b,
+/* Run the workers; lanes and ring are the caller's. */
+static uturn_status_t band_run(struct job *job, uint64_t workers,
+                               const uturn_allocator_t *alloc)
+{
+    uturn_status_t status = UTURN_OK;
+    for (uint64_t w = 0; w < workers && status == UTURN_OK; w++)
+        status =
+            lane_alloc(&job->lanes[w], job->b, job->ring.stride, alloc, false);
+    if (status == UTURN_OK)
+        status = uturn__dp_pool_run(workers, workers, band_task, job, alloc);
+    if (status == UTURN_OK) {
+        const struct uturn__dp_ref top = band_row(job->b, &job->ring, 0);
+        job->b->band_value             = uturn__dp_at(&top, job->b->M);
+    }
+    for (uint64_t w = 0; w < workers; w++)
+        lane_alloc(&job->lanes[w], job->b, job->ring.stride, alloc, true);
+    return status;
+}
+
+uturn_status_t uturn__dp_band_solve(struct uturn__dp_band *b, uint64_t threads,
                                     const uturn_allocator_t *alloc,
                                     struct uturn__dp_work *work)
 {
-    struct ring r         = {0};
-    uturn_status_t status = band_layout(b, alloc);
+    if (b->W < 2 || b->W > UTURN__DP_BAND_MAX)
+        return UTURN_E_UNSUPPORTED; /* never: dp_approx.c picks 2..16 */
+    const uint64_t chunks  = uturn__dp_chunks(b->M + 1);
+    const uint64_t workers = threads < 1        ? 1
+                             : threads < chunks ? threads
+                                                : chunks;
+    struct job job         = {.b = b};
+    job.lanes = uturn__alloc_zeroed(alloc, workers, sizeof *job.lanes);
+    uturn_status_t status =
+        job.lanes != NULL ? band_layout(b, alloc) : UTURN_E_NOMEM;
     if (status == UTURN_OK)
-        status = ring_alloc(&r, b, alloc, false);
-    const uint64_t n = b->chain->n;
-    for (uint64_t j = n + 1; status == UTURN_OK && j-- > 0;)
-        if (j + b->W < n + 1)
-            band_fill_row(b, &r, j, work);
-    if (status == UTURN_OK) {
-        const struct uturn__dp_ref top = band_row(b, &r, 0);
-        b->band_value                  = uturn__dp_at(&top, b->M);
+        status = ring_alloc(&job.ring, b, alloc, false);
+    if (status == UTURN_OK)
+        status = band_run(&job, workers, alloc);
+    for (uint64_t w = 0; job.lanes != NULL && w < workers; w++) {
+        work->cells += job.lanes[w].work.cells;
+        work->tests += job.lanes[w].work.tests;
+        work->rows += job.lanes[w].work.rows;
     }
-    ring_alloc(&r, b, alloc, true);
+    ring_alloc(&job.ring, b, alloc, true);
+    uturn__free(alloc, job.lanes, (size_t)workers * sizeof *job.lanes);
     return status;
 }
 

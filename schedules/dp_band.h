@@ -44,8 +44,9 @@ static inline uint64_t uturn__dp_band_length(const struct uturn__dp_chain *c,
 /* Bytes of the banded suffix for these dimensions, UINT64_MAX past limit. */
 uint64_t uturn__dp_band_bytes(const struct uturn__dp_chain *c, uint64_t W,
                               uint64_t M, uint64_t limit);
-/* Fill the banded suffix (b->chain, rows, W, M and the keep fields set). */
-uturn_status_t uturn__dp_band_solve(struct uturn__dp_band *b,
+/* Fill the banded suffix (b->chain, rows, W, M and the keep fields set)
+ * with up to `threads` threads. */
+uturn_status_t uturn__dp_band_solve(struct uturn__dp_band *b, uint64_t threads,
                                     const uturn_allocator_t *alloc,
                                     struct uturn__dp_work *work);
 /* The next first-sweep checkpoint of band node (j, m), n + 1 - j > W. */

@@ -4,12 +4,14 @@
  * uturn_plan_create and nothing is process-wide: unlike an OpenMP runtime,
  * it mixes with forking test runners and with MPI+OpenMP host codes).
  *
- * Workers take items (tiles, row ranges) in order and hand results to
- * each other through progress slots: a slot only ever decreases, and a
- * waiter sleeps until the slot is at most the value it needs. Which
- * worker fills which row never changes a cell (each row is filled by one
- * worker with the candidates in a fixed order), so a table is the same
- * bit for bit for any number of threads.
+ * Workers take items (tiles) in order, or split rows by the number of
+ * workers, and hand results to each other through progress slots: a slot
+ * only ever decreases, and a waiter sleeps until the slot is at most the
+ * value it needs. Tasks start only once every thread that could be made
+ * is made (a start gate), so the worker count they see is final. Which
+ * worker fills which cells never changes a cell (each cell is the minimum
+ * of the same candidates in the same order), so a table is the same bit
+ * for bit for any number of threads.
  */
 #include "dp.h"
 
@@ -22,6 +24,8 @@ struct uturn__dp_pool {
     _Atomic uint64_t *progress;
     uint64_t slots;
     uint64_t next_item;
+    uint64_t workers; /* final once the gate opens */
+    bool open;        /* the start gate */
     bool shared; /* more than one worker may run (fixed before any starts) */
     uturn__dp_task *task;
     void *ctx;
@@ -34,9 +38,19 @@ struct start {
 
 static void *thread_main(void *arg)
 {
-    const struct start *s = arg;
-    s->pool->task(s->pool, s->pool->ctx, s->worker);
+    const struct start *s    = arg;
+    struct uturn__dp_pool *p = s->pool;
+    pthread_mutex_lock(&p->lock);
+    while (!p->open)
+        pthread_cond_wait(&p->moved, &p->lock);
+    pthread_mutex_unlock(&p->lock);
+    p->task(p, p->ctx, s->worker);
     return NULL;
+}
+
+uint64_t uturn__dp_pool_workers(const struct uturn__dp_pool *p)
+{
+    return p->workers;
 }
 
 void uturn__dp_progress_wait(struct uturn__dp_pool *p, uint64_t slot,
@@ -101,6 +115,11 @@ static uturn_status_t run(struct uturn__dp_pool *p, uint64_t threads,
     if (ids != NULL && start != NULL) {
         p->shared           = threads > 1;
         const uint64_t made = spawn(p, threads, ids, start);
+        pthread_mutex_lock(&p->lock);
+        p->workers = made;
+        p->open    = true;
+        pthread_cond_broadcast(&p->moved);
+        pthread_mutex_unlock(&p->lock);
         p->task(p, p->ctx, 0);
         for (uint64_t w = 1; w < made; w++)
             pthread_join(ids[w], NULL);

@@ -29,10 +29,11 @@ static const uint32_t zero_cells[UTURN__DP_CHUNK];
 
 const struct uturn__dp_ref uturn__dp_zero = {zero_cells, zero_cells, 1};
 
-/* Per-candidate constants of the chunk loop. */
+/* Per-candidate constants of the chunk loop. (A row's last cell is read
+ * only where the chunk is past its end: it is a cache miss, and most
+ * candidates never need it.) */
 struct prep {
     uint64_t left_chunks, right_chunks, q;
-    uint32_t left_last, right_last;
 };
 
 static struct prep prepare(const struct uturn__dp_cand *c)
@@ -41,9 +42,12 @@ static struct prep prepare(const struct uturn__dp_cand *c)
     p.left_chunks  = uturn__dp_chunks(c->left.length);
     p.right_chunks = uturn__dp_chunks(c->right.length);
     p.q            = c->shift / UTURN__DP_CHUNK;
-    p.left_last    = c->left.cells[c->left.length - 1];
-    p.right_last   = c->right.cells[c->right.length - 1];
     return p;
+}
+
+static uint32_t last(const struct uturn__dp_ref *r)
+{
+    return r->cells[r->length - 1];
 }
 
 /* The candidate's least value over chunk k (see the top of the file). */
@@ -56,8 +60,8 @@ static uint32_t bound(const struct uturn__dp_cand *c, const struct prep *p,
     return c->cost + c->left.summary[lk] + c->right.summary[rk];
 }
 
-static void min_both(uint32_t *o, const uint32_t *l, const uint32_t *r,
-                     uint32_t cost)
+static void min_both(uint32_t *restrict o, const uint32_t *restrict l,
+                     const uint32_t *restrict r, uint32_t cost)
 {
     for (unsigned i = 0; i < UTURN__DP_CHUNK; i++) {
         const uint32_t v = cost + l[i] + r[i];
@@ -65,7 +69,8 @@ static void min_both(uint32_t *o, const uint32_t *l, const uint32_t *r,
     }
 }
 
-static void min_one(uint32_t *o, const uint32_t *x, uint32_t cost)
+static void min_one(uint32_t *restrict o, const uint32_t *restrict x,
+                    uint32_t cost)
 {
     for (unsigned i = 0; i < UTURN__DP_CHUNK; i++) {
         const uint32_t v = cost + x[i];
@@ -73,7 +78,7 @@ static void min_one(uint32_t *o, const uint32_t *x, uint32_t cost)
     }
 }
 
-static void min_const(uint32_t *o, uint32_t v)
+static void min_const(uint32_t *restrict o, uint32_t v)
 {
     for (unsigned i = 0; i < UTURN__DP_CHUNK; i++)
         o[i] = v < o[i] ? v : o[i];
@@ -81,8 +86,9 @@ static void min_const(uint32_t *o, uint32_t v)
 
 /* The same three with the winner's index recorded (strictly smaller only,
  * so the first candidate reaching the minimum keeps it). */
-static void arg_both(uint32_t *o, uint32_t *a, const uint32_t *l,
-                     const uint32_t *r, uint32_t cost, uint32_t index)
+static void arg_both(uint32_t *restrict o, uint32_t *restrict a,
+                     const uint32_t *restrict l, const uint32_t *restrict r,
+                     uint32_t cost, uint32_t index)
 {
     for (unsigned i = 0; i < UTURN__DP_CHUNK; i++) {
         const uint32_t v = cost + l[i] + r[i];
@@ -150,7 +156,7 @@ static void relax(const struct uturn__dp_fill *f,
         else
             min_both(o, l, r, c->cost);
     } else if (left_in || right_in) {
-        const uint32_t add = left_in ? p->right_last : p->left_last;
+        const uint32_t add = left_in ? last(&c->right) : last(&c->left);
         if (a != NULL)
             arg_one(o, a, left_in ? l : r, c->cost + add, index);
         else
@@ -158,7 +164,7 @@ static void relax(const struct uturn__dp_fill *f,
     } else if (a != NULL) {
         relax_cells(f, c, k, index);
     } else {
-        min_const(o, c->cost + p->left_last + p->right_last);
+        min_const(o, c->cost + last(&c->left) + last(&c->right));
     }
 }
 
