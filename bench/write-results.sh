@@ -42,9 +42,10 @@ cat <<MD
 
 ## dp: plan creation time
 
-Command: \`$build/bench/bench_dp 1\` (one \`uturn_plan_create()\` per row:
-the n = 1000 rows take minutes). Target: n = 200 at 1000 memory units in
-under 2 s.
+Command: \`$build/bench/bench_dp exact 1 1 100 200 500\` (one
+\`uturn_plan_create()\` per row; random sizes 1..8 and costs 1..10, budget
+half of store-all's need, unit 1 byte). The issue-12 figures (n = 1000,
+threads, the approximate planner) are in the last section.
 
 \`\`\`
 $(cat $out/dp.txt)

@@ -217,13 +217,19 @@ typedef enum uturn_dp_mode {
  *   UTURN_DP_EXACT        the exact plan or UTURN_E_UNSUPPORTED;
  *   UTURN_DP_APPROXIMATE  always the approximate plan (for long chains:
  *                         n in the thousands to tens of thousands).
- * The approximate planner keeps a checkpoint at most every few dozen steps
- * in each first sweep (each gap between two is reversed exactly) and, when
- * the budget cannot afford that, places the first sweep's checkpoints on a
- * coarse grid of steps; its plans are valid within the budget and its
- * stats give a certified lower bound on the exact optimum
- * (uturn_stats_t.lower_bound_cost). When even its tables pass table_bytes
- * at the gcd unit, it coarsens the unit (only when unit_bytes is 0).
+ * The approximate planner keeps a checkpoint at least every 16 steps in
+ * the top-level first sweep (each gap between two reversed exactly, with
+ * the exact table of segments of at most 16 steps) and, when the budget
+ * cannot afford that, also tries first sweeps whose checkpoints sit on a
+ * coarse grid of steps 8 to 16 apart, falling back to the plan that keeps
+ * x_0 alone; its plans are valid within the budget and its stats give a
+ * certified lower bound on the exact optimum
+ * (uturn_stats_t.lower_bound_cost). Its tables take about 1.2 KB per step
+ * plus one byte per step and memory unit of the budget (up to store-all's
+ * need), and its time grows like steps * 16 * units. When its tables pass
+ * table_bytes at the gcd unit, it narrows the band, then coarsens the unit
+ * (only when unit_bytes is 0). dp keeps its
+ * costs in 32 bits: steps times the sum of the costs must stay below 2^30.
  * `threads` is the number of threads that fill the tables (default 1; 0
  * also means 1). They are created and joined inside uturn_plan_create();
  * the plan is the same for every thread count, bit for bit. No field is
