@@ -123,10 +123,10 @@ static void timed(const uturn_problem_t *p, int repeats, const char *what)
     qsort(t, (size_t)repeats, sizeof *t, by_value);
     printf("%-11s n=%-6llu threads=%llu  seconds median %8.3f  [%.3f, %.3f] "
            "of %d   cost %llu  exact %d  lower bound %llu  cost/bound %.4f\n",
-           what, (unsigned long long)p->steps,
-           (unsigned long long)p->threads, t[repeats / 2], t[0],
-           t[repeats - 1], repeats, (unsigned long long)st.forward_cost,
-           (int)st.exact, (unsigned long long)st.lower_bound_cost,
+           what, (unsigned long long)p->steps, (unsigned long long)p->threads,
+           t[repeats / 2], t[0], t[repeats - 1], repeats,
+           (unsigned long long)st.forward_cost, (int)st.exact,
+           (unsigned long long)st.lower_bound_cost,
            (double)st.forward_cost / (double)st.lower_bound_cost);
     fflush(stdout);
     free(t);
@@ -137,7 +137,7 @@ static int exact_runs(int argc, char **argv)
     const int repeats      = atoi(argv[2]);
     const uint64_t threads = strtoull(argv[3], NULL, 10);
     for (int k = 4; k < argc; k++) {
-        struct chain c = make_chain(strtoull(argv[k], NULL, 10), 0);
+        struct chain c          = make_chain(strtoull(argv[k], NULL, 10), 0);
         const uturn_problem_t p = problem(&c, UTURN_DP_EXACT, threads);
         timed(&p, repeats, "exact");
         free_chain(&c);
@@ -163,13 +163,13 @@ static int quality(char **argv)
     if (ratio == NULL)
         return 2;
     for (int k = 0; k < chains; k++) {
-        struct chain c = make_chain(n, 1000 + (uint64_t)k);
+        struct chain c     = make_chain(n, 1000 + (uint64_t)k);
         uturn_problem_t pe = problem(&c, UTURN_DP_EXACT, 1);
         uturn_problem_t pa = problem(&c, UTURN_DP_APPROXIMATE, 1);
         uturn_stats_t e, a;
         plan_once(&pe, &e);
         plan_once(&pa, &a);
-        ratio[k] = (double)a.forward_cost / (double)e.forward_cost;
+        ratio[k]       = (double)a.forward_cost / (double)e.forward_cost;
         const double b = (double)a.forward_cost / (double)a.lower_bound_cost;
         worst_bound    = b > worst_bound ? b : worst_bound;
         printf("chain %2d  exact %llu  approximate %llu (%.4f)  lower bound "
@@ -182,8 +182,8 @@ static int quality(char **argv)
     qsort(ratio, (size_t)chains, sizeof *ratio, by_value);
     printf("approximate / exact over %d chains of %llu steps: median %.4f, "
            "worst %.4f; worst cost/bound %.4f\n",
-           chains, (unsigned long long)n, ratio[chains / 2],
-           ratio[chains - 1], worst_bound);
+           chains, (unsigned long long)n, ratio[chains / 2], ratio[chains - 1],
+           worst_bound);
     free(ratio);
     return 0;
 }
