@@ -2,14 +2,17 @@
  * dp: optimal nested checkpointing for chains whose states differ in size
  * and whose steps differ in cost (after Beaumont et al. 2019, "Optimal
  * checkpointing for heterogeneous chains"). Shared by the dp_*.c files:
- *   dp.c         the planner: mode choice, the action generator
- *   dp_admit.c   checks, budget clamp, unit and table sizing (no per-step
- *                loop before the limits are known to hold)
+ *   dp.c         the planner's interface and the action generator
+ *   dp_admit.c   checks, unit, the chain in units (no per-step loop before
+ *                the O(1) limits hold)
+ *   dp_build.c   what to build: store-all, the exact table, or the
+ *                approximate planner (dp_approx.c)
  *   dp_count.c   the plan's counts, by walking the generator
  *   dp_row.c     one row of the dynamic program (bounds, vector loops)
  *   dp_table.c   the exact table: layout, fill order, splits
  *   dp_pool.c    the threads that fill a table, and their hand-offs
- *   dp_band.c    the approximate planner's banded suffix and coarse grid
+ *   dp_band.c    the approximate planner's banded suffix
+ *   dp_coarse.c  the approximate planner's coarse grid
  *   dp_bound.c   certified lower bounds for plans that are not exact
  *
  * F(a, e, m): the least cost to reverse x_a .. x_{e-1} (x_n by the turn)
@@ -34,6 +37,8 @@
 
 #define UTURN__DP_INF   0x3fffffffu /* above every finite cost */
 #define UTURN__DP_CHUNK 16u         /* cells per chunk: one cache line */
+#define UTURN__DP_STEP  16u         /* cells per summary entry */
+#define UTURN__DP_SUMS  (UTURN__DP_CHUNK / UTURN__DP_STEP) /* per chunk */
 
 /* Work done, counted exactly (the same for every thread count): bench
  * builds and tests read it, the plan never depends on it. */
@@ -71,8 +76,10 @@ static inline uint64_t uturn__dp_interior(const struct uturn__dp_chain *c,
 /* ---- rows (dp_row.c) ---------------------------------------------------- */
 
 /* A row is `length` cells padded with its last value to whole chunks, and
- * a summary: summary[k] = row[min(16k + 15, length - 1)]. A read past the
- * end gives the last cell (the row is constant there). */
+ * a summary, one entry per chunk: summary[k] = row[min(16k + 15,
+ * length - 1)]. A read past the end gives the last cell (the row is
+ * constant there). (Entries every 4 cells halved the cells relaxed but
+ * cost as many cache misses as they saved: a chunk is one cache line.) */
 struct uturn__dp_ref {
     const uint32_t *cells;
     const uint32_t *summary;
@@ -133,6 +140,10 @@ struct uturn__dp_table {
     uint32_t *summary; /* summary of the row at offset o: summary + o/16 */
     uint64_t rows, cell_count;
 };
+
+/* The least bytes one row takes: its offset and length, one chunk and its
+ * summary. */
+#define UTURN__DP_ROW_BYTES (8u + 4u + 4u * (UTURN__DP_CHUNK + UTURN__DP_SUMS))
 
 /* Rows of the table with these dimensions, or 0 when that overflows. */
 uint64_t uturn__dp_table_rows(uint64_t n, uint64_t max_len);

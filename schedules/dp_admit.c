@@ -60,6 +60,28 @@ static uturn_status_t budget_of(const uturn_plan_t *plan, uint64_t *out)
     return uturn__mul_u64(plan->problem.slots, bytes_of(plan, 0), out);
 }
 
+/* Uniform states asked for the exact table (dp_mode exact, or a unit
+ * given): when the budget is below store-all's need and the table's rows
+ * alone pass table_bytes, no unit can help. O(1): uniform sizes need no
+ * look at the steps (with step_bytes, the caller's array bounds n). */
+static bool exact_out_of_reach(const uturn_plan_t *plan)
+{
+    const uturn_problem_t *p = &plan->problem;
+    if (plan->step_bytes != NULL || p->dp_mode == UTURN_DP_APPROXIMATE ||
+        (p->dp_mode == UTURN_DP_AUTO && p->unit_bytes == 0))
+        return false;
+    const uint64_t size = bytes_of(plan, 0);
+    const uint64_t unit = p->unit_bytes != 0 ? p->unit_bytes : size;
+    uint64_t budget = 0, rounded = 0, need = 0;
+    const uint64_t rows = uturn__dp_table_rows(p->steps, p->steps + 1);
+    if (budget_of(plan, &budget) != UTURN_OK ||
+        uturn__mul_u64(uturn__ceil_div(size, unit), unit, &rounded) !=
+            UTURN_OK ||
+        uturn__mul_u64(p->steps, rounded, &need) != UTURN_OK || budget >= need)
+        return false;
+    return rows == 0 || rows > uturn__dp_limit(plan) / UTURN__DP_ROW_BYTES;
+}
+
 /* Checks that cost O(1): none of them looks at a step. */
 static uturn_status_t admit(const uturn_plan_t *plan, uturn_error_t *error)
 {
@@ -81,6 +103,12 @@ static uturn_status_t admit(const uturn_plan_t *plan, uturn_error_t *error)
         return uturn__fail(error, UTURN_E_UNSUPPORTED,
                            "dp's tables for %llu steps need more than "
                            "table_bytes (%llu bytes), even approximate ones",
+                           (unsigned long long)p->steps,
+                           (unsigned long long)uturn__dp_limit(plan));
+    if (exact_out_of_reach(plan))
+        return uturn__fail(error, UTURN_E_UNSUPPORTED,
+                           "dp's exact table for %llu steps needs more than "
+                           "table_bytes (%llu bytes) at any resolution",
                            (unsigned long long)p->steps,
                            (unsigned long long)uturn__dp_limit(plan));
     return UTURN_OK;

@@ -71,10 +71,11 @@ static uturn_status_t maybe_coarse(uturn_plan_t *plan, struct uturn__dp *dp,
     const bool worth         = b->band_value >= UTURN__DP_INF ||
                        (uint64_t)b->band_value * COARSE_TRIGGER_DEN >
                            bound * COARSE_TRIGGER_NUM;
-    if (!worth || b->K < 2 || uturn__dp_coarse_work(b) > COARSE_WORK)
+    if (!worth || b->K < 2)
         return UTURN_OK;
     const uint64_t bytes = uturn__dp_coarse_bytes(b, room);
-    if (bytes == UINT64_MAX)
+    if (bytes == UINT64_MAX ||
+        uturn__dp_coarse_work(b, COARSE_WORK) > COARSE_WORK)
         return UTURN_OK;
     dp->work.table_bytes += bytes;
     *built = true;

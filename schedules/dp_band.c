@@ -43,9 +43,10 @@ uint64_t uturn__dp_band_bytes(const struct uturn__dp_chain *c, uint64_t W,
     const uint64_t n = c->n;
     const uint64_t ring =
         (2 * W + 3) *
-        (uturn__dp_chunks(M + 1) * (UTURN__DP_CHUNK + 1) * 4 + 16);
+        (uturn__dp_chunks(M + 1) * (UTURN__DP_CHUNK + UTURN__DP_SUMS) * 4 + 16);
     uint64_t bytes = 0;
-    if (uturn__mul_u64(n + 2, 8 + 4 + 1, &bytes) != UTURN_OK || bytes > limit ||
+    if (M >= UTURN__DP_INF ||
+        uturn__mul_u64(n + 2, 8 + 4 + 1, &bytes) != UTURN_OK || bytes > limit ||
         ring > limit - bytes)
         return UINT64_MAX;
     bytes += ring;
@@ -87,7 +88,7 @@ static struct uturn__dp_ref band_row(const struct uturn__dp_band *b,
     const uint64_t slot = j % r->rows;
     return (struct uturn__dp_ref){
         r->cells + slot * r->stride,
-        r->summary + slot * (r->stride / UTURN__DP_CHUNK), r->length[slot]};
+        r->summary + slot * (r->stride / UTURN__DP_STEP), r->length[slot]};
 }
 
 /* Candidates of band row j (n + 1 - j > W), k ascending. */
@@ -129,8 +130,10 @@ static void band_keep(struct uturn__dp_band *b, const struct lane *l,
     memcpy(b->keep + i * b->keep_stride + k * UTURN__DP_CHUNK,
            f->cells + k * UTURN__DP_CHUNK,
            chunks * UTURN__DP_CHUNK * sizeof *f->cells);
-    memcpy(b->keep_summary + i * (b->keep_stride / UTURN__DP_CHUNK) + k,
-           f->summary + k, chunks * sizeof *f->summary);
+    memcpy(b->keep_summary + i * (b->keep_stride / UTURN__DP_STEP) +
+               k * UTURN__DP_SUMS,
+           f->summary + k * UTURN__DP_SUMS,
+           chunks * UTURN__DP_SUMS * sizeof *f->summary);
 }
 
 /* Chunks [k_lo, k_hi) of band row j (clipped to the row). */
@@ -150,7 +153,7 @@ static void band_fill(struct job *job, struct lane *l, uint64_t j,
     const size_t count            = band_candidates(b, r, l, j, len);
     const struct uturn__dp_fill f = {
         .cells   = r->cells + slot * r->stride,
-        .summary = r->summary + slot * (r->stride / UTURN__DP_CHUNK),
+        .summary = r->summary + slot * (r->stride / UTURN__DP_STEP),
         .arg     = l->arg,
         .length  = (uint32_t)len,
         .k_lo    = (uint32_t)k_lo,
@@ -163,10 +166,12 @@ static void band_fill(struct job *job, struct lane *l, uint64_t j,
 /* Worker w fills chunks [w C / T, (w + 1) C / T) of every row, j
  * descending. Cell m of row j reads rows j + 1 .. j + W at cells <= m, in
  * any lower worker's chunks, so every worker below w must be past row
- * j + 1 (which also puts each worker behind every lower one). Row j's ring
- * slot held row j + RING, read last by row j + RING - W: the last worker,
- * the furthest behind, must be past that before any worker overwrites the
- * slot. With RING >= W + 2 nobody waits in a circle. */
+ * j + 1 (which also keeps each worker behind every lower one). Row j's
+ * ring slot held row j + RING, read last while row j + RING - W is being
+ * filled, by any worker: once the last worker is past row j + RING - W - 1,
+ * every other worker is past row j + RING - W (the last one waited for
+ * them), so the slot is free. With RING >= W + 3 nobody waits in a
+ * circle. */
 static void band_task(struct uturn__dp_pool *pool, void *ctx, uint64_t w)
 {
     struct job *job          = ctx;
@@ -179,8 +184,8 @@ static void band_task(struct uturn__dp_pool *pool, void *ctx, uint64_t w)
             continue;
         for (uint64_t below = 0; below < w; below++)
             uturn__dp_progress_wait(pool, below, j + 1);
-        if (w + 1 < T && j + gap <= n)
-            uturn__dp_progress_wait(pool, T - 1, j + gap);
+        if (w + 1 < T && j + gap - 1 <= n)
+            uturn__dp_progress_wait(pool, T - 1, j + gap - 1);
         band_fill(job, &job->lanes[w], j, w * C / T, (w + 1) * C / T, w == 0);
         uturn__dp_progress_publish(pool, w, j);
     }
@@ -194,11 +199,11 @@ static uturn_status_t ring_alloc(struct ring *r, const struct uturn__dp_band *b,
     const size_t cells = (size_t)(r->rows * r->stride) * sizeof *r->cells;
     if (free) {
         uturn__free(alloc, r->cells, cells);
-        uturn__free(alloc, r->summary, cells / UTURN__DP_CHUNK);
+        uturn__free(alloc, r->summary, cells / UTURN__DP_STEP);
         return UTURN_OK;
     }
     r->cells   = uturn__alloc(alloc, cells);
-    r->summary = uturn__alloc(alloc, cells / UTURN__DP_CHUNK);
+    r->summary = uturn__alloc(alloc, cells / UTURN__DP_STEP);
     return r->cells != NULL && r->summary != NULL ? UTURN_OK : UTURN_E_NOMEM;
 }
 

@@ -58,8 +58,9 @@ uturn_status_t uturn__dp_coarse_bounds(struct uturn__dp_band *b,
                                        const uturn_allocator_t *alloc);
 /* Bytes of the coarse rows and kept band rows, UINT64_MAX past limit. */
 uint64_t uturn__dp_coarse_bytes(const struct uturn__dp_band *b, uint64_t limit);
-/* Candidate-chunk pairs the coarse grid would try at most (its work). */
-uint64_t uturn__dp_coarse_work(const struct uturn__dp_band *b);
+/* Candidate-chunk pairs the coarse grid would try at most (its work);
+ * counting stops once past cap. */
+uint64_t uturn__dp_coarse_work(const struct uturn__dp_band *b, uint64_t cap);
 /* Ready the kept band rows (before uturn__dp_band_solve). */
 uturn_status_t uturn__dp_coarse_keep(struct uturn__dp_band *b,
                                      const uturn_allocator_t *alloc);

@@ -44,20 +44,25 @@ static uint64_t coarse_length(const struct uturn__dp_band *b, uint64_t P,
 
 uint64_t uturn__dp_coarse_bytes(const struct uturn__dp_band *b, uint64_t limit)
 {
+    /* The kept band rows (at most one per boundary) and their index, then
+     * the grid's rows: stops as soon as the limit is passed, so the time
+     * is bounded by the limit whatever K is. */
     const uint64_t K     = b->K;
     const uint64_t chunk = uturn__dp_chunks(b->M + 1);
-    uint64_t bytes       = (K + 1) * (chunk * (UTURN__DP_CHUNK + 1) * 4 + 8);
+    uint64_t bytes =
+        (K + 1) * (chunk * (UTURN__DP_CHUNK + UTURN__DP_SUMS) * 4 + 8) +
+        (b->chain->n + 1) * 8;
     for (uint64_t P = 0; P + 2 <= K && bytes <= limit; P++)
         for (uint64_t Q = P + 2; Q <= K; Q++)
             bytes += 12 + uturn__dp_chunks(coarse_length(b, P, Q)) *
-                              (UTURN__DP_CHUNK + 1) * 4;
+                              (UTURN__DP_CHUNK + UTURN__DP_SUMS) * 4;
     return bytes <= limit ? bytes : UINT64_MAX;
 }
 
-uint64_t uturn__dp_coarse_work(const struct uturn__dp_band *b)
+uint64_t uturn__dp_coarse_work(const struct uturn__dp_band *b, uint64_t cap)
 {
     uint64_t work = 0;
-    for (uint64_t P = 0; P + 2 <= b->K; P++)
+    for (uint64_t P = 0; P + 2 <= b->K && work <= cap; P++)
         for (uint64_t Q = P + 2; Q <= b->K; Q++)
             work += (Q - P) * uturn__dp_chunks(coarse_length(b, P, Q));
     return work;
@@ -80,7 +85,7 @@ uturn_status_t uturn__dp_coarse_keep(struct uturn__dp_band *b,
     const size_t cells = (size_t)(b->keep_count * b->keep_stride);
     b->keep            = uturn__alloc(alloc, cells * sizeof *b->keep);
     b->keep_summary =
-        uturn__alloc(alloc, cells / UTURN__DP_CHUNK * sizeof *b->keep_summary);
+        uturn__alloc(alloc, cells / UTURN__DP_STEP * sizeof *b->keep_summary);
     return b->keep != NULL && b->keep_summary != NULL ? UTURN_OK
                                                       : UTURN_E_NOMEM;
 }
@@ -94,8 +99,8 @@ static struct uturn__dp_ref coarse_row(const struct uturn__dp_band *b,
         return uturn__dp_table_row(b->rows, b->bound[P], b->bound[Q]);
     const uint64_t row = b->base[P] + (Q - P - 2);
     const uint64_t o   = b->offset[row];
-    return (struct uturn__dp_ref){
-        b->cells + o, b->summary + o / UTURN__DP_CHUNK, b->length[row]};
+    return (struct uturn__dp_ref){b->cells + o, b->summary + o / UTURN__DP_STEP,
+                                  b->length[row]};
 }
 
 /* The banded suffix from bound[P], as a row. */
@@ -107,7 +112,7 @@ static struct uturn__dp_ref band_at(const struct uturn__dp_band *b, uint64_t P)
     const uint64_t i = b->keep_index[j];
     return (struct uturn__dp_ref){
         b->keep + i * b->keep_stride,
-        b->keep_summary + i * (b->keep_stride / UTURN__DP_CHUNK),
+        b->keep_summary + i * (b->keep_stride / UTURN__DP_STEP),
         (uint32_t)uturn__dp_band_length(b->chain, j, b->M)};
 }
 
@@ -159,7 +164,7 @@ static uturn_status_t coarse_layout(struct uturn__dp_band *b,
     }
     b->cell_count = cells;
     b->cells      = uturn__alloc(alloc, (size_t)(cells + 1) * 4);
-    b->summary = uturn__alloc(alloc, (size_t)(cells / UTURN__DP_CHUNK + 1) * 4);
+    b->summary = uturn__alloc(alloc, (size_t)(cells / UTURN__DP_STEP + 1) * 4);
     return b->cells != NULL && b->summary != NULL ? UTURN_OK : UTURN_E_NOMEM;
 }
 
@@ -184,7 +189,7 @@ uturn_status_t uturn__dp_coarse_solve(struct uturn__dp_band *b,
             const size_t count = coarse_candidates(b, P, Q, len, cand);
             const struct uturn__dp_fill f = {
                 .cells   = b->cells + b->offset[row],
-                .summary = b->summary + b->offset[row] / UTURN__DP_CHUNK,
+                .summary = b->summary + b->offset[row] / UTURN__DP_STEP,
                 .length  = len,
                 .k_hi    = (uint32_t)uturn__dp_chunks(len),
                 .scratch = scratch};
@@ -259,7 +264,7 @@ void uturn__dp_band_free(struct uturn__dp_band *b,
     const size_t kept = (size_t)(b->keep_count * b->keep_stride);
     uturn__free(alloc, b->keep, kept * sizeof *b->keep);
     uturn__free(alloc, b->keep_summary,
-                kept / UTURN__DP_CHUNK * sizeof *b->keep_summary);
+                kept / UTURN__DP_STEP * sizeof *b->keep_summary);
     const size_t most = (size_t)((n + 1) / (b->W / 2 > 0 ? b->W / 2 : 1) + 2);
     uturn__free(alloc, b->bound, most * sizeof *b->bound);
     uturn__free(alloc, b->base, (size_t)(b->K + 1) * sizeof *b->base);
@@ -267,5 +272,5 @@ void uturn__dp_band_free(struct uturn__dp_band *b,
     uturn__free(alloc, b->length, (size_t)(b->rows_count + 1) * 4);
     uturn__free(alloc, b->cells, (size_t)(b->cell_count + 1) * 4);
     uturn__free(alloc, b->summary,
-                (size_t)(b->cell_count / UTURN__DP_CHUNK + 1) * 4);
+                (size_t)(b->cell_count / UTURN__DP_STEP + 1) * 4);
 }

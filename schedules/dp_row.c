@@ -33,7 +33,7 @@ const struct uturn__dp_ref uturn__dp_zero = {zero_cells, zero_cells, 1};
  * only where the chunk is past its end: it is a cache miss, and most
  * candidates never need it.) */
 struct prep {
-    uint64_t left_chunks, right_chunks, q;
+    uint64_t left_chunks, right_chunks, left_sums, right_sums;
 };
 
 static struct prep prepare(const struct uturn__dp_cand *c)
@@ -41,7 +41,8 @@ static struct prep prepare(const struct uturn__dp_cand *c)
     struct prep p;
     p.left_chunks  = uturn__dp_chunks(c->left.length);
     p.right_chunks = uturn__dp_chunks(c->right.length);
-    p.q            = c->shift / UTURN__DP_CHUNK;
+    p.left_sums    = p.left_chunks * UTURN__DP_SUMS;
+    p.right_sums   = p.right_chunks * UTURN__DP_SUMS;
     return p;
 }
 
@@ -50,14 +51,16 @@ static uint32_t last(const struct uturn__dp_ref *r)
     return r->cells[r->length - 1];
 }
 
-/* The candidate's least value over chunk k (see the top of the file). */
+/* The candidate's least value on cells .. hi (hi >= shift; see the top of
+ * the file): the summary entry of hi, and of the first 4-cell step ending
+ * at or past hi - shift. */
 static uint32_t bound(const struct uturn__dp_cand *c, const struct prep *p,
-                      uint64_t k)
+                      uint64_t hi)
 {
-    const uint64_t lk = k < p->left_chunks ? k : p->left_chunks - 1;
-    const uint64_t rk =
-        k - p->q < p->right_chunks ? k - p->q : p->right_chunks - 1;
-    return c->cost + c->left.summary[lk] + c->right.summary[rk];
+    const uint64_t l = hi / UTURN__DP_STEP;
+    const uint64_t r = (hi - c->shift) / UTURN__DP_STEP;
+    return c->cost + c->left.summary[l < p->left_sums ? l : p->left_sums - 1] +
+           c->right.summary[r < p->right_sums ? r : p->right_sums - 1];
 }
 
 static void min_both(uint32_t *restrict o, const uint32_t *restrict l,
@@ -174,11 +177,13 @@ static void try_candidate(const struct uturn__dp_fill *f,
                           struct uturn__dp_work *work)
 {
     const struct prep p = prepare(c);
-    const uint64_t k0   = p.q > f->k_lo ? p.q : f->k_lo;
+    const uint64_t q    = c->shift / UTURN__DP_CHUNK;
+    const uint64_t k0   = q > f->k_lo ? q : f->k_lo;
     uint64_t tests = 0, chunks = 0;
     for (uint64_t k = f->k_hi; k > k0;) {
         k--;
-        const uint32_t b = bound(c, &p, k);
+        const uint32_t b =
+            bound(c, &p, k * UTURN__DP_CHUNK + UTURN__DP_CHUNK - 1);
         tests++;
 #ifdef UTURN_DP_BENCH_NO_BOUNDS
         f->scratch[k] = UINT32_MAX; /* bench builds: relax every chunk */
@@ -207,9 +212,10 @@ static void finish(const struct uturn__dp_fill *f)
         f->cells[m] = f->cells[m] < UTURN__DP_INF ? f->cells[m] : UTURN__DP_INF;
     for (uint64_t m = end > from ? end : from; m < to; m++)
         f->cells[m] = f->cells[f->length - 1];
-    for (uint64_t k = f->k_lo; k < f->k_hi; k++) {
-        const uint64_t last = k * UTURN__DP_CHUNK + UTURN__DP_CHUNK - 1;
-        f->summary[k]       = f->cells[last < f->length ? last : f->length - 1];
+    const uint64_t s_to = (uint64_t)f->k_hi * UTURN__DP_SUMS;
+    for (uint64_t s = (uint64_t)f->k_lo * UTURN__DP_SUMS; s < s_to; s++) {
+        const uint64_t at = s * UTURN__DP_STEP + UTURN__DP_STEP - 1;
+        f->summary[s]     = f->cells[at < f->length ? at : f->length - 1];
     }
 }
 
@@ -223,8 +229,13 @@ void uturn__dp_row_fill(const struct uturn__dp_fill *f,
         f->cells[m] = SENTINEL;
     for (uint64_t k = f->k_lo; k < f->k_hi; k++)
         f->scratch[k] = SENTINEL;
+    /* Counted here and added once: the workers' counters sit side by
+     * side, and a write per candidate would bounce their cache line. */
+    struct uturn__dp_work here = {0};
     for (size_t i = 0; i < count; i++)
-        try_candidate(f, &cand[i], (uint32_t)i, work);
+        try_candidate(f, &cand[i], (uint32_t)i, &here);
     finish(f);
+    work->cells += here.cells;
+    work->tests += here.tests;
     work->rows += 1;
 }

@@ -55,9 +55,7 @@ static uint64_t row_length(const struct uturn__dp_chain *c, uint64_t a,
     return (u < cap ? u : cap) + 1;
 }
 
-/* Bytes per row besides its cells: offset, length, at least one chunk and
- * its summary. */
-#define ROW_BYTES (8u + 4u + 4u * (UTURN__DP_CHUNK + 1u))
+#define ROW_BYTES UTURN__DP_ROW_BYTES
 
 uint64_t uturn__dp_table_bytes(const struct uturn__dp_chain *c,
                                uint64_t max_len, uint64_t cap, uint64_t limit)
@@ -72,7 +70,7 @@ uint64_t uturn__dp_table_bytes(const struct uturn__dp_chain *c,
         const uint64_t top = a + max_len < c->n + 1 ? a + max_len : c->n + 1;
         for (uint64_t e = a + 2; e <= top; e++) {
             const uint64_t chunks = uturn__dp_chunks(row_length(c, a, e, cap));
-            bytes += (chunks - 1) * 4 * (UTURN__DP_CHUNK + 1);
+            bytes += (chunks - 1) * 4 * (UTURN__DP_CHUNK + UTURN__DP_SUMS);
         }
         if (bytes > limit)
             return UINT64_MAX;
@@ -89,7 +87,7 @@ void uturn__dp_table_free(struct uturn__dp_table *t,
     uturn__free(alloc, t->length, (size_t)t->rows * sizeof *t->length);
     uturn__free(alloc, t->cells, (size_t)t->cell_count * sizeof *t->cells);
     uturn__free(alloc, t->summary,
-                (size_t)(t->cell_count / UTURN__DP_CHUNK) * sizeof *t->summary);
+                (size_t)(t->cell_count / UTURN__DP_STEP) * sizeof *t->summary);
     *t = (struct uturn__dp_table){0};
 }
 
@@ -139,7 +137,7 @@ uturn_status_t uturn__dp_table_alloc(struct uturn__dp_table *t,
     t->offset     = uturn__alloc(alloc, (size_t)t->rows * sizeof *t->offset);
     t->length     = uturn__alloc(alloc, (size_t)t->rows * sizeof *t->length);
     t->cells   = uturn__alloc(alloc, (size_t)t->cell_count * sizeof *t->cells);
-    t->summary = uturn__alloc(alloc, (size_t)(t->cell_count / UTURN__DP_CHUNK) *
+    t->summary = uturn__alloc(alloc, (size_t)(t->cell_count / UTURN__DP_STEP) *
                                          sizeof *t->summary);
     if (t->base == NULL || t->offset == NULL || t->length == NULL ||
         t->cells == NULL || t->summary == NULL)
@@ -156,8 +154,8 @@ struct uturn__dp_ref uturn__dp_table_row(const struct uturn__dp_table *t,
         return uturn__dp_zero;
     const uint64_t row = t->base[a] + (e - a - 2);
     const uint64_t o   = t->offset[row];
-    return (struct uturn__dp_ref){
-        t->cells + o, t->summary + o / UTURN__DP_CHUNK, t->length[row]};
+    return (struct uturn__dp_ref){t->cells + o, t->summary + o / UTURN__DP_STEP,
+                                  t->length[row]};
 }
 
 uint32_t uturn__dp_value(const struct uturn__dp_table *t, uint64_t a,
@@ -311,8 +309,8 @@ static void solve_small(const struct solve *s, uint64_t a, uint64_t e,
         const uint32_t v = m < len ? cells[m] : cells[len - 1];
         cells[m]         = v < UTURN__DP_INF ? v : UTURN__DP_INF;
     }
-    for (uint64_t k = 0; k < padded / UTURN__DP_CHUNK; k++)
-        summary[k] = cells[k * UTURN__DP_CHUNK + UTURN__DP_CHUNK - 1];
+    for (uint64_t k = 0; k < padded / UTURN__DP_STEP; k++)
+        summary[k] = cells[k * UTURN__DP_STEP + UTURN__DP_STEP - 1];
     work->rows += 1;
 }
 
@@ -324,13 +322,13 @@ static void solve_cell(const struct solve *s, uint64_t worker, uint64_t a,
     const uint32_t len = s->t->length[row];
     if (len <= SMALL_ROW) {
         solve_small(s, a, e, s->t->cells + o,
-                    s->t->summary + o / UTURN__DP_CHUNK, len, &s->work[worker]);
+                    s->t->summary + o / UTURN__DP_STEP, len, &s->work[worker]);
         return;
     }
     const size_t count            = candidates(s, a, e, len, s->cand[worker]);
     const struct uturn__dp_fill f = {.cells = s->t->cells + o,
                                      .summary =
-                                         s->t->summary + o / UTURN__DP_CHUNK,
+                                         s->t->summary + o / UTURN__DP_STEP,
                                      .length  = len,
                                      .k_lo    = 0,
                                      .k_hi    = (uint32_t)uturn__dp_chunks(len),

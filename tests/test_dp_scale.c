@@ -174,12 +174,13 @@ static uturn_status_t prepare(const uturn_problem_t *p,
     return uturn__dp.prepare(*plan, err);
 }
 
-static void refused_without_a_step_loop(uint64_t n)
+static void refused_without_a_step_loop(uint64_t n, uturn_dp_mode_t mode)
 {
     struct tracking t;
     const uturn_allocator_t a = tracker(&t);
     uturn_problem_t p         = dp_problem(n);
     p.slots                   = 3;
+    p.dp_mode                 = mode;
     uturn_plan_t *plan        = NULL;
     uturn_error_t err;
     uturn_error_init(&err);
@@ -204,9 +205,17 @@ static void refused_without_a_step_loop(uint64_t n)
  * limit check; 10^10 steps took 26 s to be refused. */
 Test(dp_scale, absurd_steps_are_refused_at_once, .timeout = 60)
 {
-    refused_without_a_step_loop(9223372036854775807ull);
-    refused_without_a_step_loop(10000000000ull);
-    refused_without_a_step_loop(UINT64_MAX);
+    refused_without_a_step_loop(9223372036854775807ull, UTURN_DP_AUTO);
+    refused_without_a_step_loop(10000000000ull, UTURN_DP_AUTO);
+    refused_without_a_step_loop(UINT64_MAX, UTURN_DP_APPROXIMATE);
+}
+
+/* The exact table alone asked for (dp_mode exact), with steps few enough
+ * for the approximate planner: still refused before any per-step loop. */
+Test(dp_scale, exact_table_out_of_reach_is_refused_at_once)
+{
+    refused_without_a_step_loop(1000000, UTURN_DP_EXACT);
+    refused_without_a_step_loop(100000, UTURN_DP_EXACT);
 }
 
 /* ---- the modes --------------------------------------------------------------
