@@ -57,7 +57,7 @@ int main(int argc, char **argv)
     p.budget_bytes = argc > 2 ? strtoull(argv[2], NULL, 10) : all / 2;
     p.step_bytes = argc > 2 ? NULL : b;
     p.step_costs = argc > 2 ? NULL : c;
-    p.unit_bytes = 1;
+    p.unit_bytes = argc > 2 ? 0 : 1; /* the generous case: automatic unit */
     if (argc > 2)
         p.slot_bytes = 1;
     struct timespec t0, t1;
@@ -81,8 +81,45 @@ C
     -o $old/driver
 fi
 
-run() { echo "\$ $*"; nice "$@"; }
+# A control for the thread figures: the same fixed CPU work on 1 and 2
+# threads. On a shared machine the second core is not always there.
+if [ ! -x $old/spin ]; then
+  cat >$old/spin.c <<'C'
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+static void *work(void *n)
 {
+    volatile unsigned long x = 0;
+    for (unsigned long i = 0; i < (unsigned long)n; i++)
+        x += i * i;
+    return NULL;
+}
+int main(int argc, char **argv)
+{
+    const int t = atoi(argv[1]);
+    pthread_t id[2];
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (int i = 0; i < t; i++)
+        pthread_create(&id[i], NULL, work, (void *)(2000000000ul / t));
+    for (int i = 0; i < t; i++)
+        pthread_join(id[i], NULL);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    printf("control: fixed CPU work on %d thread(s): %.2f s\n", t,
+           (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
+    return 0;
+}
+C
+  cc -O1 -pthread $old/spin.c -o $old/spin
+fi
+
+run() { echo "\$ $*"; nice "$@"; }
+control() { run $old/spin 1; run $old/spin 2; uptime; }
+{
+  control
   echo "== work and time of each speed-up, n = 500 (one run each: the counts"
   echo "   are exact; plain and clip take minutes)"
   for v in plain clip adesc tiles bounds; do run $build/bench/dp_ideas_$v 500 1; done
@@ -92,11 +129,14 @@ run() { echo "\$ $*"; nice "$@"; }
   echo "== before this issue (commit b2ed60a), same chains"
   for n in 200 300 500; do run $old/driver $n; done
   echo "== exact, unit 1 byte, half of store-all"
+  control
   run $build/bench/bench_dp exact "$repeats" 1 200 500
   run $build/bench/bench_dp exact "$repeats" 2 200 500
+  control
   run $build/bench/bench_dp exact 1 1 1000
   run $build/bench/bench_dp exact 1 2 1000
   echo "== approximate, n = 10,000"
+  control
   run $build/bench/bench_dp approx "$repeats" 1 10000
   run $build/bench/bench_dp approx "$repeats" 2 10000
   echo "== approximate against exact, 20 chains of 300 steps"
@@ -105,4 +145,5 @@ run() { echo "\$ $*"; nice "$@"; }
   run $build/bench/bench_dp generous
   echo "   before this issue: 200 one-byte states, 1 MiB"
   run $old/driver 200 1048576
+  control
 } 2>&1 | tee $out/dp_scale.txt

@@ -205,10 +205,11 @@ typedef enum uturn_dp_mode {
  * picks the greatest common divisor of the sizes, which is always exact.
  *
  * dp's tables (appended in 0.1): the exact table holds, for every segment
- * of the chain, one cell per memory unit up to what storing all of the
- * segment's states needs (about steps^3 * mean units / 6 cells in all,
- * 4 bytes each; the budget is first cut down to store-all's need, and a
- * budget that holds store-all gets the store-all plan without a table).
+ * of the chain, one 4-byte cell per memory unit up to the smaller of the
+ * budget and what storing all of the segment's states needs (1000 steps
+ * of 1..8 bytes at 1-byte units and half of store-all's budget: about 2.7
+ * GB). The budget is first cut down to store-all's need, and a budget
+ * that holds store-all gets the store-all plan without any table.
  * `table_bytes` caps what dp's tables may hold (default
  * UTURN_DP_TABLE_BYTES, 1 GiB; 0 also means the default). `dp_mode` says
  * what happens when the exact table would pass it:
@@ -228,8 +229,8 @@ typedef enum uturn_dp_mode {
  * plus one byte per step and memory unit of the budget (up to store-all's
  * need), and its time grows like steps * 16 * units. When its tables pass
  * table_bytes at the gcd unit, it narrows the band, then coarsens the unit
- * (only when unit_bytes is 0). dp keeps its
- * costs in 32 bits: steps times the sum of the costs must stay below 2^30.
+ * (only when unit_bytes is 0). dp keeps its costs in 32 bits: steps times
+ * the sum of the costs must stay below 2^30.
  * `threads` is the number of threads that fill the tables (default 1; 0
  * also means 1). They are created and joined inside uturn_plan_create();
  * the plan is the same for every thread count, bit for bit. No field is
