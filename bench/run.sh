@@ -29,6 +29,13 @@ echo "== dp: plan creation time, and how much nesting costs"
 $build/bench/bench_dp exact 1 1 100 200 500 | tee $out/dp.txt
 $build/bench/dp_search | tee $out/dp_search.txt
 
+echo "== hrevolve: plan creation time over memory and disk"
+$build/bench/bench_hrevolve 3 | tee $out/hrevolve.txt
+
+echo "== storage levels: hrevolve's costs, and overlapped I/O"
+bench/levels_costs.sh $uturn | tee $out/levels_costs.txt
+$build/bench/bench_levels 7 | tee $out/levels.txt
+
 echo "== hyperfine: uturn sweep --run, one planner and budget per command"
 # Burgers, 4096 points x 2000 steps: a state is 32 KiB, store-all 62.5 MiB
 # (large enough that the runs, not process start-up, are what is timed).

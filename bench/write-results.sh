@@ -61,6 +61,50 @@ action sequences, found by Dijkstra).
 $(cat $out/dp_search.txt)
 \`\`\`
 
+MD
+if [ -f $out/levels.txt ]; then
+cat <<MD
+
+## Storage levels
+
+hrevolve's cost (forward steps plus every write and read) against revolve
+with the same memory alone, for the reference cases. Command:
+\`bench/levels_costs.sh $build/tools/uturn\`.
+
+$(cat $out/levels_costs.txt)
+
+Memory + disk with overlapped I/O against the same hrevolve plan with
+synchronous I/O and against the same actions with every slot in memory
+(the same recomputation, no I/O). The disk is a file level whose \`pwrite\`
+and \`pread\` sleep bytes / bandwidth before the real call (files of this
+size sit in the page cache here, so unthrottled calls would time memcpy);
+the model's steps are calibrated to last as long as writing one state.
+Target: overlapped at most 1.15x memory-only. Command:
+\`$build/bench/bench_levels 7\`.
+
+\`\`\`
+$(cat $out/levels.txt)
+\`\`\`
+MD
+fi
+
+if [ -f $out/hrevolve.txt ]; then
+cat <<MD
+## hrevolve
+
+Command: \`$build/bench/bench_hrevolve 3\`: three \`uturn_plan_create()\`
+calls for n = 10^4 steps over memory 20 slots (w = r = 0) and disk 500
+slots (w = r = 5), each timed in wall and CPU seconds; then one validated
+walk of the plan, whose counts must equal the prediction. Target: at most
+10 s.
+
+\`\`\`
+$(cat $out/hrevolve.txt)
+\`\`\`
+
+MD
+fi
+cat <<MD
 ## Planners on the Burgers model (hyperfine)
 
 Command (hyperfine 1.15, 3 warm-ups, 10 runs):

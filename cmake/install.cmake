@@ -1,6 +1,10 @@
-# Install rules (STYLE.md 7): the header and its two generated companions,
+# Install rules: the header, the header-only C++ layer (uturn.hpp) beside
+# it, the two generated companions,
 # both libraries, the `uturn` CLI, the CMake package (uturn::uturn,
-# uturn::uturn_static), uturn.pc, and the Fortran and Python bindings.
+# uturn::uturn_static), uturn.pc, and the Fortran and Python bindings;
+# with the MPI layer, also uturn_mpi.h, libuturn_mpi, the package's mpi
+# component (uturn::uturn_mpi, uturn::uturn_mpi_static), uturn-mpi.pc and
+# the Fortran module for it.
 # With UTURN_BUILD_TESTS, also the tests that check the exported symbols and
 # build consumers in every supported language against an installed tree
 # (tests/consumers/consumers.cmake).
@@ -20,9 +24,17 @@ install(TARGETS uturn uturn_static EXPORT uturnTargets
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(FILES
   ${PROJECT_SOURCE_DIR}/include/uturn.h
+  ${PROJECT_SOURCE_DIR}/include/uturn.hpp
+  ${PROJECT_SOURCE_DIR}/include/uturn_model_plugin.h
   ${PROJECT_BINARY_DIR}/include/uturn_export.h
   ${PROJECT_BINARY_DIR}/include/uturn_version.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+
+# The model and the table of bad inputs: the header points readers here.
+install(FILES ${PROJECT_SOURCE_DIR}/docs/model.md
+  ${PROJECT_SOURCE_DIR}/docs/bad-input.md
+  ${PROJECT_SOURCE_DIR}/docs/migrating-from-revolve.md
+  DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
 # The installed CLI finds the installed libuturn wherever the prefix ends up.
 if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")
@@ -45,7 +57,7 @@ configure_package_config_file(
   ${PROJECT_BINARY_DIR}/cmake/uturnConfig.cmake
   INSTALL_DESTINATION ${UTURN_INSTALL_CMAKEDIR})
 # 0.x: SOVERSION is MAJOR.MINOR, so only the same minor version is
-# compatible; from 1.0 on this becomes SameMajorVersion (STYLE.md 4).
+# compatible; from 1.0 on this becomes SameMajorVersion.
 if(PROJECT_VERSION_MAJOR EQUAL 0)
   set(_uturn_compat SameMinorVersion)
 else()
@@ -76,7 +88,7 @@ if(IS_ABSOLUTE "${CMAKE_INSTALL_INCLUDEDIR}")
 else()
   set(_uturn_pc_includedir "\${prefix}/${CMAKE_INSTALL_INCLUDEDIR}")
 endif()
-set(_uturn_pc_libs_private "-lm -pthread") # dp's thread pool
+set(_uturn_pc_libs_private "-lm -pthread") # dp's pool, levels' I/O
 foreach(lib IN LISTS CMAKE_DL_LIBS)
   string(APPEND _uturn_pc_libs_private " -l${lib}")
 endforeach()
@@ -94,28 +106,103 @@ string(APPEND _uturn_pc_code
 install(CODE "${_uturn_pc_code}")
 
 # ---------------------------------------------------------------------------
+# The MPI layer, when it was built: its own export set, so that the core's
+# targets file never names MPI, and a pkg-config file that brings MPI's
+# flags (the MPI's own pkg-config module when it has one, else what
+# FindMPI found).
+
+if(TARGET uturn_mpi)
+  install(TARGETS uturn_mpi uturn_mpi_static EXPORT uturnMpiTargets
+    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  install(FILES ${PROJECT_SOURCE_DIR}/mpi/uturn_mpi.h
+    ${PROJECT_BINARY_DIR}/include/uturn_mpi_export.h
+    DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  install(EXPORT uturnMpiTargets NAMESPACE uturn::
+    FILE uturnMpiTargets.cmake DESTINATION ${UTURN_INSTALL_CMAKEDIR})
+  install(FILES ${PROJECT_SOURCE_DIR}/docs/mpi.md
+    DESTINATION ${CMAKE_INSTALL_DOCDIR})
+  install(FILES ${PROJECT_SOURCE_DIR}/bindings/fortran/uturn_mpi.f90
+    DESTINATION ${UTURN_INSTALL_BINDINGSDIR}/fortran)
+
+  find_package(PkgConfig QUIET)
+  set(_uturn_pc_mpi_requires "")
+  set(_uturn_pc_mpi_cflags "")
+  set(_uturn_pc_mpi_libs "")
+  if(PKG_CONFIG_FOUND)
+    pkg_search_module(UTURN_MPI_PC QUIET mpi-c ompi-c mpich)
+  endif()
+  if(UTURN_MPI_PC_FOUND)
+    set(_uturn_pc_mpi_requires "${UTURN_MPI_PC_MODULE_NAME}")
+  else()
+    foreach(dir IN LISTS MPI_C_INCLUDE_DIRS)
+      string(APPEND _uturn_pc_mpi_cflags " -I${dir}")
+    endforeach()
+    foreach(lib IN LISTS MPI_C_LIBRARIES)
+      string(APPEND _uturn_pc_mpi_libs " ${lib}")
+    endforeach()
+  endif()
+  set(_uturn_pc_mpi_code "")
+  string(APPEND _uturn_pc_mpi_code
+    "set(PROJECT_VERSION [==[${PROJECT_VERSION}]==])\n"
+    "set(UTURN_PC_LIBDIR [==[${_uturn_pc_libdir}]==])\n"
+    "set(UTURN_PC_INCLUDEDIR [==[${_uturn_pc_includedir}]==])\n"
+    "set(UTURN_PC_MPI_REQUIRES [==[${_uturn_pc_mpi_requires}]==])\n"
+    "set(UTURN_PC_MPI_CFLAGS [==[${_uturn_pc_mpi_cflags}]==])\n"
+    "set(UTURN_PC_MPI_LIBS [==[${_uturn_pc_mpi_libs}]==])\n"
+    "set(UTURN_PC_PREFIX \"\${CMAKE_INSTALL_PREFIX}\")\n"
+    "configure_file([==[${CMAKE_CURRENT_LIST_DIR}/uturn-mpi.pc.in]==]\n"
+    "  [==[${PROJECT_BINARY_DIR}/pkgconfig/uturn-mpi.pc]==] @ONLY)\n"
+    "file(INSTALL DESTINATION \"${_uturn_pc_dest}\" TYPE FILE\n"
+    "  FILES [==[${PROJECT_BINARY_DIR}/pkgconfig/uturn-mpi.pc]==])\n")
+  install(CODE "${_uturn_pc_mpi_code}")
+endif()
+
+# ---------------------------------------------------------------------------
 # Bindings: Fortran interfaces (source: .mod files are compiler-specific)
-# and the ctypes module, which is told where the library sits relative to
-# itself so that the installed tree can be moved as a whole.
+# and the Python package `uturn`, in the site directory of the Python it
+# was configured for (UTURN_INSTALL_PYTHONDIR, cmake/python.cmake), so that
+# `python3 -c "import uturn"` works after an install to /usr or /usr/local.
+# The install writes uturn/_installed.py, the library's path relative to
+# the package (so the installed tree can be moved as a whole), or
+# absolute when either directory is absolute.
 
 install(FILES ${PROJECT_SOURCE_DIR}/bindings/fortran/uturn.f90
   DESTINATION ${UTURN_INSTALL_BINDINGSDIR}/fortran)
 
-if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}" OR
-   IS_ABSOLUTE "${CMAKE_INSTALL_DATADIR}")
-  set(UTURN_PYTHON_LIBRARY "${CMAKE_INSTALL_FULL_LIBDIR}")
+include(${CMAKE_CURRENT_LIST_DIR}/python.cmake)
+set(_uturn_pydest ${UTURN_INSTALL_PYTHONDIR}/uturn)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/bindings/python/uturn/
+  DESTINATION ${_uturn_pydest}
+  FILES_MATCHING PATTERN "*.py" PATTERN "__pycache__" EXCLUDE)
+if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")
+  set(_uturn_pylib_code "set(_uturn_lib [==[${CMAKE_INSTALL_LIBDIR}]==])")
+elseif(IS_ABSOLUTE "${UTURN_INSTALL_PYTHONDIR}")
+  set(_uturn_pylib_code
+      "set(_uturn_lib \"\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}\")")
 else()
-  file(RELATIVE_PATH UTURN_PYTHON_LIBRARY
-       /prefix/${UTURN_INSTALL_BINDINGSDIR}/python
-       /prefix/${CMAKE_INSTALL_LIBDIR})
+  file(RELATIVE_PATH _uturn_pylib
+       /prefix/${_uturn_pydest} /prefix/${CMAKE_INSTALL_LIBDIR})
+  string(REGEX REPLACE "/$" "" _uturn_pylib "${_uturn_pylib}")
+  set(_uturn_pylib_code "set(_uturn_lib [==[${_uturn_pylib}]==])")
 endif()
-string(APPEND UTURN_PYTHON_LIBRARY "/$<TARGET_SONAME_FILE_NAME:uturn>")
-configure_file(${PROJECT_SOURCE_DIR}/bindings/python/uturn.py
-               ${PROJECT_BINARY_DIR}/bindings/python/uturn.py.genex @ONLY)
-file(GENERATE OUTPUT ${PROJECT_BINARY_DIR}/bindings/python/uturn.py
-     INPUT ${PROJECT_BINARY_DIR}/bindings/python/uturn.py.genex)
-install(FILES ${PROJECT_BINARY_DIR}/bindings/python/uturn.py
-  DESTINATION ${UTURN_INSTALL_BINDINGSDIR}/python)
+if(IS_ABSOLUTE "${_uturn_pydest}")
+  set(_uturn_pydest_code "${_uturn_pydest}")
+else()
+  set(_uturn_pydest_code "\${CMAKE_INSTALL_PREFIX}/${_uturn_pydest}")
+endif()
+set(_uturn_installed_py ${PROJECT_BINARY_DIR}/bindings/python/_installed.py)
+set(_uturn_py_code "")
+string(APPEND _uturn_py_code
+  "${_uturn_pylib_code}\n"
+  "file(WRITE [==[${_uturn_installed_py}]==]\n"
+  "  \"# Written by cmake --install: the libuturn this package loads,\\n\"\n"
+  "  \"# relative to the package unless absolute (see _load.py).\\n\"\n"
+  "  \"LIBRARY = \\\"\${_uturn_lib}/$<TARGET_SONAME_FILE_NAME:uturn>\\\"\\n\")\n"
+  "file(INSTALL DESTINATION \"${_uturn_pydest_code}\" TYPE FILE\n"
+  "  FILES [==[${_uturn_installed_py}]==])\n")
+install(CODE "${_uturn_py_code}")
 
 # ---------------------------------------------------------------------------
 

@@ -151,8 +151,12 @@ static void sweep_planner(uturn_executor_t *ex, burgers_t *b,
     if (out->min_slots == 0)
         return;
     bool ran = true;
-    for (uint64_t s = out->min_slots; s <= burgers_steps(b) && ran; s++)
-        ran = sweep_one(ex, b, planner, s * slot, ref, ref_j, out);
+    for (uint64_t s = out->min_slots; s <= burgers_steps(b) && ran; s++) {
+        /* The least budget that holds s slots (whole pages count). */
+        uint64_t budget = 0;
+        ran = uturn_executor_budget(ex, slot, s, &budget) == UTURN_OK &&
+              sweep_one(ex, b, planner, budget, ref, ref_j, out);
+    }
     out->ok = ran && out->runs > 0 && out->equal == out->runs;
 }
 

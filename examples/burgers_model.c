@@ -170,6 +170,13 @@ static int burgers_on_adjoint(void *user, uint64_t step)
     return 0;
 }
 
+/* For online plans: x_n is the last state (the model knows n). */
+static int burgers_on_is_last(void *user, uint64_t step)
+{
+    const burgers_t *b = user;
+    return step == b->steps;
+}
+
 void burgers_model(burgers_t *b, uturn_model_t *model)
 {
     uturn_model_init(model);
@@ -179,6 +186,7 @@ void burgers_model(burgers_t *b, uturn_model_t *model)
     model->adjoint     = burgers_on_adjoint;
     model->state       = b->u;
     model->state_bytes = (uint64_t)(b->grid * sizeof *b->u);
+    model->is_last     = burgers_on_is_last;
 }
 
 void burgers_reset(burgers_t *b)

@@ -60,8 +60,9 @@ void burgers_scales(const burgers_t *b, double *dx, double *dt, double *nu);
 
 /**
  * Describe @p b as a uturn model: its callbacks, `user` = b, and the live
- * grid as the contiguous state (grid doubles). The model stays valid until
- * burgers_free(); call burgers_reset() before each run.
+ * grid as the contiguous state (grid doubles); is_last says x_n is the
+ * last state, for online plans, which are not told n. The model stays
+ * valid until burgers_free(); call burgers_reset() before each run.
  */
 void burgers_model(burgers_t *b, uturn_model_t *model);
 

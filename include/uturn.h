@@ -3,8 +3,8 @@
  *
  * This header is the manual. Every declaration says what it returns, who
  * owns what, how NULL is treated and what is safe across threads. The model
- * and the exact meaning of every action and count are those of DESIGN.md;
- * the short version follows.
+ * and the exact meaning of every action and count are in docs/model.md
+ * (installed as share/doc/uturn/model.md); the short version follows.
  *
  * A forward computation of n steps, x_{i+1} = F_i(x_i), ends in an objective
  * J(x_n). Its adjoint needs the states x_{n-1}, .., x_0 in reverse order. A
@@ -21,6 +21,14 @@
  * Slots are the only memory a plan spends. x_0 is not special: a plan that
  * revisits x_0 stores it in a slot, and that slot counts. The live state and
  * the adjoint state belong to the caller and are not counted.
+ *
+ * Structs that grow: the value structs (problems, stats, models, options,
+ * reports, errors) only ever gain fields at their end, and their first
+ * field is their size. Prepare each with its uturn_<noun>_init(): a macro
+ * that passes sizeof, so that the library writes exactly the caller's
+ * struct. A program built against an older header calls the function of
+ * the same name, which writes only the fields that header knew; the
+ * library reads and writes no byte past the size a struct records.
  *
  * Every count is a uint64_t. Steps, slots and action indices start at 0.
  * No function keeps global mutable state: different objects may be used from
@@ -106,6 +114,10 @@ typedef struct uturn_error {
  * Thread safety: safe. Since: 0.1
  */
 UTURN_EXPORT void uturn_error_init(uturn_error_t *error);
+/* For a struct of @p size bytes; see "Structs that grow" above. */
+UTURN_EXPORT void uturn_error_init_size(uturn_error_t *error,
+                                        size_t size);
+#define uturn_error_init(p) uturn_error_init_size((p), sizeof *(p))
 
 /* ------------------------------------------------------------------------ */
 /* Version                                                                  */
@@ -141,7 +153,15 @@ typedef struct uturn_allocator {
 
 /**
  * The planners. Values are fixed forever.
- * Since: 0.1
+ *
+ * hrevolve (H-Revolve, Herrmann and Pallez 2020) plans storage levels
+ * (uturn_problem_t.levels, or one memory level from slots or a budget,
+ * where it equals revolve): the least cost, forward steps plus every
+ * write and read, for uniform states and unit step costs, provided no
+ * level is cheaper to write or to read than a faster one. Its tables
+ * take memory growing like n times the slots and time up to n^2 times the
+ * slots; see uturn_plan_create() for its limits.
+ * Since: 0.1 (hrevolve: 0.2)
  */
 typedef enum uturn_planner {
     UTURN_PLANNER_STORE_ALL = 0,  /* "store-all": every state, no recompute */
@@ -149,12 +169,14 @@ typedef enum uturn_planner {
     UTURN_PLANNER_SQRT      = 2,  /* "sqrt": periodic with k = ceil(sqrt n) */
     UTURN_PLANNER_REVOLVE   = 3,  /* "revolve": binomial, optimal */
     UTURN_PLANNER_DP        = 4,  /* "dp": per-step sizes and costs */
+    UTURN_PLANNER_ONLINE    = 5,  /* "online": the step count is unknown */
+    UTURN_PLANNER_HREVOLVE  = 6,  /* "hrevolve": storage levels, optimal */
     UTURN_PLANNER_PARSED    = 100 /* "parsed": read from plan text */
 } uturn_planner_t;
 
 /**
- * The planner's name: "store-all", "periodic", "sqrt", "revolve", "dp" or
- * "parsed"; NULL for a value outside the enum.
+ * The planner's name: "store-all", "periodic", "sqrt", "revolve", "dp",
+ * "hrevolve", "online" or "parsed"; NULL for a value outside the enum.
  * Thread safety: safe. Since: 0.1
  */
 UTURN_EXPORT const char *uturn_planner_name(uturn_planner_t planner);
@@ -172,7 +194,7 @@ UTURN_EXPORT uturn_status_t uturn_planner_from_name(const char *name,
 /**
  * How the dp planner treats a table that would pass its limit (see
  * uturn_problem_t). Values are fixed forever.
- * Since: 0.1
+ * Since: 0.2
  */
 typedef enum uturn_dp_mode {
     UTURN_DP_AUTO        = 0, /* exact when the table fits, else approximate */
@@ -186,9 +208,9 @@ typedef enum uturn_dp_mode {
  * Capacity comes from `slots`, or from `budget_bytes / slot_bytes` (rounded
  * down) when `slots` is 0; giving both is an error. store-all, sqrt and
  * periodic with a stride need no capacity (they then get exactly what they
- * use); revolve and periodic without a stride need one. A capacity that
- * cannot hold the planner's minimum is UTURN_E_INFEASIBLE, and the error
- * names the minimum.
+ * use); revolve, hrevolve and periodic without a stride need one. A
+ * capacity that cannot hold the planner's minimum is UTURN_E_INFEASIBLE,
+ * and the error names the minimum.
  *
  * States of different sizes and steps of different costs (appended in 0.1):
  * `step_bytes[i]` is the size of x_i and `step_costs[i]` the cost of F_i,
@@ -204,7 +226,7 @@ typedef enum uturn_dp_mode {
  * exactly optimal when every size is a multiple of the unit. unit_bytes 0
  * picks the greatest common divisor of the sizes, which is always exact.
  *
- * dp's tables (appended in 0.1): the exact table holds, for every segment
+ * dp's tables (appended in 0.2): the exact table holds, for every segment
  * of the chain, one 4-byte cell per memory unit up to the smaller of the
  * budget and what storing all of the segment's states needs (1000 steps
  * of 1..8 bytes at 1-byte units and half of store-all's budget: about 2.7
@@ -248,14 +270,93 @@ typedef struct uturn_problem {
     const uint64_t *step_bytes; /* dp: bytes of x_i, or NULL (uniform) */
     const uint64_t *step_costs; /* dp: cost of F_i, or NULL (all 1) */
     uint64_t unit_bytes;        /* dp: memory resolution, 0: automatic */
-    uint64_t threads;           /* dp: threads filling its tables; default 1 */
-    uint64_t table_bytes;       /* dp: most its tables may hold; default
-                                   UTURN_DP_TABLE_BYTES */
-    uturn_dp_mode_t dp_mode;    /* dp: default UTURN_DP_AUTO */
+    /* Appended in 0.2: storage levels, fastest first (see uturn_level_t).
+     * NULL: one level of memory whose capacity is slots or budget_bytes
+     * (then both of those must be 0 when levels are given). Any planner
+     * takes one level; several need hrevolve, with uniform states. */
+    const struct uturn_level *levels;
+    uint64_t level_count;
+    /* Appended in 0.2: the online planner only (steps is 0): a bound on n,
+     * or 0 for none. The first sweep ends by itself at x_max_steps. */
+    uint64_t max_steps;
+    /* Appended in 0.2: dp at scale (see above). */
+    uint64_t threads;        /* dp: threads filling its tables; default 1 */
+    uint64_t table_bytes;    /* dp: most its tables may hold; default
+                                UTURN_DP_TABLE_BYTES */
+    uturn_dp_mode_t dp_mode; /* dp: default UTURN_DP_AUTO */
 } uturn_problem_t;
 
-/** The default of uturn_problem_t.table_bytes (bytes). Since: 0.1 */
+/**
+ * One level of slot storage: memory (level 0), then a local disk, a
+ * parallel file system, ... A store into the level costs write_cost and a
+ * restore from it read_cost, in the unit of step_costs (1 = one step of
+ * unit cost); a plan's cost is its forward cost plus every write and read
+ * cost. Slots are numbered across levels: level 0 holds slots 0 ..
+ * slots_0 - 1, level 1 the next slots_1, and so on. A capacity is a slot
+ * count, or bytes (resolved as floor(bytes / slot_bytes) by
+ * uturn_plan_create(), at the storage's real cost by
+ * uturn_executor_plan()); a plan's levels always have slot counts.
+ * Prepare with uturn_level_init().
+ * Since: 0.2
+ */
+typedef struct uturn_level {
+    size_t size;         /* set by uturn_level_init() */
+    const char *name;    /* a label ("mem", "disk"); copied; NULL: "levelK" */
+    uint64_t slots;      /* capacity in slots, or 0: bytes */
+    uint64_t bytes;      /* capacity in bytes, when slots is 0 */
+    uint64_t write_cost; /* per store into this level */
+    uint64_t read_cost;  /* per restore from it */
+} uturn_level_t;
+
+/** Set @p level to its defaults (all 0, no name). Since: 0.2 */
+UTURN_EXPORT void uturn_level_init_size(uturn_level_t *level, size_t size);
+#define uturn_level_init(p) uturn_level_init_size((p), sizeof *(p))
+
+/**
+ * One level's counts in a plan (uturn_plan_level_stats()) or a walk.
+ * Since: 0.2
+ */
+typedef struct uturn_level_stats {
+    size_t size;         /* set by uturn_level_stats_init() */
+    const char *name;    /* the level's label; owned by the plan */
+    uint64_t slots;      /* its capacity in slots */
+    uint64_t write_cost; /* per store */
+    uint64_t read_cost;  /* per restore */
+    uint64_t stores;     /* stores into it */
+    uint64_t restores;   /* restores from it */
+    uint64_t peak_slots; /* most of its slots held at once */
+    uint64_t peak_bytes; /* most bytes held in it at once */
+} uturn_level_stats_t;
+
+/** Zero @p stats and record its size. Since: 0.2 */
+UTURN_EXPORT void uturn_level_stats_init_size(uturn_level_stats_t *stats,
+                                              size_t size);
+#define uturn_level_stats_init(p) uturn_level_stats_init_size((p), sizeof *(p))
+
+/**
+ * The default of uturn_problem_t.table_bytes (bytes): before 0.2, the
+ * fixed limit of dp's table. Since: 0.1
+ */
 #define UTURN_DP_TABLE_BYTES (1024ull * 1024 * 1024)
+
+/**
+ * The hrevolve planner's limits (see uturn_plan_create()): the most memory
+ * its tables may take (bytes), and the most split evaluations the plain
+ * dynamic program would make for the request (a worst case: the planner
+ * prunes most of them). Since: 0.2
+ */
+#define UTURN_HREVOLVE_TABLE_BYTES (1024ull * 1024 * 1024)
+#define UTURN_HREVOLVE_WORK        100000000000ull
+
+/**
+ * The most slots an online plan holds (its reversal, planned exactly at
+ * the end, is a search that grows like slots^4 in bad cases): more slots
+ * asked for are refused (UTURN_E_UNSUPPORTED); a byte budget that holds
+ * more makes a plan of this many (stats.slots), using less memory than it
+ * allows.
+ * Since: 0.2
+ */
+#define UTURN_ONLINE_MAX_SLOTS 256
 
 /**
  * Set every field of @p problem to its default (revolve, threads 1,
@@ -264,12 +365,17 @@ typedef struct uturn_problem {
  * Thread safety: safe. Since: 0.1
  */
 UTURN_EXPORT void uturn_problem_init(uturn_problem_t *problem);
+/* For a struct of @p size bytes; see "Structs that grow" above. */
+UTURN_EXPORT void uturn_problem_init_size(uturn_problem_t *problem,
+                                          size_t size);
+#define uturn_problem_init(p) uturn_problem_init_size((p), sizeof *(p))
 
 /**
- * The counts of DESIGN.md section 3; the names mean the same everywhere.
+ * The counts of docs/model.md section 3; the names mean the same
+ * everywhere (C structs, CLI text and JSON).
  * Prepare with uturn_stats_init().
  *
- * The last four fields (appended in 0.1) are dp's; other planners leave
+ * The last four fields (appended in 0.2) are dp's; other planners leave
  * them false/0. `exact` says forward_cost is the least any nested plan
  * can cost in bytes (the unit divides every size and the table was not
  * replaced by the approximate planner). `lower_bound_cost` is a certified
@@ -298,6 +404,12 @@ typedef struct uturn_stats {
     uint64_t forward_cost;     /* summed cost of every F_i evaluation */
     uint64_t recompute_cost;   /* forward_cost minus one sweep's cost */
     double recompute_factor;   /* forward_steps / steps */
+    /* Appended in 0.2. */
+    uint64_t fingerprint; /* uturn_plan_fingerprint() of the plan */
+    uint64_t cost;        /* forward_cost + every write and read cost */
+    uint64_t levels;      /* storage levels (1 without levels) */
+    bool online;          /* made without knowing the steps */
+    /* Appended in 0.2: dp's (see above). */
     bool exact;                /* dp: forward_cost is the exact optimum */
     uint64_t unit_bytes;       /* dp: bytes per memory unit of its tables */
     uint64_t lower_bound_cost; /* dp: no nested plan costs less */
@@ -309,6 +421,10 @@ typedef struct uturn_stats {
  * Thread safety: safe. Since: 0.1
  */
 UTURN_EXPORT void uturn_stats_init(uturn_stats_t *stats);
+/* For a struct of @p size bytes; see "Structs that grow" above. */
+UTURN_EXPORT void uturn_stats_init_size(uturn_stats_t *stats,
+                                        size_t size);
+#define uturn_stats_init(p) uturn_stats_init_size((p), sizeof *(p))
 
 /* ------------------------------------------------------------------------ */
 /* Actions                                                                  */
@@ -381,6 +497,23 @@ typedef struct uturn_plan uturn_plan_t;
  * joins them before returning (threads it cannot create are left out: the
  * work is the same, done by fewer).
  *
+ * What each planner needs: store-all, sqrt and periodic with a stride,
+ * nothing but steps; revolve and periodic without a stride, a capacity;
+ * dp, a capacity (a byte budget with step_bytes); hrevolve, a capacity
+ * (levels, or slots or a budget for one memory level), uniform states and
+ * unit step costs, levels whose write and read costs each never decrease
+ * with the level and are at most 2^24, and a request within its limits:
+ * at most 2^28 steps, tables of at most UTURN_HREVOLVE_TABLE_BYTES (about
+ * 12 n c_k + 8 n bytes for each level of c_k <= n slots) and at most
+ * UTURN_HREVOLVE_WORK split evaluations for the plain dynamic program
+ * (about c_k n^2 / 2 for each level, c_0 n for a level 0 with no costs;
+ * hrevolve prunes most of them: 10^4 steps over memory 20 and disk 500,
+ * 2.5e10, plan in a few seconds). The limits are decided from the steps
+ * and levels alone, before anything of size n is allocated. hrevolve
+ * solves its tables and holds them; its counts, per level too, come
+ * without generating the plan. Every planner takes one level; only
+ * hrevolve plans several.
+ *
  * @param problem   From uturn_problem_init(); read only, not retained.
  * @param alloc     Allocator for the plan and its cursors, or NULL.
  * @param[out] out  The new plan; set to NULL on failure.
@@ -393,17 +526,28 @@ typedef struct uturn_plan uturn_plan_t;
  *                        the planner needs a capacity and has none, or
  *                        dp_mode is not a uturn_dp_mode_t;
  *   UTURN_E_INFEASIBLE   the capacity is below the planner's minimum (the
- *                        error gives it in minimum_slots/minimum_bytes);
+ *                        error gives it in minimum_slots/minimum_bytes;
+ *                        for hrevolve, no slot at all, or a level whose
+ *                        bytes hold no state);
  *   UTURN_E_OVERFLOW     a predicted count does not fit in 64 bits;
  *   UTURN_E_UNSUPPORTED  per-step sizes or costs for a planner other than
- *                        dp; periodic asked to choose a stride for more
- *                        than 2^40 steps; dp costs past 32 bits; dp's
- *                        exact table past table_bytes at the unit given
- *                        (the message names a unit that fits) or, with
- *                        UTURN_DP_EXACT, at the gcd unit; a chain so long
- *                        that even dp's approximate tables cannot fit
- *                        table_bytes (refused in time and memory that do
- *                        not grow with steps);
+ *                        dp (hrevolve included, this round); periodic
+ *                        asked to choose a stride for more than 2^40
+ *                        steps; dp costs past 32 bits; dp's exact table
+ *                        past table_bytes at the unit given (the message
+ *                        names a unit that fits) or, with UTURN_DP_EXACT,
+ *                        at the gcd unit; a chain so long that even dp's
+ *                        approximate tables cannot fit table_bytes
+ *                        (refused in time and memory that do not grow
+ *                        with steps); several levels
+ *                        for a planner other than hrevolve; hrevolve past
+ *                        its limits (the message gives the table bytes and
+ *                        the work it would need, and names the
+ *                        alternative: fewer steps or slots, or for very
+ *                        long chains the online planner's periodic disk
+ *                        schedule), with a level cheaper to write or to
+ *                        read than a faster one (its optimum is not
+ *                        guaranteed then), or with a cost past 2^24;
  *   UTURN_E_NOMEM        an allocation failed.
  * Thread safety: reentrant. The plan is immutable and may be shared.
  * Since: 0.1
@@ -419,7 +563,11 @@ UTURN_EXPORT uturn_status_t uturn_plan_create(const uturn_problem_t *problem,
  * "slot_bytes B", "budget_bytes B" and "planner NAME", then one action per
  * line; "#" starts a comment. The whole plan is validated; its counts are
  * those observed by the validator. At most @p length bytes of @p text are
- * read; the text need not be NUL-terminated.
+ * read; the text need not be NUL-terminated. Untrusted text is safe: the
+ * memory a parse takes beyond the plan's actions is bounded by the text's
+ * length (a declared step count allocates nothing until its values are
+ * there), and text quoted in a message has its non-printable bytes
+ * written as \xHH.
  * @param[out] out    The new plan; set to NULL on failure.
  * @param[out] error  Details on failure: line, and action for a rule that
  *                    an action breaks.
@@ -433,6 +581,55 @@ UTURN_EXPORT uturn_status_t uturn_plan_parse(const char *text, size_t length,
                                              uturn_plan_t **out,
                                              uturn_error_t *error);
 
+/** A reader of plan text that arrives in pieces (a file, a pipe). */
+typedef struct uturn_reader uturn_reader_t;
+
+/**
+ * Start reading plan text in pieces: the streaming form of
+ * uturn_plan_parse() for text that need not be in memory at once. Each
+ * line is read and validated as soon as it is complete and its action is
+ * then dropped, so the reader's memory follows the longest line, the
+ * per-step values the text holds and the slots in use, never the number
+ * of actions. Same format, rules, statuses and messages as
+ * uturn_plan_parse(); it builds no plan (use uturn_plan_parse() to run
+ * one).
+ * @param alloc   Allocator for the reader, or NULL for malloc/free.
+ * @param[out] out  The new reader; set to NULL on failure.
+ * @return UTURN_OK; UTURN_E_INVALID_ARG (out NULL); UTURN_E_NOMEM.
+ * Thread safety: reentrant; one thread per reader. Since: 0.2
+ */
+UTURN_EXPORT uturn_status_t uturn_reader_create(const uturn_allocator_t *alloc,
+                                                uturn_reader_t **out,
+                                                uturn_error_t *error);
+
+/**
+ * Read the next @p length bytes of text (any split, even inside a line or
+ * a number). The first failure sticks: later calls return it again.
+ * @return UTURN_OK; UTURN_E_PARSE (malformed text: line in @p error);
+ *         UTURN_E_INVALID_PLAN (a rule broken: action and line);
+ *         UTURN_E_INVALID_ARG (NULL reader, NULL text with a non-zero
+ *         length, or a finished reader); UTURN_E_NOMEM.
+ * Since: 0.2
+ */
+UTURN_EXPORT uturn_status_t uturn_reader_feed(uturn_reader_t *reader,
+                                              const char *text, size_t length,
+                                              uturn_error_t *error);
+
+/**
+ * The text has ended: read its last line (it need not end in a newline),
+ * check the end-of-plan rules and report the counts the validator saw in
+ * @p observed (may be NULL; the counts are those of a uturn_plan_parse()
+ * of the same text). A reader finishes once.
+ * @return as uturn_reader_feed().
+ * Since: 0.2
+ */
+UTURN_EXPORT uturn_status_t uturn_reader_finish(uturn_reader_t *reader,
+                                                uturn_stats_t *observed,
+                                                uturn_error_t *error);
+
+/** Free @p reader. NULL is a no-op. Since: 0.2 */
+UTURN_EXPORT void uturn_reader_free(uturn_reader_t *reader);
+
 /** Free @p plan. NULL is a no-op. The plan must have no live cursor. */
 UTURN_EXPORT void uturn_plan_free(uturn_plan_t *plan);
 
@@ -445,6 +642,17 @@ UTURN_EXPORT uturn_status_t uturn_plan_stats(const uturn_plan_t *plan,
                                              uturn_stats_t *out);
 
 /**
+ * The counts of storage level @p level (0: memory) of @p plan: its capacity
+ * and costs, the stores into it, the restores from it, its peaks. A plan
+ * without levels has one.
+ * @return UTURN_OK; UTURN_E_INVALID_ARG (a NULL pointer, or level >=
+ *         stats.levels).
+ * Thread safety: safe on a shared plan. Since: 0.2
+ */
+UTURN_EXPORT uturn_status_t uturn_plan_level_stats(
+    const uturn_plan_t *plan, uint64_t level, uturn_level_stats_t *out);
+
+/**
  * The problem as the plan resolved it: slots is the capacity the plan was
  * made for (as uturn_stats_t.slots; derived from the budget or the planner
  * when not given), and for periodic and sqrt, stride is the stride used.
@@ -455,6 +663,23 @@ UTURN_EXPORT uturn_status_t uturn_plan_stats(const uturn_plan_t *plan,
  */
 UTURN_EXPORT uturn_status_t uturn_plan_problem(const uturn_plan_t *plan,
                                                uturn_problem_t *out);
+
+/**
+ * The plan's fingerprint: XXH3-64 of a canonical little-endian encoding of
+ * what determines its action stream (the planner, steps, the capacity or
+ * stride as resolved, per-step sizes and costs; for a parsed plan, its
+ * actions), and of the encoding's version; not thread counts, allocators,
+ * or the bytes a slot counts as. It is the same in every process and on
+ * every machine for the same request, so MPI ranks compare it before they
+ * run. Equal fingerprints mean equal action streams (up to a hash
+ * collision); different ones may still mean equal streams (revolve with 50
+ * or 60 slots for 40 steps). uturn_stats_t.fingerprint holds it too; the
+ * CLI prints it as 16 hex digits.
+ * @return UTURN_OK; UTURN_E_INVALID_ARG if a pointer is NULL.
+ * Thread safety: safe on a shared plan. Since: 0.2
+ */
+UTURN_EXPORT uturn_status_t uturn_plan_fingerprint(const uturn_plan_t *plan,
+                                                   uint64_t *out);
 
 /**
  * Generate every action of @p plan, validate it against every rule of the
@@ -527,6 +752,45 @@ UTURN_EXPORT uturn_status_t uturn_cursor_read(uturn_cursor_t *cursor,
                                               uturn_action_t *actions,
                                               size_t capacity, size_t *count);
 
+/**
+ * Online plans (the step count is unknown): "the live state is the last".
+ * Valid right after the cursor handed out an `advance i i+1` of the first
+ * sweep (then n = i + 1); the next reads give the reversal, planned for
+ * the checkpoints held at that moment. During the first sweep a read
+ * never hands out more than up to the next such advance.
+ * @return UTURN_OK; UTURN_E_UNSUPPORTED for a plan that knows its steps;
+ *         UTURN_E_INVALID_ARG (NULL cursor, or not right after an advance
+ *         of the first sweep: actions are still waiting, or the end came
+ *         already).
+ * Thread safety: one thread per cursor. Since: 0.2
+ */
+UTURN_EXPORT uturn_status_t uturn_cursor_end(uturn_cursor_t *cursor);
+
+/**
+ * Online plans with a byte budget (states of different sizes): the size of
+ * x_step, the state just reached (x_0 before the first read; then after
+ * each advance of the first sweep, before the next read).
+ * @return UTURN_OK; UTURN_E_UNSUPPORTED (not such a plan);
+ *         UTURN_E_INVALID_ARG (step is not the state just reached);
+ *         UTURN_E_INFEASIBLE (x_0 alone does not fit the budget).
+ * Since: 0.2
+ */
+UTURN_EXPORT uturn_status_t uturn_cursor_set_size(uturn_cursor_t *cursor,
+                                                  uint64_t step,
+                                                  uint64_t bytes);
+
+/**
+ * An online plan's realised counts: those of the actions its cursor has
+ * generated so far (all of them, once it is at its end), with steps = n
+ * once the end was said (UTURN_NONE before).
+ * @return UTURN_OK; UTURN_E_INVALID_ARG (NULL pointer);
+ *         UTURN_E_UNSUPPORTED (a plan that knows its steps: its counts are
+ *         uturn_plan_stats()).
+ * Since: 0.2
+ */
+UTURN_EXPORT uturn_status_t uturn_cursor_stats(const uturn_cursor_t *cursor,
+                                               uturn_stats_t *out);
+
 /** Free @p cursor. NULL is a no-op. Since: 0.1 */
 UTURN_EXPORT void uturn_cursor_free(uturn_cursor_t *cursor);
 
@@ -539,8 +803,9 @@ typedef struct uturn_validator uturn_validator_t;
 
 /**
  * Start validating a stream for @p problem: its steps, its capacity (slots,
- * or budget_bytes / slot_bytes; unlimited when neither is set), and its
- * byte budget when budget_bytes and slot_bytes are set.
+ * or budget_bytes / slot_bytes; unlimited when neither is set; with
+ * storage levels, their slots, counted per level), and its byte budget
+ * when budget_bytes and slot_bytes are set.
  * @return UTURN_OK; UTURN_E_INVALID_ARG (NULL pointer, zero steps, slots and
  *         budget_bytes both set, budget without slot_bytes); UTURN_E_NOMEM.
  * Thread safety: reentrant. Since: 0.1
@@ -571,6 +836,29 @@ UTURN_EXPORT uturn_status_t uturn_validator_finish(uturn_validator_t *validator,
                                                    uturn_stats_t *observed,
                                                    uturn_error_t *error);
 
+/**
+ * The counts the validator has seen for storage level @p level (0 without
+ * levels): stores into it, restores from it, its peaks. The name is NULL.
+ * @return UTURN_OK; UTURN_E_INVALID_ARG (a NULL pointer, or no such
+ *         level).
+ * Since: 0.2
+ */
+UTURN_EXPORT uturn_status_t uturn_validator_level_stats(
+    const uturn_validator_t *validator, uint64_t level,
+    uturn_level_stats_t *out);
+
+/**
+ * A validator made with steps = 0 (an online plan, the step count
+ * unknown) learns n here, once the stream's first sweep has reached x_n
+ * and before its turn. Until then no advance is checked against n, and a
+ * turn is a broken rule.
+ * @return UTURN_OK; UTURN_E_INVALID_ARG (NULL, n is 0 or already known);
+ *         UTURN_E_INVALID_PLAN (the stream went past n already).
+ * Since: 0.2
+ */
+UTURN_EXPORT uturn_status_t uturn_validator_set_steps(
+    uturn_validator_t *validator, uint64_t steps, uturn_error_t *error);
+
 /** Free @p validator. NULL is a no-op. Since: 0.1 */
 UTURN_EXPORT void uturn_validator_free(uturn_validator_t *validator);
 
@@ -592,6 +880,16 @@ UTURN_EXPORT void uturn_validator_free(uturn_validator_t *validator);
  *
  * The adjoint callback receives the live state x_step; forward work it does
  * itself (recomputing stages or x_{step+1}) is not counted by uturn.
+ *
+ * Every callback must return to the executor: it must not unwind through
+ * the library (C longjmp out of it, a C++ exception escaping it, a Fortran
+ * ERROR STOP or MPI_Abort-style exit on a path the run should survive).
+ * The library is C and cannot clean up behind an unwind: the run's cursor
+ * and buffers leak and the executor is left mid-run. Catch inside the
+ * callback, keep what you caught, and return non-zero; the run then stops
+ * with UTURN_E_CALLBACK, frees everything, and you rethrow after it.
+ * From C++, <uturn.hpp> (installed beside this header) does that for any
+ * callable: Executor::run() rethrows the callback's own exception.
  * Since: 0.1
  */
 typedef struct uturn_model {
@@ -605,10 +903,48 @@ typedef struct uturn_model {
     int (*save)(void *user, uint64_t step, void *dst, uint64_t bytes);
     int (*load)(void *user, uint64_t step, const void *src, uint64_t bytes);
     uint64_t (*state_size)(void *user, uint64_t step); /* or NULL */
+    /* Appended in 0.2. Online plans (the step count is unknown): asked
+     * after each forward step of the first sweep, with the live state
+     * x_step; non-zero means "this is the last state, x_n" (no return value
+     * of forward changes meaning). NULL: the run ends only at the plan's
+     * max_steps. With save/load and state_size, the size of each new state
+     * is asked once it exists. */
+    int (*is_last)(void *user, uint64_t step);
+    /* A step that depends on more than the state (an adaptive time step
+     * chosen by a controller with history) may keep a small record per
+     * step: with record_bytes > 0 and forward_record set, it is called
+     * instead of forward, with the record of F_step: in the first sweep
+     * (again == false) the callback writes it; in every recomputation
+     * (again == true) it gets back exactly what it wrote. The records are
+     * kept outside the budget (report->record_bytes). Otherwise a forward
+     * step must be a function of the step index and the state alone. */
+    uint64_t record_bytes;
+    int (*forward_record)(void *user, uint64_t step, void *record,
+                          bool again);
 } uturn_model_t;
 
 /** Set every field of @p model to 0/NULL and record its size. Since: 0.1 */
 UTURN_EXPORT void uturn_model_init(uturn_model_t *model);
+/* For a struct of @p size bytes; see "Structs that grow" above. */
+UTURN_EXPORT void uturn_model_init_size(uturn_model_t *model,
+                                        size_t size);
+#define uturn_model_init(p) uturn_model_init_size((p), sizeof *(p))
+
+/**
+ * How far a run has got, for uturn_run_options_t.on_progress. Work is
+ * counted in cost units: each forward step at its cost (1 unless the plan
+ * has step_costs), each reverse step as 1.
+ * Since: 0.2
+ */
+typedef struct uturn_progress {
+    size_t size;            /* sizeof(uturn_progress_t) of the library */
+    uint64_t done;          /* work done so far */
+    uint64_t total;         /* work the plan predicts: forward_cost + steps */
+    uint64_t forward_steps; /* forward steps done so far */
+    uint64_t reverse_steps; /* reverse steps done so far */
+    uint64_t steps;         /* n */
+    double seconds;         /* wall time since the run began */
+} uturn_progress_t;
 
 /**
  * Options of one run. Prepare with uturn_run_options_init().
@@ -623,10 +959,30 @@ typedef struct uturn_run_options {
     int (*progress)(void *user, uint64_t reversed, uint64_t steps);
     void *progress_user;
     uint64_t progress_every; /* 0: about every 1% of the steps */
+    /* Appended in 0.2: progress over the whole run, the first sweep
+     * included (see uturn_progress_t). Called whenever at least
+     * `on_progress_every` units of work have been done since the last call,
+     * and once at the end of a complete run; a non-zero return stops the
+     * run with UTURN_E_CALLBACK. May be NULL. */
+    int (*on_progress)(void *user, const uturn_progress_t *progress);
+    void *on_progress_user;
+    uint64_t on_progress_every; /* 0: about every 1% of the total work */
+    /* Appended in 0.2: the bytes of x_0 .. x_{n-1} in this run, when they
+     * are not the plan's step_bytes (a plan made in abstract units for
+     * several MPI ranks, each with its own sizes); NULL: the plan's. Read
+     * during the run; the peak is found by simulating the plan's stores
+     * with these sizes, and the counts are in them. */
+    const uint64_t *step_bytes;
 } uturn_run_options_t;
+
+
 
 /** Set @p options to its defaults and record its size. Since: 0.1 */
 UTURN_EXPORT void uturn_run_options_init(uturn_run_options_t *options);
+/* For a struct of @p size bytes; see "Structs that grow" above. */
+UTURN_EXPORT void uturn_run_options_init_size(uturn_run_options_t *options,
+                                              size_t size);
+#define uturn_run_options_init(p) uturn_run_options_init_size((p), sizeof *(p))
 
 /**
  * What a run did, beyond the counts (which come back as uturn_stats_t).
@@ -643,69 +999,322 @@ typedef struct uturn_report {
     uint64_t actions_done;        /* actions completed */
     uint64_t failed_action;       /* index of the action that failed */
     uint64_t failed_step;         /* its step, or UTURN_NONE */
-    uint64_t slot_bytes;          /* what one slot really costs (uniform) */
-    uint64_t planned_peak_bytes;  /* predicted peak at the real slot cost */
-    uint64_t measured_peak_bytes; /* the allocator's figure for the slots */
+    uint64_t slot_bytes;          /* what one slot really costs: the stride */
+    uint64_t planned_peak_bytes;  /* the plan's peak at the real slot cost */
+    uint64_t measured_peak_bytes; /* everything the storage held for slots */
     uint64_t verify_bytes;        /* memory verify mode kept, outside budget */
     double wall_seconds;          /* the whole run */
     double forward_seconds;       /* forward callbacks */
     double adjoint_seconds;       /* turn and adjoint callbacks */
     double copy_seconds;          /* store and restore (memcpy, save, load) */
     double overhead_seconds;      /* everything else */
-    bool jemalloc;                /* slots lived in a jemalloc arena */
+    bool jemalloc;                /* always false since 0.2 (see below) */
+    /* Appended in 0.2. The inputs of the slot cost (uturn_slot_cost_t):
+     * planned_peak_bytes is what the region for the plan's peak costs, and
+     * planned_peak_bytes <= measured_peak_bytes <= budget_bytes (the
+     * region may be larger than the plan needs when an earlier run left
+     * it so and the budget allows). */
+    uint64_t storage_granule;   /* the storage holds multiples of this */
+    uint64_t storage_alignment; /* each slot starts at a multiple of this */
+    const char *storage_backend; /* "pages" or "allocator"; static */
+    uint64_t held_before_bytes; /* slot storage kept from earlier runs */
+    uint64_t held_after_bytes;  /* slot storage kept for later runs */
+    uint64_t bookkeeping_bytes; /* the executor's tables, outside budget */
+    uint64_t budget_bytes;      /* the budget the run kept to, or 0 */
+    uint64_t record_bytes;      /* memory step records took, outside budget */
+    uint64_t steps;             /* n as the run found it (online plans) */
+    /* Memory for states on their way to or from storage levels (inside
+     * measured_peak_bytes and the budget); see io_buffers. */
+    uint64_t io_buffer_bytes;
 } uturn_report_t;
 
 /** Reset @p report and record its size. NULL is a no-op. Since: 0.1 */
 UTURN_EXPORT void uturn_report_init(uturn_report_t *report);
+/* For a struct of @p size bytes; see "Structs that grow" above. */
+UTURN_EXPORT void uturn_report_init_size(uturn_report_t *report,
+                                         size_t size);
+#define uturn_report_init(p) uturn_report_init_size((p), sizeof *(p))
 
 /** Runs models to plans; owns the slot storage. */
 typedef struct uturn_executor uturn_executor_t;
 
 /**
- * Make an executor. Slot storage comes from @p alloc when it is given (so a
- * counting allocator sees every byte), else from a jemalloc arena of its own
- * when jemalloc is the process's allocator (the executor finds it at run
- * time; uturn does not link it), else from malloc.
+ * A user's storage for a level of slots (device memory, a compressor,
+ * remote storage): the executor hands it each state to keep under a slot
+ * id and asks for it back. Every callback takes `user` first and returns 0
+ * on success; any other value stops the run with UTURN_E_IO naming the
+ * step (and UTURN_E_CALLBACK's message conventions).
+ * Since: 0.2
+ */
+typedef struct uturn_storage_callbacks {
+    size_t size; /* sizeof(uturn_storage_callbacks_t) */
+    void *user;
+    /* Before a run: at most `ids` slots held at once, `bytes` of them in
+     * all (the level's whole region, not one slot's). May be NULL. */
+    int (*open)(void *user, uint64_t ids, uint64_t bytes);
+    /* Keep the state (`bytes` at `src`, x_step) under id. */
+    int (*put)(void *user, uint64_t id, uint64_t step, const void *src,
+               uint64_t bytes);
+    /* Write the state kept under id (x_step, `bytes`) to dst. */
+    int (*get)(void *user, uint64_t id, uint64_t step, void *dst,
+               uint64_t bytes);
+    /* The state under id is no longer needed. May be NULL. */
+    void (*drop)(void *user, uint64_t id);
+    /* After a run, on every exit path. May be NULL. */
+    void (*close)(void *user);
+} uturn_storage_callbacks_t;
+
+/** Where a level of slots lives. Since: 0.2 */
+typedef enum uturn_storage_kind {
+    UTURN_STORAGE_MEMORY = 0, /* the executor's memory (level 0's kind) */
+    UTURN_STORAGE_FILE   = 1, /* one preallocated file per run */
+    UTURN_STORAGE_USER   = 2  /* the caller's callbacks */
+} uturn_storage_kind_t;
+
+/**
+ * The storage of one level beyond memory (see uturn_executor_options_t).
+ * Prepare with uturn_storage_init().
+ * Since: 0.2
+ */
+typedef struct uturn_storage {
+    size_t size; /* set by uturn_storage_init() */
+    uturn_storage_kind_t kind;
+    /* FILE: the directory the run's own subdirectory goes in; NULL: the
+     * TMPDIR environment variable, else /tmp. Copied at open. */
+    const char *directory;
+    /* USER: the callbacks; must outlive the executor. */
+    const uturn_storage_callbacks_t *callbacks;
+    /* FILE: perform reads and writes in the run's thread, one at a time
+     * (no overlap with compute). false: a thread of the run's own writes
+     * behind and reads ahead (see io_buffers). USER levels are always
+     * called in the run's thread. */
+    bool synchronous;
+} uturn_storage_t;
+
+/** Set @p storage to its defaults (a file level in $TMPDIR). Since: 0.2 */
+UTURN_EXPORT void uturn_storage_init_size(uturn_storage_t *storage,
+                                          size_t size);
+#define uturn_storage_init(p) uturn_storage_init_size((p), sizeof *(p))
+
+/**
+ * How an executor is made. Prepare with uturn_executor_options_init().
+ * Since: 0.2
+ */
+typedef struct uturn_executor_options {
+    size_t size; /* set by uturn_executor_options_init() */
+    /* The executor's own bookkeeping (tables, generator state); NULL:
+     * malloc/free. Copied: it need not outlive the call. */
+    const uturn_allocator_t *alloc;
+    /* Slot storage. NULL: pages the executor maps itself (mmap), whose
+     * cost is whole pages; else this allocator, whose cost is exactly what
+     * is asked of it. Copied. */
+    const uturn_allocator_t *slot_alloc;
+    /* The storage of levels 1, 2, .. of a plan with storage levels (level
+     * 0 is the memory above); copied at open. */
+    const uturn_storage_t *levels;
+    uint64_t level_count;
+    /* States in flight to and from overlapped (file) levels: buffers of
+     * one slot each, taken from the memory budget (uturn_executor_plan()
+     * leaves them out of level 0's slots). 0: 2; at most 16. A plan with
+     * levels and no overlapped one takes 1 (a save/load model's staging). */
+    uint64_t io_buffers;
+} uturn_executor_options_t;
+
+/** Set @p options to its defaults (all NULL). Since: 0.2 */
+UTURN_EXPORT void
+uturn_executor_options_init(uturn_executor_options_t *options);
+/* For a struct of @p size bytes; see "Structs that grow" above. */
+UTURN_EXPORT void uturn_executor_options_init_size(uturn_executor_options_t *options,
+                                                   size_t size);
+#define uturn_executor_options_init(p) uturn_executor_options_init_size((p), sizeof *(p))
+
+/**
+ * Make an executor. Slot storage is one region the executor holds (a slab:
+ * uniform slots at fixed strides, states of different sizes packed), taken
+ * from options->slot_alloc when given, else mapped from the kernel in whole
+ * pages, so its cost never depends on what else the process allocated
+ * (see uturn_slot_cost_t). Large regions ask for transparent huge pages.
+ * @param options  NULL for the defaults.
  * @return UTURN_OK; UTURN_E_INVALID_ARG (out NULL); UTURN_E_NOMEM.
  * Thread safety: reentrant; one thread per executor at a time.
+ * Since: 0.2
+ */
+UTURN_EXPORT uturn_status_t
+uturn_executor_open(const uturn_executor_options_t *options,
+                    uturn_executor_t **out, uturn_error_t *error);
+
+/**
+ * uturn_executor_open() with @p alloc for both the bookkeeping and the slot
+ * storage (so a counting allocator sees every byte); NULL: malloc for the
+ * bookkeeping and the executor's own pages for the slots.
+ * @return as uturn_executor_open().
  * Since: 0.1
  */
 UTURN_EXPORT uturn_status_t
 uturn_executor_create(const uturn_allocator_t *alloc, uturn_executor_t **out,
                       uturn_error_t *error);
 
-/** Free @p executor, its slot buffers and its arena. NULL is a no-op.
+/** Free @p executor and everything it holds. NULL is a no-op.
  *  Since: 0.1 */
 UTURN_EXPORT void uturn_executor_free(uturn_executor_t *executor);
 
 /**
- * Give back the slot buffers the executor keeps between runs. A run empties
- * every slot on every exit path, but keeps the buffers of uniform slots for
- * the next run (so a code that computes a gradient per iteration does not
- * fault in fresh pages every time); the next run reuses, adds or frees
- * buffers so that it holds exactly what its plan needs. NULL is a no-op.
+ * Give back the slot storage and the tables the executor keeps between
+ * runs. What it keeps, and why: a run empties every slot on every exit
+ * path, but the storage region stays mapped for the next run, so that a
+ * code that computes a gradient per iteration (or a line search that tries
+ * several budgets) does not fault in fresh pages every time. The promise
+ * holds across any sequence of runs: while a run's callbacks execute, the
+ * executor holds at most that run's budget for slots, kept storage
+ * included (it shrinks what it kept before the first callback); between
+ * runs it holds at most the last run's budget, or, after a run without a
+ * budget, exactly that run's peak. NULL is a no-op.
  * Thread safety: not while the executor runs. Since: 0.1
  */
 UTURN_EXPORT void uturn_executor_trim(uturn_executor_t *executor);
 
 /**
- * What the executor's storage really spends on a slot of @p state_bytes
- * (the allocator's size class), which is what budgets are checked against.
+ * What the last run did with one storage level of the executor: level 0 is
+ * memory, 1 .. level_count the executor's levels. Prepare with
+ * uturn_level_report_init().
+ * Since: 0.2
+ */
+typedef struct uturn_level_report {
+    size_t size;          /* set by uturn_level_report_init() */
+    uint64_t stores;      /* states written into the level */
+    uint64_t restores;    /* states read back */
+    uint64_t peak_slots;  /* most states held at once */
+    uint64_t bytes_written, bytes_read;
+    double write_seconds; /* spent writing (on the I/O thread if overlapped) */
+    double read_seconds;  /* spent reading */
+    double wait_seconds;  /* the run waited for this level's I/O */
+    bool overlapped;      /* its I/O ran on a thread of its own */
+    bool on_tmpfs;        /* a file level whose directory is memory */
+} uturn_level_report_t;
+
+/** Set @p report to zeros and record its size. Since: 0.2 */
+UTURN_EXPORT void uturn_level_report_init_size(uturn_level_report_t *report,
+                                               size_t size);
+#define uturn_level_report_init(p)                                             \
+    uturn_level_report_init_size((p), sizeof *(p))
+
+/**
+ * The last run's figures for storage level @p level of @p executor (see
+ * uturn_level_report_t); all zero before any run with levels.
+ * @return UTURN_OK; UTURN_E_INVALID_ARG (a NULL pointer, or level past the
+ *         executor's levels).
+ * Since: 0.2
+ */
+UTURN_EXPORT uturn_status_t uturn_executor_level_report(
+    const uturn_executor_t *executor, uint64_t level,
+    uturn_level_report_t *out);
+
+/** Bytes of slot storage @p executor holds now (0 for NULL). Since: 0.2 */
+UTURN_EXPORT uint64_t uturn_executor_held_bytes(const uturn_executor_t *executor);
+
+/**
+ * What the executor's storage spends on slots: computed, never probed, so
+ * it is the same in every process, whatever else was allocated before, and
+ * the same on every MPI rank for the same state size. A slot takes
+ * `stride` bytes (the state size rounded up to `alignment`); a region
+ * holding x bytes of slots (k uniform slots: x = k * stride; states of
+ * different sizes: the sum of their strides at the worst moment) costs x
+ * itself with a caller's allocator, and with the executor's own pages x
+ * rounded up to whole pages (`granule`), or, below one page, to 16 bytes
+ * (such a small region is a malloc block). A budget B holds the most
+ * slots whose region costs at most B; uturn_executor_budget() gives the
+ * least budget for k slots.
+ * Since: 0.2
+ */
+typedef struct uturn_slot_cost {
+    size_t size;          /* set by uturn_slot_cost_init() */
+    uint64_t state_bytes; /* the state size asked about */
+    uint64_t stride;      /* bytes one slot takes */
+    uint64_t alignment;   /* 16: every slot starts at a multiple of it */
+    uint64_t granule;     /* the page size for the executor's pages; 1 */
+    const char *backend;  /* "pages" or "allocator"; a static string */
+} uturn_slot_cost_t;
+
+/** Set @p cost to zeros and record its size. NULL is a no-op. Since: 0.2 */
+UTURN_EXPORT void uturn_slot_cost_init(uturn_slot_cost_t *cost);
+/* For a struct of @p size bytes; see "Structs that grow" above. */
+UTURN_EXPORT void uturn_slot_cost_init_size(uturn_slot_cost_t *cost,
+                                            size_t size);
+#define uturn_slot_cost_init(p) uturn_slot_cost_init_size((p), sizeof *(p))
+
+/**
+ * The slot cost of @p executor for states of @p state_bytes.
+ * @return UTURN_OK; UTURN_E_INVALID_ARG (NULL pointer, zero bytes);
+ *         UTURN_E_OVERFLOW (the stride does not fit in 64 bits).
+ * Thread safety: safe. Since: 0.2
+ */
+UTURN_EXPORT uturn_status_t uturn_executor_slot_cost(
+    const uturn_executor_t *executor, uint64_t state_bytes,
+    uturn_slot_cost_t *out);
+
+/**
+ * The stride of uturn_executor_slot_cost(): what one uniform slot of
+ * @p state_bytes takes, the figure budgets are checked against.
  * @return UTURN_OK; UTURN_E_INVALID_ARG (NULL pointer, zero bytes);
  *         UTURN_E_OVERFLOW.
- * Since: 0.1
+ * Thread safety: safe. Since: 0.1
  */
 UTURN_EXPORT uturn_status_t uturn_executor_slot_bytes(
     const uturn_executor_t *executor, uint64_t state_bytes, uint64_t *out);
 
 /**
- * uturn_plan_create() with each slot counted at its real cost: the plan is
- * made for problem->slot_bytes replaced by
- * uturn_executor_slot_bytes(problem->slot_bytes), so that a plan that fits
- * its budget_bytes still fits when run. Statuses as uturn_plan_create(),
- * and UTURN_E_INVALID_ARG when problem->slot_bytes is 0 (it must be the
- * size of one state).
- * Since: 0.1
+ * The most uniform slots of @p state_bytes that a budget of @p budget
+ * bytes holds on @p executor (the inverse of uturn_executor_budget()): the
+ * capacity uturn_executor_plan() gives a uniform planner for that budget.
+ * @return UTURN_OK; UTURN_E_INVALID_ARG (NULL pointer, zero bytes);
+ *         UTURN_E_OVERFLOW.
+ * Thread safety: safe. Since: 0.2
+ */
+UTURN_EXPORT uturn_status_t uturn_executor_capacity(
+    const uturn_executor_t *executor, uint64_t state_bytes, uint64_t budget,
+    uint64_t *slots);
+
+/**
+ * The least budget that holds @p slots uniform slots of @p state_bytes on
+ * @p executor: what their region costs (see uturn_slot_cost_t). A budget of
+ * slots * state_bytes may hold fewer, since whole pages are counted.
+ * @return UTURN_OK; UTURN_E_INVALID_ARG (NULL pointer, zero bytes);
+ *         UTURN_E_OVERFLOW.
+ * Thread safety: safe. Since: 0.2
+ */
+UTURN_EXPORT uturn_status_t uturn_executor_budget(
+    const uturn_executor_t *executor, uint64_t state_bytes, uint64_t slots,
+    uint64_t *budget);
+
+/**
+ * The slots storage level @p level of @p problem's levels holds on
+ * @p executor, as uturn_executor_plan() resolves it: a capacity in slots as
+ * given; memory's bytes (level 0) at the real cost of the region, less the
+ * I/O buffers the executor's further levels take (see io_buffers); a
+ * further level's bytes in whole strides of problem->slot_bytes. What MPI
+ * ranks compare to agree on each level's capacity.
+ * @return UTURN_OK; UTURN_E_INVALID_ARG (NULL pointer, level past the
+ *         problem's levels, no capacity); UTURN_E_INFEASIBLE (the bytes hold
+ *         no slot); UTURN_E_OVERFLOW.
+ * Thread safety: safe. Since: 0.2
+ */
+UTURN_EXPORT uturn_status_t uturn_executor_level_slots(
+    const uturn_executor_t *executor, const uturn_problem_t *problem,
+    uint64_t level, uint64_t *slots, uturn_error_t *error);
+
+/**
+ * uturn_plan_create() with slots counted at their real cost, so that a plan
+ * that fits its budget still fits when it runs: slot_bytes becomes the
+ * stride of problem->slot_bytes, step_bytes (if given) become their
+ * strides, and budget_bytes becomes the most bytes a region may hold within
+ * the budget (see uturn_slot_cost_t). The plan's peak_bytes is then what
+ * the run holds before the storage rounds it up, and a run of it never
+ * needs more than the budget. With storage levels, a capacity in bytes is
+ * resolved as uturn_executor_level_slots() says: memory's bytes hold its
+ * slots and the executor's I/O buffers, a further level's whole strides.
+ * Statuses as uturn_plan_create(), and UTURN_E_INVALID_ARG when neither
+ * slot_bytes nor step_bytes gives the size of a state.
+ * Thread safety: safe; the plan is the caller's. Since: 0.1
  */
 UTURN_EXPORT uturn_status_t uturn_executor_plan(
     const uturn_executor_t *executor, const uturn_problem_t *problem,
@@ -715,9 +1324,14 @@ UTURN_EXPORT uturn_status_t uturn_executor_plan(
  * Run @p model to @p plan. Before the first callback the executor checks
  * the model, checks the plan's peak at the real slot cost against the
  * budget (options->budget_bytes, else the plan's; UTURN_E_INFEASIBLE names
- * the least budget that fits, and no callback has run) and allocates the
- * slots. It then performs every action, and frees every slot on every
- * exit path; an executor may be reused after any failure.
+ * the least budget that fits, and no callback has run), and sizes its slot
+ * storage: at least the plan's peak, at most the budget (what it kept from
+ * earlier runs is kept only as far as the budget allows). It then performs
+ * every action, and empties every slot on every exit path; an executor may
+ * be reused after any failure. The peak comes from the plan's counts for
+ * uniform slots and for plans whose step_bytes are already strides (plans
+ * from uturn_executor_plan()); otherwise the executor simulates the plan's
+ * stores once (a walk over its actions) to find it.
  *
  * Verify mode hashes every state the first time it is computed and again
  * whenever it is recomputed (contiguous states after every forward step;

@@ -185,11 +185,30 @@ static uturn_status_t prepare(uturn_plan_t *plan, uturn_error_t *error)
     return status;
 }
 
+/* The stream follows from the steps, the chain in units (unit, sizes,
+ * costs), the units free at the top and what was built: store-all, the
+ * exact table, or the approximate planner with its band width and coarse
+ * grid (which table_bytes decides). The thread count never changes it. */
+static void fingerprint(const uturn_plan_t *plan, struct uturn__hasher *h)
+{
+    const struct uturn__dp *dp = plan->data;
+    uturn__hash_u64(h, plan->problem.steps);
+    uturn__hash_u64(h, dp->top.m);
+    uturn__hash_u64(h, dp->chain.unit);
+    uturn__hash_u64(h, dp->top.kind);
+    uturn__hash_u64(h, dp->band != NULL ? dp->band->W : 0);
+    uturn__hash_u64(h, dp->band != NULL ? dp->band->K : 0);
+    uturn__hash_array(h, plan->step_bytes, plan->problem.steps);
+    uturn__hash_array(h, plan->step_costs, plan->problem.steps);
+    uturn__hash_u64(h, plan->step_bytes == NULL ? plan->problem.slot_bytes : 0);
+}
+
 const struct uturn__planner uturn__dp = {
-    .id         = UTURN_PLANNER_DP,
-    .name       = "dp",
-    .prepare    = prepare,
-    .state_size = uturn__dp_state_size,
-    .start      = uturn__dp_start,
-    .fill       = uturn__dp_fill,
+    .id          = UTURN_PLANNER_DP,
+    .name        = "dp",
+    .prepare     = prepare,
+    .state_size  = uturn__dp_state_size,
+    .start       = uturn__dp_start,
+    .fill        = uturn__dp_fill,
+    .fingerprint = fingerprint,
 };

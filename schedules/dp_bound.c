@@ -17,7 +17,7 @@
  * Uniform relaxation. Make every state as small as the smallest and every
  * step as cheap as the cheapest: any plan of the chain is a plan of that
  * chain and costs no less. Its optimum over all plans is revolve's,
- * c_min * t(n + 1, s) with s = floor(B / s_min) slots (DESIGN.md section
+ * c_min * t(n + 1, s) with s = floor(B / s_min) slots (docs/model.md section
  * 4). This one matters when the budget is tight.
  */
 #include "dp.h"
@@ -87,7 +87,7 @@ static uint64_t first_sweep_bound(const uturn_plan_t *plan, uint64_t budget)
     return sweep + second - (keep < second ? keep : second);
 }
 
-/* t(l, s) of DESIGN.md section 4 (revolve's forward steps). */
+/* t(l, s) of docs/model.md section 4 (revolve's forward steps). */
 static uint64_t revolve_steps(uint64_t l, uint64_t s)
 {
     if (s + 1 >= l)

@@ -73,7 +73,7 @@ uturn_status_t uturn__dp_count(uturn_plan_t *plan, uturn_error_t *error)
     const struct uturn__dp *dp = plan->data;
     uturn_stats_t *s           = &plan->stats;
     s->recompute_cost = s->forward_cost - dp->chain.prefix[plan->problem.steps];
-    /* Uniform slots have a capacity (DESIGN.md: not the peak); slots of
+    /* Uniform slots have a capacity (docs/model.md: not the peak); slots of
      * different sizes have a byte budget instead, and use 0 .. peak-1. */
     s->slots = plan->step_bytes == NULL ? plan->problem.slots : s->peak_slots;
     plan->slot_span     = s->peak_slots;

@@ -47,4 +47,5 @@ const struct uturn__planner uturn__parsed = {
     .state_size = state_size,
     .start      = start,
     .fill       = fill,
+    /* The fingerprint is the parse's (planfile_line.c). */
 };

@@ -4,8 +4,8 @@
  * the first sweep and is never recomputed. Every earlier segment is replayed
  * once from its checkpoint, storing the interior states it will need:
  * x_{ik+1} .. x_{ik+k-2}. Its last state x_{ik+k-1} is reversed as soon as
- * the replay reaches it, so it is never stored (DESIGN.md section 4 stores
- * it, which costs one slot and one copy for nothing; see README).
+ * the replay reaches it, so it is never stored (the textbook scheme stores
+ * it, which costs one slot and one copy for nothing; docs/model.md 4).
  * State x_{ik+t} lives in slot i+t, so the slots used are 0..peak-1.
  */
 #include "planner.h"
@@ -221,6 +221,14 @@ size_t uturn__periodic_fill(void *state, uturn_action_t *out, size_t capacity)
     return count;
 }
 
+/* Given the stride, the stream is the same for every capacity. */
+void uturn__periodic_fingerprint(const uturn_plan_t *plan,
+                                 struct uturn__hasher *h)
+{
+    uturn__hash_u64(h, plan->problem.steps);
+    uturn__hash_u64(h, plan->problem.stride);
+}
+
 const struct uturn__planner uturn__periodic = {
     .id         = UTURN_PLANNER_PERIODIC,
     .name       = "periodic",
@@ -228,4 +236,5 @@ const struct uturn__planner uturn__periodic = {
     .state_size = uturn__periodic_state_size,
     .start      = uturn__periodic_start,
     .fill       = uturn__periodic_fill,
+    .fingerprint = uturn__periodic_fingerprint,
 };

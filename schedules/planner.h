@@ -25,6 +25,28 @@ struct uturn__planner {
     void (*start)(const uturn_plan_t *plan, void *state);
     /* Write up to capacity (>= UTURN__FILL_MIN) next actions; 0 at the end. */
     size_t (*fill)(void *state, uturn_action_t *out, size_t capacity);
+    /* Feed what determines the action stream to the fingerprint (after
+     * the planner id, which fingerprint.c feeds); NULL: steps, slots and
+     * stride as resolved. */
+    void (*fingerprint)(const uturn_plan_t *plan, struct uturn__hasher *h);
+    /* true: plans several storage levels (plan->levels, resolved) and
+     * fills plan->level_stats in prepare; false: one level, whose counts
+     * plan.c takes from the plan's. */
+    bool levels;
+    /* Online planners only (NULL for the others). During the first sweep
+     * fill() stops right after each `advance i i+1`; then awaits_end() is
+     * true and end() says "the live state is the last". With a byte
+     * budget, set_size() gives the size of each new state before the next
+     * fill (x_0 before the first). steps_known() is n once ended, else 0;
+     * forward_total() the forward steps the whole run will take, once
+     * ended (UINT64_MAX when that overflowed). */
+    bool (*awaits_end)(const void *state);
+    uturn_status_t (*end)(void *state);
+    uturn_status_t (*set_size)(void *state, uint64_t step, uint64_t bytes);
+    uint64_t (*steps_known)(const void *state);
+    uint64_t (*forward_total)(const void *state);
+    /* Online planners with a byte budget (sizes arrive as the run goes). */
+    bool (*sized)(const uturn_plan_t *plan);
 };
 
 /* Write one action; returns 1, the number written. Every generator uses
@@ -53,6 +75,8 @@ extern const struct uturn__planner uturn__periodic;
 extern const struct uturn__planner uturn__sqrt;
 extern const struct uturn__planner uturn__revolve;
 extern const struct uturn__planner uturn__dp;
+extern const struct uturn__planner uturn__hrevolve;
+extern const struct uturn__planner uturn__online;
 extern const struct uturn__planner uturn__parsed;
 
 /* periodic.c, for sqrt.c: prepare periodic with a fixed stride k. */
@@ -62,6 +86,8 @@ uturn_status_t uturn__periodic_state_size(const uturn_plan_t *plan,
                                           size_t *bytes);
 void uturn__periodic_start(const uturn_plan_t *plan, void *state);
 size_t uturn__periodic_fill(void *state, uturn_action_t *out, size_t capacity);
+void uturn__periodic_fingerprint(const uturn_plan_t *plan,
+                                 struct uturn__hasher *h);
 
 /* periodic_choose.c: peak slots of stride k for n steps (1 <= k <= n). */
 #define UTURN__PERIODIC_CHOOSE_MAX ((uint64_t)1 << 40)

@@ -82,6 +82,41 @@ struct walker {
     bool live, done;
 };
 
+/* Pending single-state left parts come in runs: with many slots a node
+ * peels off x_a, then x_{a+1} with one slot less, and so on, and each
+ * would be a frame of its own. A frame with l = 1 (whose U, r and V are
+ * never read) is instead a run of U singles x_a, x_{a+1}, .. with c, c-1,
+ * .. slots: one frame however long the run, so the stack stays small and
+ * in cache. */
+static inline void push_left(struct walker *w, const struct uturn__rv_node *n)
+{
+    if (n->l == 1 && w->depth != 0) {
+        struct uturn__rv_node *top = &w->stack[w->depth - 1];
+        if (top->l == 1 && top->a + top->U == n->a && top->c == n->c + top->U) {
+            top->U += 1;
+            return;
+        }
+    }
+    w->stack[w->depth] = *n;
+    if (n->l == 1)
+        w->stack[w->depth].U = 1;
+    w->depth += 1;
+}
+
+/* The last pending part: a run's last single, or a whole frame. */
+static inline void pop_left(struct walker *w)
+{
+    struct uturn__rv_node *top = &w->stack[w->depth - 1];
+    if (top->l == 1 && top->U > 1) {
+        top->U -= 1;
+        w->cur   = (struct uturn__rv_node){top->a + top->U, 1, 0, 0,
+                                         top->c - top->U, 0};
+        return;
+    }
+    w->cur = *top;
+    w->depth -= 1;
+}
+
 /* A single state: restore it, reverse it, then free the slot of the right
  * part it ends and resume that part's pending left part. */
 static inline size_t leaf(struct walker *w, uturn_action_t *out)
@@ -96,7 +131,7 @@ static inline size_t leaf(struct walker *w, uturn_action_t *out)
         w->done = true;
         return count;
     }
-    w->cur = w->stack[--w->depth];
+    pop_left(w);
     uturn__put(out + count++, UTURN_OP_FREE, 0, 0, w->s - w->cur.c + 1);
     w->live = false;
     return count;
@@ -121,9 +156,9 @@ static inline size_t split(struct walker *w, uturn_action_t *out)
         return count;
     }
     uturn__put(out + count++, UTURN_OP_STORE, a + j, 0, sl + 1);
-    w->stack[w->depth++] = left;
-    w->cur               = right;
-    w->live              = true;
+    push_left(w, &left);
+    w->cur  = right;
+    w->live = true;
     return count;
 }
 
@@ -148,6 +183,13 @@ static size_t fill(void *state, uturn_action_t *restrict out, size_t capacity)
     return count;
 }
 
+/* Slots beyond the steps change nothing (the generator uses min(s, n)). */
+static void fingerprint(const uturn_plan_t *plan, struct uturn__hasher *h)
+{
+    uturn__hash_u64(h, plan->problem.steps);
+    uturn__hash_u64(h, effective_slots(plan));
+}
+
 const struct uturn__planner uturn__revolve = {
     .id         = UTURN_PLANNER_REVOLVE,
     .name       = "revolve",
@@ -155,4 +197,5 @@ const struct uturn__planner uturn__revolve = {
     .state_size = state_size,
     .start      = start,
     .fill       = fill,
+    .fingerprint = fingerprint,
 };

@@ -43,13 +43,23 @@ static inline uint64_t uturn__rv_beta(uint64_t c, uint64_t r)
     return b >= UTURN__RV_SAT ? UTURN__RV_SAT : (uint64_t)b;
 }
 
+/* beta(c, r-1) from U = beta(c, r) = C(c + r, c): U * r / (c + r). The
+ * low repetition numbers, common with many slots, need no division:
+ * beta(c, 0) = 1 and beta(c, -1) = 0. */
+static inline uint64_t uturn__rv_down(uint64_t U, uint64_t r, uint64_t c)
+{
+    if (r <= 1)
+        return r; /* r = 0: beta(c, -1) = 0; r = 1: beta(c, 0) = 1 */
+    return uturn__muldiv_exact(U, r, c + r);
+}
+
 /* Split a node with l >= 2 into its parts; returns j. */
 static inline uint64_t uturn__rv_split(const struct uturn__rv_node *p,
                                        struct uturn__rv_node *left,
                                        struct uturn__rv_node *right)
 {
     assert(p->l >= 2 && p->r >= 1 && p->c >= 1);
-    const uint64_t W    = uturn__muldiv_exact(p->U, p->r - 1, p->c + p->r - 1);
+    const uint64_t W    = uturn__rv_down(p->U, p->r - 1, p->c);
     uint64_t j          = p->l > p->V ? p->l - p->V : 0;
     j                   = j > W ? j : W;
     j                   = j > 0 ? j : 1;
@@ -62,12 +72,12 @@ static inline uint64_t uturn__rv_split(const struct uturn__rv_node *p,
                                      p->r,     p->c - 1, right_V};
     if (j == W) { /* left is the full block beta(c, r-2) */
         left->r = p->r - 2;
-        left->U = uturn__muldiv_exact(W, p->r - 2, p->c + p->r - 2);
+        left->U = uturn__rv_down(W, p->r - 2, p->c);
         left->V = W - left->U;
     }
     if (right->l == rest && right->l > 1) { /* full block beta(c-1, r-1) */
         right->r = p->r - 1;
-        right->U = uturn__muldiv_exact(rest, p->r - 1, p->c + p->r - 2);
+        right->U = uturn__rv_down(rest, p->r - 1, p->c - 1);
         right->V = rest - right->U;
     }
     return j;

@@ -21,4 +21,5 @@ const struct uturn__planner uturn__sqrt = {
     .state_size = uturn__periodic_state_size,
     .start      = uturn__periodic_start,
     .fill       = uturn__periodic_fill,
+    .fingerprint = uturn__periodic_fingerprint,
 };

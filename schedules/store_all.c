@@ -81,6 +81,12 @@ static size_t fill(void *state, uturn_action_t *out, size_t capacity)
     return count;
 }
 
+/* The stream is the same for every capacity that holds it. */
+static void fingerprint(const uturn_plan_t *plan, struct uturn__hasher *h)
+{
+    uturn__hash_u64(h, plan->problem.steps);
+}
+
 const struct uturn__planner uturn__store_all = {
     .id         = UTURN_PLANNER_STORE_ALL,
     .name       = "store-all",
@@ -88,4 +94,5 @@ const struct uturn__planner uturn__store_all = {
     .state_size = state_size,
     .start      = start,
     .fill       = fill,
+    .fingerprint = fingerprint,
 };

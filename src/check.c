@@ -1,6 +1,6 @@
 /*
  * The validator: simulates an action stream against every rule of
- * DESIGN.md section 2 and counts what it sees. Tests, the parser,
+ * the model (docs/model.md section 2) and counts what it sees. Tests, the parser,
  * uturn_plan_walk() and the CLI's check all go through it.
  */
 #include "validator.h"
@@ -15,8 +15,12 @@ static void use_steps(uturn_validator_t *v, const uint64_t *step_bytes,
     v->step_bytes = step_bytes;
     v->step_costs = step_costs;
     v->sweep_cost = v->steps;
+    /* Saturated: a sweep past 2^64 makes every valid plan's forward cost
+     * overflow first, which push reports. */
     for (uint64_t i = 0; step_costs != NULL && i < v->steps; i++)
-        v->sweep_cost += step_costs[i] - 1;
+        if (uturn__add_u64(v->sweep_cost, step_costs[i] - 1, &v->sweep_cost) !=
+            UTURN_OK)
+            v->sweep_cost = UINT64_MAX;
 }
 
 uturn_status_t uturn__validator_new(const uturn_allocator_t *alloc,
@@ -43,8 +47,21 @@ uturn_status_t uturn__validator_new(const uturn_allocator_t *alloc,
     v->stats.slots        = limits->slots;
     v->stats.slot_bytes   = limits->slot_bytes;
     v->stats.budget_bytes = limits->budget_bytes;
-    *out                  = v;
+    v->level_count        = 1;
+    uturn_level_init(&v->levels[0]);
+    v->levels[0].slots = limits->slots;
+    *out               = v;
     return UTURN_OK;
+}
+
+void uturn__validator_set_levels(uturn_validator_t *v,
+                                 const uturn_level_t *levels, uint64_t count)
+{
+    v->level_count = count;
+    for (uint64_t k = 0; k < count; k++) {
+        v->levels[k]      = levels[k];
+        v->levels[k].name = NULL;
+    }
 }
 
 /* The caller's per-step arrays need not outlive the call: copy them. */
@@ -80,15 +97,21 @@ uturn_status_t uturn_validator_create(const uturn_problem_t *problem,
     p.planner             = UTURN_PLANNER_STORE_ALL;
     uturn_problem_t given = p;
     uturn__problem_copy(problem, &given);
-    p.steps        = given.steps;
-    p.slots        = given.slots;
+    uturn_level_t levels[UTURN__MAX_LEVELS];
+    uint64_t total        = 0;
+    uturn_status_t status = uturn__levels_resolve(&given, levels, &total,
+                                                  error);
+    if (status != UTURN_OK)
+        return status;
+    /* steps 0: an online stream, n told later (checked as 1 for now). */
+    p.steps        = given.steps != 0 ? given.steps : 1;
+    p.slots        = given.level_count != 0 ? total : given.slots;
     p.slot_bytes   = given.slot_bytes;
     p.budget_bytes = given.budget_bytes;
     p.step_bytes   = given.step_bytes; /* slot_bytes defaults to the largest */
     uturn_problem_t resolved;
     bool has_capacity = false;
-    uturn_status_t status =
-        uturn__problem_resolve(&p, &resolved, &has_capacity, error);
+    status = uturn__problem_resolve(&p, &resolved, &has_capacity, error);
     if (status != UTURN_OK)
         return status;
     uturn_stats_t limits;
@@ -97,7 +120,14 @@ uturn_status_t uturn_validator_create(const uturn_problem_t *problem,
     limits.slots        = resolved.slots;
     limits.slot_bytes   = resolved.slot_bytes;
     limits.budget_bytes = resolved.budget_bytes;
+    limits.steps        = given.steps;
+    if (given.steps == 0 && (given.step_bytes != NULL || given.step_costs))
+        return uturn__fail(error, UTURN_E_INVALID_ARG,
+                           "an online stream (steps 0) has no per-step "
+                           "arrays");
     status              = uturn__validator_new(alloc, &limits, NULL, NULL, out);
+    if (status == UTURN_OK && given.level_count != 0)
+        uturn__validator_set_levels(*out, levels, given.level_count);
     if (status == UTURN_OK)
         status = own_steps(*out, &given);
     if (status != UTURN_OK) {
@@ -177,7 +207,16 @@ uturn_status_t uturn__validator_finish_line(uturn_validator_t *v,
         s->forward_steps > s->steps ? s->forward_steps - s->steps : 0;
     s->recompute_cost =
         s->forward_cost > v->sweep_cost ? s->forward_cost - v->sweep_cost : 0;
-    s->recompute_factor = (double)s->forward_steps / (double)s->steps;
+    s->recompute_factor =
+        s->steps != 0 ? (double)s->forward_steps / (double)s->steps : 0.0;
+    s->levels = v->level_count;
+    s->cost             = s->forward_cost;
+    for (uint64_t k = 0; k < v->level_count; k++) {
+        const uint64_t w = v->level_stats[k].stores * v->levels[k].write_cost;
+        const uint64_t r = v->level_stats[k].restores * v->levels[k].read_cost;
+        s->cost          = s->cost + w + r < s->cost ? UINT64_MAX
+                                                     : s->cost + w + r;
+    }
     if (observed != NULL)
         uturn__stats_export(s, observed);
     if (v->failed != UTURN_OK)
@@ -205,6 +244,8 @@ uturn_status_t uturn_plan_walk(const uturn_plan_t *plan,
     uturn_status_t status  = uturn__validator_new(
          &plan->alloc, &plan->stats, plan->step_bytes, plan->step_costs, &v);
     if (status == UTURN_OK)
+        uturn__validator_set_levels(v, plan->levels, plan->level_count);
+    if (status == UTURN_OK)
         status = uturn_cursor_create(plan, NULL, &cursor);
     if (status != UTURN_OK) {
         status = uturn__fail(error, status, "out of memory for the walk");
@@ -213,10 +254,53 @@ uturn_status_t uturn_plan_walk(const uturn_plan_t *plan,
     uturn_action_t action;
     while (status == UTURN_OK && uturn_cursor_next(cursor, &action))
         status = uturn__validator_push_line(v, &action, 0, error);
-    if (status == UTURN_OK)
-        status = uturn_validator_finish(v, observed, error);
+    if (status == UTURN_OK) {
+        v->stats.fingerprint = plan->stats.fingerprint; /* its stream */
+        status               = uturn_validator_finish(v, observed, error);
+    }
 done:
     uturn_cursor_free(cursor);
     uturn_validator_free(v);
     return status;
+}
+
+uturn_status_t uturn_validator_level_stats(const uturn_validator_t *validator,
+                                           uint64_t level,
+                                           uturn_level_stats_t *out)
+{
+    if (validator == NULL || out == NULL || level >= validator->level_count)
+        return UTURN_E_INVALID_ARG;
+    uturn_level_stats_t s = validator->level_stats[level];
+    s.size                = sizeof s;
+    s.slots               = validator->levels[level].slots;
+    s.write_cost          = validator->levels[level].write_cost;
+    s.read_cost           = validator->levels[level].read_cost;
+    const size_t keep = out->size == 0 || out->size > sizeof s ? sizeof s
+                                                               : out->size;
+    memcpy(out, &s, keep);
+    out->size = keep;
+    return UTURN_OK;
+}
+
+uturn_status_t uturn_validator_set_steps(uturn_validator_t *validator,
+                                         uint64_t steps, uturn_error_t *error)
+{
+    if (validator == NULL || steps == 0)
+        return uturn__fail(error, UTURN_E_INVALID_ARG,
+                           "validator must not be NULL and steps at least 1");
+    if (validator->steps != 0)
+        return uturn__fail(error, UTURN_E_INVALID_ARG,
+                           "the validator knows its steps already (%llu)",
+                           (unsigned long long)validator->steps);
+    if (validator->reached > steps)
+        return uturn__fail_at(error, UTURN_E_INVALID_PLAN, validator->index, 0,
+                              validator->reached,
+                              "the stream reached x_%llu, past the %llu "
+                              "steps",
+                              (unsigned long long)validator->reached,
+                              (unsigned long long)steps);
+    validator->steps        = steps;
+    validator->next_reverse = steps;
+    validator->stats.steps  = steps;
+    return UTURN_OK;
 }

@@ -1,4 +1,4 @@
-/* The rules of DESIGN.md section 2, one action at a time. */
+/* The rules of docs/model.md section 2, one action at a time. */
 #include "validator.h"
 
 #include <stdio.h>
@@ -73,18 +73,25 @@ static uturn_status_t advance(uturn_validator_t *v, const uturn_action_t *a,
                       live_text(v, buf), (unsigned long long)a->step);
     if (a->step_end <= a->step)
         return broken(v, a, line, a->step, "the end must be after the start");
-    if (a->step_end > v->steps)
+    if (v->steps != 0 && a->step_end > v->steps)
         return broken(v, a, line, a->step_end, "the end is past the %llu steps",
                       (unsigned long long)v->steps);
     uint64_t cost = a->step_end - a->step;
+    bool wrapped  = false;
     for (uint64_t i = a->step; v->step_costs != NULL && i < a->step_end; i++)
-        cost += v->step_costs[i] - 1;
+        wrapped |= uturn__add_u64(cost, v->step_costs[i] - 1, &cost) !=
+                   UTURN_OK;
     if (uturn__add_u64(v->stats.forward_steps, a->step_end - a->step,
-                       &v->stats.forward_steps) != UTURN_OK ||
-        uturn__add_u64(v->stats.forward_cost, cost, &v->stats.forward_cost) !=
-            UTURN_OK)
-        return broken(v, a, line, a->step, "forward steps overflow 64 bits");
-    v->live = a->step_end;
+                       &v->stats.forward_steps) != UTURN_OK)
+        return broken(v, a, line, a->step,
+                      "the forward steps pass 2^64 - 1");
+    if (wrapped || uturn__add_u64(v->stats.forward_cost, cost,
+                                  &v->stats.forward_cost) != UTURN_OK)
+        return broken(v, a, line, a->step,
+                      "the forward cost (steps times their step_costs) "
+                      "passes 2^64 - 1");
+    v->live    = a->step_end;
+    v->reached = a->step_end > v->reached ? a->step_end : v->reached;
     return UTURN_OK;
 }
 
@@ -118,6 +125,24 @@ static uturn_status_t slot_set(uturn_validator_t *v, uint64_t k,
                                        "out of memory for slot %llu",
                                        (unsigned long long)k);
     return UTURN_OK;
+}
+
+/* The level of slot k (the levels hold consecutive ranges). */
+static uint64_t level_of(const uturn_validator_t *v, uint64_t k)
+{
+    return uturn__level_of(v->levels, v->level_count, k);
+}
+
+static void count_level_store(uturn_validator_t *v, const uturn_action_t *a)
+{
+    const uint64_t k        = level_of(v, a->slot);
+    uturn_level_stats_t *ls = &v->level_stats[k];
+    ls->stores += 1;
+    v->level_held[k] += 1;
+    if (v->level_held[k] > ls->peak_slots)
+        ls->peak_slots = v->level_held[k];
+    const uint64_t bytes = v->level_held[k] * v->slot_bytes;
+    ls->peak_bytes = bytes > ls->peak_bytes ? bytes : ls->peak_bytes;
 }
 
 static uturn_status_t store(uturn_validator_t *v, const uturn_action_t *a,
@@ -156,6 +181,7 @@ static uturn_status_t store(uturn_validator_t *v, const uturn_action_t *a,
         v->stats.peak_slots = v->held;
     if (bytes > v->stats.peak_bytes)
         v->stats.peak_bytes = bytes;
+    count_level_store(v, a);
     return UTURN_OK;
 }
 
@@ -176,6 +202,7 @@ static uturn_status_t restore(uturn_validator_t *v, const uturn_action_t *a,
                       (unsigned long long)a->step);
     v->live = a->step;
     v->stats.restores += 1;
+    v->level_stats[level_of(v, a->slot)].restores += 1;
     return UTURN_OK;
 }
 
@@ -192,6 +219,7 @@ static uturn_status_t free_slot(uturn_validator_t *v, const uturn_action_t *a,
     v->held -= 1;
     v->held_bytes -= uturn__validator_bytes(v, held - 1);
     v->stats.frees += 1;
+    v->level_held[level_of(v, a->slot)] -= 1;
     return slot_set(v, a->slot, UTURN__EMPTY);
 }
 
@@ -201,6 +229,10 @@ static uturn_status_t turn_or_reverse(uturn_validator_t *v,
     char buf[32];
     const bool turn    = a->op == UTURN_OP_TURN;
     const uint64_t now = turn ? v->steps : a->step;
+    if (turn && v->steps == 0)
+        return broken(v, a, line, UTURN_NONE,
+                      "the turn comes before the steps are known (an online "
+                      "stream: uturn_validator_set_steps first)");
     if (turn && v->turned)
         return broken(v, a, line, now, "the turn has already happened");
     if (!turn && !v->turned)

@@ -1,4 +1,7 @@
-/* Cursors: buffered pulls from a planner's generator. */
+/* Cursors: buffered pulls from a planner's generator. An online plan's
+ * cursor also counts what it generates (its realised counts) and stops
+ * every read at an advance of the first sweep, where the caller may say
+ * that the live state is the last. */
 #include "planner.h"
 
 #include <stdalign.h>
@@ -12,9 +15,52 @@ struct uturn_cursor {
     size_t bytes; /* of this whole object */
     size_t head, count;
     bool done;
+    bool online;       /* the planner has an end() */
+    uint64_t held;     /* online: slots held, for the peak */
+    uturn_stats_t counted; /* online: what was generated so far */
     uturn_action_t buffer[BUFFERED];
     alignas(16) unsigned char state[];
 };
+
+/* Count generated actions (online cursors only). */
+static void count(uturn_cursor_t *c, const uturn_action_t *a, size_t n)
+{
+    uturn_stats_t *s = &c->counted;
+    for (size_t i = 0; i < n; i++) {
+        s->actions += 1;
+        switch (a[i].op) {
+        case UTURN_OP_ADVANCE:
+            s->forward_steps += a[i].step_end - a[i].step;
+            break;
+        case UTURN_OP_STORE:
+            s->stores += 1;
+            c->held += 1;
+            s->peak_slots = c->held > s->peak_slots ? c->held : s->peak_slots;
+            break;
+        case UTURN_OP_FREE:
+            s->frees += 1;
+            c->held -= 1;
+            break;
+        case UTURN_OP_RESTORE:
+            s->restores += 1;
+            break;
+        case UTURN_OP_REVERSE:
+            s->reverse_steps += 1;
+            break;
+        case UTURN_OP_TURN:
+            break;
+        }
+    }
+}
+
+/* The generator's next actions, counted when the plan is online. */
+static size_t generate(uturn_cursor_t *c, uturn_action_t *out, size_t cap)
+{
+    const size_t n = c->planner->fill(c->state, out, cap);
+    if (c->online)
+        count(c, out, n);
+    return n;
+}
 
 uturn_status_t uturn_cursor_create(const uturn_plan_t *plan,
                                    const uturn_allocator_t *alloc,
@@ -43,6 +89,10 @@ uturn_status_t uturn_cursor_create(const uturn_plan_t *plan,
     cursor->head    = 0;
     cursor->count   = 0;
     cursor->done    = false;
+    cursor->online  = plan->planner->end != NULL;
+    cursor->held    = 0;
+    uturn_stats_init(&cursor->counted);
+    cursor->counted.slots = plan->stats.slots;
     plan->planner->start(plan, cursor->state);
     *out = cursor;
     return UTURN_OK;
@@ -58,8 +108,7 @@ refill(uturn_cursor_t *cursor, uturn_action_t *action)
 {
     if (cursor->done)
         return false;
-    cursor->count =
-        cursor->planner->fill(cursor->state, cursor->buffer, BUFFERED);
+    cursor->count = generate(cursor, cursor->buffer, BUFFERED);
     cursor->head = 0;
     if (cursor->count == 0) {
         cursor->done = true;
@@ -89,17 +138,72 @@ uturn_status_t uturn_cursor_read(uturn_cursor_t *cursor,
     size_t written = 0;
     while (written < capacity && cursor->head < cursor->count)
         actions[written++] = cursor->buffer[cursor->head++];
-    /* Generate straight into the caller's array while it has room. */
-    while (!cursor->done && capacity - written >= UTURN__FILL_MIN) {
-        const size_t got = cursor->planner->fill(
-            cursor->state, actions + written, capacity - written);
+    /* Generate straight into the caller's array while it has room (an
+     * online plan stops at an advance where the caller may end it; a
+     * read that finds it stopped there, with nothing buffered, means the
+     * caller did not end it: the sweep goes on). */
+    bool go_on = written == 0;
+    while (!cursor->done && capacity - written >= UTURN__FILL_MIN &&
+           (go_on ||
+            !(cursor->online && cursor->planner->awaits_end(cursor->state)))) {
+        const size_t got =
+            generate(cursor, actions + written, capacity - written);
         cursor->done = got == 0;
         written += got;
+        go_on        = false;
+    }
+    if (cursor->online && cursor->planner->awaits_end(cursor->state)) {
+        *count = written;
+        return UTURN_OK;
     }
     /* A tail too short for the generator goes through the buffer. */
     while (written < capacity && uturn_cursor_next(cursor, actions + written))
         written++;
     *count = written;
+    return UTURN_OK;
+}
+
+uturn_status_t uturn_cursor_end(uturn_cursor_t *cursor)
+{
+    if (cursor == NULL)
+        return UTURN_E_INVALID_ARG;
+    if (!cursor->online)
+        return UTURN_E_UNSUPPORTED;
+    if (cursor->head != cursor->count ||
+        !cursor->planner->awaits_end(cursor->state))
+        return UTURN_E_INVALID_ARG;
+    return cursor->planner->end(cursor->state);
+}
+
+uturn_status_t uturn_cursor_set_size(uturn_cursor_t *cursor, uint64_t step,
+                                     uint64_t bytes)
+{
+    if (cursor == NULL)
+        return UTURN_E_INVALID_ARG;
+    if (!cursor->online || cursor->planner->set_size == NULL)
+        return UTURN_E_UNSUPPORTED;
+    return cursor->planner->set_size(cursor->state, step, bytes);
+}
+
+uturn_status_t uturn_cursor_stats(const uturn_cursor_t *cursor,
+                                  uturn_stats_t *out)
+{
+    if (cursor == NULL || out == NULL)
+        return UTURN_E_INVALID_ARG;
+    if (!cursor->online)
+        return UTURN_E_UNSUPPORTED; /* the plan's counts are its stats */
+    uturn_stats_t s = cursor->counted;
+    const uint64_t n   = cursor->planner->steps_known(cursor->state);
+    s.online           = true;
+    s.steps            = n != 0 ? n : UTURN_NONE;
+    s.recomputed_steps = n != 0 && s.forward_steps >= n ? s.forward_steps - n
+                                                        : 0;
+    s.forward_cost     = s.forward_steps;
+    s.recompute_cost   = s.recomputed_steps;
+    s.cost             = s.forward_cost;
+    s.recompute_factor =
+        n != 0 ? (double)s.forward_steps / (double)n : 0.0;
+    uturn__stats_export(&s, out);
     return UTURN_OK;
 }
 

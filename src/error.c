@@ -1,19 +1,30 @@
 /* Filling uturn_error_t: the per-call channel for messages (no globals). */
 #include "internal.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
+void uturn_error_init_size(uturn_error_t *error, size_t size)
+{
+    uturn_error_t d;
+    memset(&d, 0, sizeof d);
+    d.size   = sizeof d;
+    d.status = UTURN_OK;
+    d.action = UTURN_NONE;
+    d.step   = UTURN_NONE;
+    uturn__init_sized(error, size, &d, sizeof d);
+}
+
+#undef uturn_error_init
+/* For programs built against older headers: the struct of 0.1. */
 void uturn_error_init(uturn_error_t *error)
 {
-    if (error == NULL)
-        return;
-    memset(error, 0, sizeof *error);
-    error->size   = sizeof *error;
-    error->status = UTURN_OK;
-    error->action = UTURN_NONE;
-    error->step   = UTURN_NONE;
+    uturn_error_init_size(error, UTURN__SIZE_THROUGH(uturn_error_t, message));
 }
+
+/* Internal callers pass their whole struct. */
+#define uturn_error_init(p) uturn_error_init_size((p), sizeof *(p))
 
 /* Callers that skipped uturn_error_init() get a zero size: treat that as a
  * current struct rather than refusing, since the message is what matters. */

@@ -1,100 +1,104 @@
-/* The executor object and the public run entry point. */
+/* The executor object, its slot costs, and the public run entry point. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "executor.h"
 
+#include <stddef.h>
 #include <string.h>
 #include <time.h>
 
+void uturn_model_init_size(uturn_model_t *model, size_t size)
+{
+    uturn_model_t d;
+    memset(&d, 0, sizeof d);
+    d.size = sizeof d;
+    uturn__init_sized(model, size, &d, sizeof d);
+}
+
+void uturn_run_options_init_size(uturn_run_options_t *options, size_t size)
+{
+    uturn_run_options_t d;
+    memset(&d, 0, sizeof d);
+    d.size = sizeof d;
+    uturn__init_sized(options, size, &d, sizeof d);
+}
+
+void uturn_report_init_size(uturn_report_t *report, size_t size)
+{
+    uturn_report_t d;
+    memset(&d, 0, sizeof d);
+    d.size          = sizeof d;
+    d.failed_action = UTURN_NONE;
+    d.failed_step   = UTURN_NONE;
+    uturn__init_sized(report, size, &d, sizeof d);
+}
+
+void uturn_executor_options_init_size(uturn_executor_options_t *options,
+                                      size_t size)
+{
+    uturn_executor_options_t d;
+    memset(&d, 0, sizeof d);
+    d.size = sizeof d;
+    uturn__init_sized(options, size, &d, sizeof d);
+}
+
+void uturn_slot_cost_init_size(uturn_slot_cost_t *cost, size_t size)
+{
+    uturn_slot_cost_t d;
+    memset(&d, 0, sizeof d);
+    d.size = sizeof d;
+    uturn__init_sized(cost, size, &d, sizeof d);
+}
+
+/* The plain functions, for programs built against older headers: each
+ * writes its struct as it was when the function appeared. */
+#undef uturn_model_init
+#undef uturn_run_options_init
+#undef uturn_report_init
+#undef uturn_executor_options_init
+#undef uturn_slot_cost_init
+
 void uturn_model_init(uturn_model_t *model)
 {
-    if (model == NULL)
-        return;
-    memset(model, 0, sizeof *model);
-    model->size = sizeof *model;
+    uturn_model_init_size(model, UTURN__SIZE_THROUGH(uturn_model_t, state_size));
 }
 
 void uturn_run_options_init(uturn_run_options_t *options)
 {
-    if (options == NULL)
-        return;
-    memset(options, 0, sizeof *options);
-    options->size = sizeof *options;
+    uturn_run_options_init_size(
+        options, UTURN__SIZE_THROUGH(uturn_run_options_t, progress_every));
 }
 
 void uturn_report_init(uturn_report_t *report)
 {
-    if (report == NULL)
-        return;
-    memset(report, 0, sizeof *report);
-    report->size          = sizeof *report;
-    report->failed_action = UTURN_NONE;
-    report->failed_step   = UTURN_NONE;
+    uturn_report_init_size(report,
+                           UTURN__SIZE_THROUGH(uturn_report_t, jemalloc));
 }
+
+void uturn_executor_options_init(uturn_executor_options_t *options)
+{
+    uturn_executor_options_init_size(
+        options, UTURN__SIZE_THROUGH(uturn_executor_options_t, slot_alloc));
+}
+
+void uturn_slot_cost_init(uturn_slot_cost_t *cost)
+{
+    uturn_slot_cost_init_size(cost,
+                              UTURN__SIZE_THROUGH(uturn_slot_cost_t, backend));
+}
+
+/* Internal callers pass their whole struct. */
+#define uturn_run_options_init(p) uturn_run_options_init_size((p), sizeof *(p))
+#define uturn_report_init(p)      uturn_report_init_size((p), sizeof *(p))
+#define uturn_model_init(p)       uturn_model_init_size((p), sizeof *(p))
+#define uturn_executor_options_init(p)                                         \
+    uturn_executor_options_init_size((p), sizeof *(p))
+#define uturn_slot_cost_init(p) uturn_slot_cost_init_size((p), sizeof *(p))
 
 double uturn__now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-uturn_status_t uturn_executor_create(const uturn_allocator_t *alloc,
-                                     uturn_executor_t **out,
-                                     uturn_error_t *error)
-{
-    if (out == NULL)
-        return uturn__fail(error, UTURN_E_INVALID_ARG, "out must not be NULL");
-    *out = NULL;
-    uturn_allocator_t resolved;
-    uturn__alloc_resolve(alloc, &resolved);
-    uturn_executor_t *ex = uturn__alloc_zeroed(&resolved, 1, sizeof *ex);
-    if (ex == NULL)
-        return uturn__fail(error, UTURN_E_NOMEM,
-                           "out of memory for an executor");
-    ex->alloc = resolved;
-    uturn__storage_open(&ex->storage, alloc);
-    *out = ex;
-    return UTURN_OK;
-}
-
-void uturn_executor_free(uturn_executor_t *executor)
-{
-    if (executor == NULL)
-        return;
-    uturn__pool_trim(executor);
-    uturn__storage_close(&executor->storage);
-    const uturn_allocator_t alloc = executor->alloc;
-    uturn__free(&alloc, executor, sizeof *executor);
-}
-
-uturn_status_t uturn_executor_slot_bytes(const uturn_executor_t *executor,
-                                         uint64_t state_bytes, uint64_t *out)
-{
-    if (executor == NULL || out == NULL || state_bytes == 0)
-        return UTURN_E_INVALID_ARG;
-    return uturn__storage_cost(&executor->storage, state_bytes, out);
-}
-
-uturn_status_t uturn_executor_plan(const uturn_executor_t *executor,
-                                   const uturn_problem_t *problem,
-                                   uturn_plan_t **out, uturn_error_t *error)
-{
-    if (out != NULL)
-        *out = NULL;
-    if (executor == NULL || problem == NULL || out == NULL)
-        return uturn__fail(error, UTURN_E_INVALID_ARG,
-                           "executor, problem and out must not be NULL");
-    uturn_problem_t real;
-    uturn__problem_copy(problem, &real);
-    if (real.slot_bytes == 0)
-        return uturn__fail(error, UTURN_E_INVALID_ARG,
-                           "slot_bytes must be the size of one state");
-    const uturn_status_t status = uturn__storage_cost(
-        &executor->storage, real.slot_bytes, &real.slot_bytes);
-    if (status != UTURN_OK)
-        return uturn__fail(error, status, "cannot size a slot of %llu bytes",
-                           (unsigned long long)problem->slot_bytes);
-    return uturn_plan_create(&real, &executor->alloc, out, error);
 }
 
 /* Copy the caller's struct over our defaults, honouring its size. */
@@ -105,20 +109,161 @@ static void copy_sized(void *dst, size_t dst_size, const void *src,
     memcpy(dst, src, n);
 }
 
+uturn_status_t uturn_executor_open(const uturn_executor_options_t *options,
+                                   uturn_executor_t **out, uturn_error_t *error)
+{
+    if (out == NULL)
+        return uturn__fail(error, UTURN_E_INVALID_ARG, "out must not be NULL");
+    *out = NULL;
+    uturn_executor_options_t o;
+    uturn_executor_options_init(&o);
+    if (options != NULL)
+        copy_sized(&o, sizeof o, options, options->size);
+    uturn_allocator_t resolved;
+    uturn__alloc_resolve(o.alloc, &resolved);
+    uturn_executor_t *ex = uturn__alloc_zeroed(&resolved, 1, sizeof *ex);
+    if (ex == NULL)
+        return uturn__fail(error, UTURN_E_NOMEM,
+                           "out of memory for an executor");
+    ex->alloc = resolved;
+    uturn__storage_open(&ex->storage, o.slot_alloc);
+    ex->io_buffers = o.io_buffers != 0 ? o.io_buffers : 2;
+    const uturn_status_t st =
+        o.io_buffers > UTURN__IO_MAX_BUFFERS
+            ? uturn__fail(error, UTURN_E_INVALID_ARG,
+                          "io_buffers is %llu; at most %d",
+                          (unsigned long long)o.io_buffers,
+                          UTURN__IO_MAX_BUFFERS)
+            : uturn__levels_open(ex, o.levels, o.level_count, error);
+    if (st != UTURN_OK) {
+        uturn_executor_free(ex);
+        return st;
+    }
+    *out = ex;
+    return UTURN_OK;
+}
+
+uturn_status_t uturn_executor_create(const uturn_allocator_t *alloc,
+                                     uturn_executor_t **out,
+                                     uturn_error_t *error)
+{
+    uturn_executor_options_t o;
+    uturn_executor_options_init(&o);
+    o.alloc      = alloc;
+    o.slot_alloc = alloc;
+    return uturn_executor_open(&o, out, error);
+}
+
+void uturn__executor_trim(uturn_executor_t *ex)
+{
+    ex->storage.ops->resize(&ex->storage, 0);
+    uturn__space_free(&ex->space, &ex->alloc);
+    uturn__free(&ex->alloc, ex->gen, ex->gen_bytes);
+    uturn__free(&ex->alloc, ex->hashes,
+                (size_t)ex->hashes_cap * sizeof *ex->hashes);
+    uturn__free(&ex->alloc, ex->records, (size_t)ex->records_cap);
+    ex->gen         = NULL;
+    ex->gen_bytes   = 0;
+    ex->hashes      = NULL;
+    ex->hashes_cap  = 0;
+    ex->records     = NULL;
+    ex->records_cap = 0;
+    ex->peak_plan  = NULL;
+}
+
+void uturn_executor_trim(uturn_executor_t *executor)
+{
+    if (executor != NULL)
+        uturn__executor_trim(executor);
+}
+
+void uturn_executor_free(uturn_executor_t *executor)
+{
+    if (executor == NULL)
+        return;
+    uturn__executor_trim(executor);
+    uturn__levels_close(executor);
+    uturn__storage_close(&executor->storage);
+    const uturn_allocator_t alloc = executor->alloc;
+    uturn__free(&alloc, executor, sizeof *executor);
+}
+
+uint64_t uturn_executor_held_bytes(const uturn_executor_t *executor)
+{
+    return executor != NULL ? executor->storage.bytes : 0;
+}
+
+uturn_status_t uturn_executor_slot_cost(const uturn_executor_t *executor,
+                                        uint64_t state_bytes,
+                                        uturn_slot_cost_t *out)
+{
+    if (executor == NULL || out == NULL || state_bytes == 0)
+        return UTURN_E_INVALID_ARG;
+    uturn_slot_cost_t cost;
+    uturn_slot_cost_init(&cost);
+    uturn__storage_cost(&executor->storage, state_bytes, &cost);
+    const size_t keep = out->size == 0 || out->size > sizeof cost
+                            ? sizeof cost
+                            : out->size;
+    memcpy(out, &cost, keep);
+    out->size = keep;
+    return cost.stride != 0 ? UTURN_OK : UTURN_E_OVERFLOW;
+}
+
+uturn_status_t uturn_executor_slot_bytes(const uturn_executor_t *executor,
+                                         uint64_t state_bytes, uint64_t *out)
+{
+    if (executor == NULL || out == NULL || state_bytes == 0)
+        return UTURN_E_INVALID_ARG;
+    return uturn__stride(state_bytes, out) ? UTURN_OK : UTURN_E_OVERFLOW;
+}
+
+uturn_status_t uturn_executor_budget(const uturn_executor_t *executor,
+                                     uint64_t state_bytes, uint64_t slots,
+                                     uint64_t *budget)
+{
+    if (executor == NULL || budget == NULL || state_bytes == 0)
+        return UTURN_E_INVALID_ARG;
+    uint64_t stride = 0, raw = 0;
+    if (!uturn__stride(state_bytes, &stride) ||
+        uturn__mul_u64(slots, stride, &raw) != UTURN_OK ||
+        !uturn__storage_round(&executor->storage, raw, budget))
+        return UTURN_E_OVERFLOW;
+    return UTURN_OK;
+}
+
+uturn_status_t uturn_executor_capacity(const uturn_executor_t *executor,
+                                       uint64_t state_bytes, uint64_t budget,
+                                       uint64_t *slots)
+{
+    if (executor == NULL || slots == NULL || state_bytes == 0)
+        return UTURN_E_INVALID_ARG;
+    uint64_t stride = 0;
+    if (!uturn__stride(state_bytes, &stride))
+        return UTURN_E_OVERFLOW;
+    const struct uturn__storage *st = &executor->storage;
+    *slots = st->ops->usable(st, budget) / stride;
+    return UTURN_OK;
+}
+
 static void finish_report(struct uturn__run *run, uturn_status_t status,
                           double started, uturn_stats_t *observed,
                           uturn_report_t *report)
 {
-    uturn_report_t *r   = &run->report;
-    r->status           = status;
-    r->wall_seconds     = uturn__now() - started;
-    r->forward_seconds  = run->spent[COST_FORWARD];
-    r->adjoint_seconds  = run->spent[COST_ADJOINT];
-    r->copy_seconds     = run->spent[COST_COPY];
-    const double model  = r->forward_seconds + r->adjoint_seconds;
-    const double rest   = r->wall_seconds - model - r->copy_seconds;
-    r->overhead_seconds = rest > 0 ? rest : 0;
-    r->jemalloc         = run->ex->storage.kind == UTURN__STORAGE_JEMALLOC;
+    uturn_report_t *r     = &run->report;
+    const struct uturn__storage *st = &run->ex->storage;
+    r->status             = status;
+    r->wall_seconds       = uturn__now() - started;
+    r->forward_seconds    = run->spent[COST_FORWARD];
+    r->adjoint_seconds    = run->spent[COST_ADJOINT];
+    r->copy_seconds       = run->spent[COST_COPY];
+    const double model    = r->forward_seconds + r->adjoint_seconds;
+    const double rest     = r->wall_seconds - model - r->copy_seconds;
+    r->overhead_seconds   = rest > 0 ? rest : 0;
+    r->jemalloc           = false;
+    r->storage_granule    = st->ops->granule(st);
+    r->storage_alignment  = UTURN__SLOT_ALIGNMENT;
+    r->storage_backend    = st->ops->name;
     if (report != NULL) {
         const size_t caller = report->size;
         copy_sized(report, sizeof *report, r, caller);
@@ -128,9 +273,13 @@ static void finish_report(struct uturn__run *run, uturn_status_t status,
         uturn_stats_t *s = &run->seen;
         s->recomputed_steps =
             s->forward_steps > s->steps ? s->forward_steps - s->steps : 0;
-        s->forward_cost     = s->forward_steps;
-        s->recompute_cost   = s->recomputed_steps;
+        const uturn_stats_t *ps = &run->plan->stats;
+        const uint64_t sweep    = ps->forward_cost - ps->recompute_cost;
+        s->forward_cost         = run->work_done - s->reverse_steps;
+        s->recompute_cost =
+            s->forward_cost > sweep ? s->forward_cost - sweep : 0;
         s->recompute_factor = (double)s->forward_steps / (double)s->steps;
+        s->fingerprint      = run->plan->stats.fingerprint;
         uturn__stats_export(s, observed);
     }
 }
@@ -145,12 +294,12 @@ uturn_status_t uturn_executor_run(uturn_executor_t *executor,
     if (executor == NULL || plan == NULL || model == NULL)
         return uturn__fail(error, UTURN_E_INVALID_ARG,
                            "executor, plan and model must not be NULL");
-    const double started = uturn__now();
     struct uturn__run run;
     memset(&run, 0, sizeof run);
-    run.ex    = executor;
-    run.plan  = plan;
-    run.error = error;
+    run.started = uturn__now();
+    run.ex      = executor;
+    run.plan    = plan;
+    run.error   = error;
     uturn_model_init(&run.model);
     copy_sized(&run.model, sizeof run.model, model, model->size);
     uturn_run_options_init(&run.options);
@@ -161,6 +310,6 @@ uturn_status_t uturn_executor_run(uturn_executor_t *executor,
     if (status == UTURN_OK)
         status = uturn__run_actions(&run);
     uturn__run_release(&run);
-    finish_report(&run, status, started, observed, report);
+    finish_report(&run, status, run.started, observed, report);
     return status;
 }

@@ -1,14 +1,94 @@
-/* The executor's objects, shared by executor.c, run_prep.c and run_loop.c. */
+/* The executor's objects, shared by executor.c, run_prep.c, run_peak.c
+ * and run_loop.c. */
 #ifndef UTURN_EXECUTOR_H_INCLUDED
 #define UTURN_EXECUTOR_H_INCLUDED
 
+#include "planner.h"
+#include "slot_space.h"
 #include "storage.h"
 
-struct uturn_executor {
-    uturn_allocator_t alloc; /* for the executor's own bookkeeping */
+#include <pthread.h>
+
+/* Actions read from the generator at a time. */
+#define UTURN__BATCH 256
+
+/* A storage level beyond memory, and where its slots live in it. */
+struct uturn__level_store {
     struct uturn__storage storage;
-    void **pool; /* uniform slot buffers kept between runs (slot_pool.c) */
-    uint64_t pool_count, pool_capacity, pool_bytes;
+    struct uturn__space space;
+    bool running;    /* begin_run succeeded: end_run is owed */
+    bool overlapped; /* its reads and writes go to the I/O thread */
+    /* The last run's counts, for uturn_executor_level_report(). */
+    uint64_t stores, restores, held, peak;
+    double wait_seconds; /* the run waited for this level's I/O */
+};
+
+/* Overlapped I/O (run_io.c): one thread per run performs the reads and
+ * writes of every overlapped level, in the order they were asked (so a
+ * read after a write of the same slot sees it, and a slot reused after a
+ * free is written after the read that emptied it), from buffers reserved
+ * in the memory region. */
+#define UTURN__IO_JOBS        64
+#define UTURN__IO_MAX_BUFFERS 16
+
+enum uturn__io_op { UTURN__IO_WRITE, UTURN__IO_READ, UTURN__IO_DROP };
+enum uturn__buf_state {
+    UTURN__BUF_FREE,
+    UTURN__BUF_FILLING, /* the run's thread is filling it */
+    UTURN__BUF_WRITING,
+    UTURN__BUF_READING,
+    UTURN__BUF_READY /* read, not yet consumed */
+};
+
+struct uturn__io_job {
+    enum uturn__io_op op;
+    uint64_t level; /* 1, 2, .. */
+    uint64_t buf, id, offset, bytes, step;
+};
+
+struct uturn__io_buf {
+    unsigned char *addr;
+    enum uturn__buf_state state;
+    uint64_t slot, step;   /* READING, READY: which state */
+    uturn_status_t status; /* READY: how the read went */
+};
+
+struct uturn__io {
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t work, done;
+    bool started, stop;
+    struct uturn__io_job jobs[UTURN__IO_JOBS];
+    uint64_t head, tail; /* jobs head .. tail-1 are queued or running */
+    struct uturn__io_buf bufs[UTURN__IO_MAX_BUFFERS];
+    uint64_t nbufs;
+    uint64_t prefetched; /* READING or READY buffers */
+    struct uturn__level_store *levels; /* the executor's */
+    /* The first failure; later jobs are skipped. */
+    uturn_status_t failed;
+    uint64_t failed_level, failed_step;
+    size_t scan; /* the batch position read-ahead looks from */
+};
+
+struct uturn_executor {
+    uturn_allocator_t alloc;       /* the executor's own bookkeeping */
+    struct uturn__storage storage; /* the slot region, kept between runs */
+    struct uturn__space space;     /* where slots live in it */
+    /* Levels 1, 2, .. (uturn_executor_options_t.levels). */
+    struct uturn__level_store *levels;
+    uint64_t level_count;
+    uint64_t io_buffers; /* uturn_executor_options_t.io_buffers */
+    unsigned char *gen;            /* generator state, kept */
+    size_t gen_bytes;
+    uint64_t *hashes; /* verify mode: one per state, kept */
+    uint64_t hashes_cap;
+    unsigned char *records; /* step records: record_bytes per step, kept */
+    uint64_t records_cap;   /* bytes */
+    /* The last per-step peak found by simulating a plan (run_peak.c). */
+    uint64_t peak_fingerprint, peak_bytes;
+    const uturn_plan_t *peak_plan;
+    uturn_level_report_t memory_report; /* level 0 in the last run */
+    uturn_action_t batch[UTURN__BATCH];
 };
 
 enum uturn__cost_kind { COST_FORWARD, COST_ADJOINT, COST_COPY, COST_NONE };
@@ -21,36 +101,132 @@ struct uturn__run {
     uturn_run_options_t options;
     uturn_error_t *error;
     uint64_t steps;
-    bool per_step;        /* states differ in size: allocate at store */
-    uint64_t slot_cost;   /* uniform: real bytes of one slot */
-    void **slot;          /* slot index -> buffer, slot_span entries */
-    uint64_t *slot_bytes; /* per_step: bytes asked for each held slot */
-    void **pool;          /* uniform: the executor's buffers, ready up front */
-    uint64_t pool_size, pool_free; /* pool[0 .. pool_free) are unused */
-    uint64_t *hashes;              /* verify: hash of x_i, or 0 while unknown */
-    uint64_t held_real, peak_real; /* real bytes in slots (per-step) */
-    uint64_t held_bytes;           /* bytes held as the plan counts them */
-    uint64_t index;                /* of the current action */
+    bool sized;            /* states differ in size: packed blocks */
+    bool contiguous;       /* model.state: memcpy */
+    const uint64_t *sizes; /* the plan's step_bytes, or NULL */
+    uint64_t stride;       /* uniform: bytes per slot */
+    uint64_t state_bytes;  /* uniform: bytes copied per state */
+    uint64_t budget;       /* 0: none */
+    uint64_t need;         /* region bytes the plan's peak takes */
+    unsigned char *base;   /* the region */
+    uint64_t *hashes;      /* verify: hash of x_i, or 0 while unknown */
+    bool online;           /* the plan's steps are unknown until its end */
+    uint64_t frontier;     /* steps computed once: F_i with i < it again */
+    uint64_t record_bytes; /* per step, 0: no records */
+    uint64_t levels;       /* the plan's storage levels */
+    uint64_t level_base[UTURN__MAX_LEVELS]; /* the first plan slot of each */
+    uint64_t buffers;      /* level I/O buffers after level 0's slots */
+    unsigned char *buffer; /* the first of them */
+    struct uturn__io io;
+    uint64_t memory_held, memory_peak; /* level 0's slots, with levels */
+    uint64_t held_bytes;   /* bytes held as the plan counts them */
+    uint64_t index;        /* of the current action */
     uturn_stats_t seen;
     uturn_report_t report;
+    /* Progress over the whole run (uturn_progress_t). */
+    uint64_t work_done, work_total, work_next, work_every;
+    double started;
     /* Timing by sampling: see run_loop.c. */
     double spent[3];
     double mean_spent; /* running mean of the timed actions */
     uint64_t countdown, weight, random;
 };
 
-/* The kept buffers (slot_pool.c): exactly count of bytes each. */
-uturn_status_t uturn__pool_fit(uturn_executor_t *ex, uint64_t count,
-                               uint64_t bytes);
-void uturn__pool_trim(uturn_executor_t *ex);
-
-/* Preflight (run_prep.c): check the model and the budget, allocate. */
+/* Preflight (run_prep.c): check the model and the budget, size storage. */
 uturn_status_t uturn__run_prepare(struct uturn__run *run);
-/* Free everything the run allocated, on every path. */
+/* After the run, on every path: empty the slots, keep what the budget
+ * allows. */
 void uturn__run_release(struct uturn__run *run);
+/* The region bytes a per-step plan's peak takes (run_peak.c). */
+uturn_status_t uturn__run_sized_need(struct uturn__run *run, uint64_t *need);
 /* Perform every action of the plan (run_loop.c). */
 uturn_status_t uturn__run_actions(struct uturn__run *run);
+/* Shared by the general loop and the fast one (run_loop.c). */
+uturn_status_t uturn__run_callback_failed(struct uturn__run *run,
+                                         const char *which, uint64_t step,
+                                         int rc);
+uturn_status_t uturn__run_progress(struct uturn__run *run);
+/* Record a timed action of op (spent seconds) and draw the next gap. */
+void uturn__run_sampled(struct uturn__run *run, uturn_op_t op, double spent);
+uturn_status_t uturn__run_start_generator(struct uturn__run *run);
+void uturn__run_start_counters(struct uturn__run *run);
+/* The fast loop (run_fast.c): uniform slots at fixed strides, a
+ * contiguous state, slot indices used as they are, no verify mode. */
+bool uturn__run_fast_applies(const struct uturn__run *run);
+uturn_status_t uturn__run_fast(struct uturn__run *run);
 /* Seconds on a monotonic clock. */
 double uturn__now(void);
+/* Online runs and step records (run_online.c): room for what steps
+ * up to `step` need (hashes, records), grown as the first sweep goes. */
+uturn_status_t uturn__run_reserve_steps(struct uturn__run *run, uint64_t step);
+/* One forward step, with its record when the model keeps them. */
+int uturn__run_forward(struct uturn__run *run, uint64_t step);
+/* After a batch of an online plan: the end asked, the next size given. */
+uturn_status_t uturn__run_online_step(struct uturn__run *run,
+                                      const uturn_action_t *last);
+/* Levels beyond memory (run_levels.c): open the executor's, check a
+ * plan's against them and begin their run, end it on every path. */
+uturn_status_t uturn__levels_open(uturn_executor_t *ex,
+                                  const uturn_storage_t *levels,
+                                  uint64_t count, uturn_error_t *error);
+void uturn__levels_close(uturn_executor_t *ex);
+uturn_status_t uturn__run_levels_begin(struct uturn__run *run);
+/* After the run: the I/O thread stopped, every level's run ended, level
+ * 0's counts kept for uturn_executor_level_report(). */
+void uturn__run_levels_end(struct uturn__run *run);
+/* Memory buffers for states in flight to and from a plan's levels. */
+uint64_t uturn__level_buffers(const uturn_executor_t *ex,
+                              const uturn_plan_t *plan);
+uint64_t uturn__level_buffers_for(const uturn_executor_t *ex,
+                                  uint64_t level_count);
+/* A slot of level k >= 1 (run_level_io.c). A store takes a buffer to fill
+ * (addr NULL: write from the model's state), then puts it; a restore gets
+ * the state's bytes at *src and releases the buffer once copied out. */
+uturn_status_t uturn__level_buffer(struct uturn__run *run, uint64_t level,
+                                   uint64_t *buf, unsigned char **addr);
+uturn_status_t uturn__level_put(struct uturn__run *run, uint64_t level,
+                                const uturn_action_t *a, uint64_t buf,
+                                const void *src, uint64_t bytes);
+uturn_status_t uturn__level_get(struct uturn__run *run, uint64_t level,
+                                const uturn_action_t *a, uint64_t bytes,
+                                uint64_t *buf, const void **src);
+void uturn__level_release(struct uturn__run *run, uint64_t buf);
+uturn_status_t uturn__level_free(struct uturn__run *run, uint64_t level,
+                                 const uturn_action_t *a);
+/* Read-ahead from batch[from] on; the I/O thread's queue drained. */
+void uturn__level_ahead(struct uturn__run *run, const uturn_action_t *batch,
+                        size_t from, size_t count);
+uturn_status_t uturn__levels_drain(struct uturn__run *run);
+/* The I/O thread (run_io.c); waits are added to *waited. */
+uturn_status_t uturn__io_start(struct uturn__io *io,
+                               struct uturn__level_store *levels,
+                               unsigned char *buffers, uint64_t count,
+                               uint64_t stride);
+void uturn__io_stop(struct uturn__io *io);
+uturn_status_t uturn__io_acquire(struct uturn__io *io, double *waited,
+                                 uint64_t *buf);
+void uturn__io_release(struct uturn__io *io, uint64_t buf);
+uturn_status_t uturn__io_submit(struct uturn__io *io,
+                                const struct uturn__io_job *j, uint64_t slot,
+                                double *waited);
+bool uturn__io_find(struct uturn__io *io, uint64_t slot, uint64_t step,
+                    uint64_t *buf);
+uturn_status_t uturn__io_wait_read(struct uturn__io *io, uint64_t buf,
+                                   double *waited);
+uturn_status_t uturn__io_drain(struct uturn__io *io, double *waited);
+bool uturn__io_spare(struct uturn__io *io, uint64_t *buf);
+/* Bytes of x_step as the model holds it (run_loop.c). */
+uint64_t uturn__run_data_bytes(const struct uturn__run *run, uint64_t step);
+/* The level of plan slot k. */
+static inline uint64_t uturn__run_level(const struct uturn__run *run,
+                                        uint64_t slot)
+{
+    uint64_t k = 0;
+    while (k + 1 < run->levels && slot >= run->level_base[k + 1])
+        k++;
+    return k;
+}
+/* Give back the region and every table (executor.c). */
+void uturn__executor_trim(uturn_executor_t *ex);
 
 #endif

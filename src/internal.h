@@ -18,6 +18,20 @@
 /* Exact intermediate arithmetic for binomials and their products. */
 __extension__ typedef unsigned __int128 uturn__u128;
 
+/* ---- structs that grow (problem.c) ---- */
+
+/* The size of a struct as it was when `field` was its last member: what
+ * the plain uturn_<noun>_init() of an older header's programs writes. */
+#define UTURN__SIZE_THROUGH(type, field)                                       \
+    ((offsetof(type, field) + sizeof(((type *)0)->field) + _Alignof(type) -    \
+      1) /                                                                     \
+     _Alignof(type) * _Alignof(type))
+
+/* Write the first min(size, full) bytes of defaults (a whole struct whose
+ * first member is its size_t size) into p and record that size. */
+void uturn__init_sized(void *p, size_t size, const void *defaults,
+                       size_t full);
+
 /* ---- allocation (alloc.c is the only caller of malloc and free) ---- */
 
 /* Copy *alloc, or malloc/free when alloc is NULL or incomplete. */
@@ -77,6 +91,31 @@ uturn_status_t
 uturn__fail_infeasible(uturn_error_t *error, uint64_t slots,
                        uint64_t slot_bytes, const char *fmt, ...);
 
+/* Quote len bytes of untrusted text for a message (quote.c): at most
+ * max_shown of them, printable ASCII as is, every other byte as \xHH, and
+ * "..." when cut, so that a file cannot put terminal escapes into a
+ * message. out (cap >= 1) always ends in NUL. */
+void uturn__quote(const char *text, size_t len, size_t max_shown, char *out,
+                  size_t cap);
+
+/* ---- a map from slot index to a non-zero value (slot_map.c), for slot
+ * indices too sparse for an array ---- */
+
+struct uturn__slot_map {
+    uint64_t *keys, *vals; /* vals[i] == 0: free */
+    size_t cap, count;
+};
+
+uint64_t uturn__slot_map_get(const struct uturn__slot_map *m, uint64_t slot);
+uturn_status_t uturn__slot_map_put(struct uturn__slot_map *m,
+                                   const uturn_allocator_t *a, uint64_t slot,
+                                   uint64_t value);
+void uturn__slot_map_erase(struct uturn__slot_map *m, uint64_t slot);
+void uturn__slot_map_clear(struct uturn__slot_map *m); /* keeps the table */
+void uturn__slot_map_free(struct uturn__slot_map *m,
+                          const uturn_allocator_t *a);
+uint64_t uturn__slot_map_first(const struct uturn__slot_map *m);
+
 /* ---- problems (problem.c) ---- */
 
 /* Copy the caller's struct, honouring its size, over the defaults. */
@@ -115,7 +154,56 @@ struct uturn_plan {
     uturn_action_t *actions; /* parsed plans only */
     uint64_t action_count;
     uint64_t action_capacity;
+    /* Storage levels, always at least one (levels.c): owned copies with
+     * resolved slot counts and names, and each level's counts. */
+    uturn_level_t *levels;
+    uturn_level_stats_t *level_stats;
+    char *level_names; /* the names, one after another */
+    size_t level_names_bytes; /* of the one block holding all three */
+    uint64_t level_count;
 };
+
+/* ---- storage levels (levels.c) ---- */
+
+#define UTURN__MAX_LEVELS 16
+
+/* Copy problem->levels into the plan, resolving byte capacities at
+ * slot_bytes, or make the one memory level of a plan without levels (its
+ * capacity: problem->slots). Sets plan->problem.slots to the total. */
+uturn_status_t uturn__levels_copy(uturn_plan_t *plan,
+                                  const uturn_problem_t *problem,
+                                  uturn_error_t *error);
+/* After a planner's prepare: level 0's counts for planners of one level,
+ * then the plan's cost. */
+uturn_status_t uturn__levels_finish(uturn_plan_t *plan, bool planner_counted,
+                                    uturn_error_t *error);
+void uturn__levels_free(uturn_plan_t *plan);
+/* Resolve problem->levels (names dropped) into out; *total their slots. */
+uturn_status_t uturn__levels_resolve(const uturn_problem_t *p,
+                                     uturn_level_t out[UTURN__MAX_LEVELS],
+                                     uint64_t *total, uturn_error_t *error);
+/* The level holding plan slot k. */
+uint64_t uturn__level_of(const uturn_level_t *levels, uint64_t count,
+                         uint64_t slot);
+
+/* ---- fingerprints (fingerprint.c) ---- */
+
+/* A canonical little-endian encoding fed to XXH3-64. */
+struct uturn__hasher {
+    /* An XXH3_state_t at the first 64-byte boundary inside (the allocators
+     * give 16-byte alignment, XXH3 wants 64); a hasher is not moved once
+     * started. */
+    unsigned char state[640 + 64];
+};
+
+void uturn__hasher_start(struct uturn__hasher *h);
+void uturn__hash_u64(struct uturn__hasher *h, uint64_t value);
+/* n values, or a marker for "none" when values is NULL. */
+void uturn__hash_array(struct uturn__hasher *h, const uint64_t *values,
+                       uint64_t n);
+uint64_t uturn__hasher_end(struct uturn__hasher *h);
+/* The plan's fingerprint, from its planner and resolved problem. */
+uint64_t uturn__plan_fingerprint(const uturn_plan_t *plan);
 
 /* An empty plan with its allocator set, for planners and the parser. */
 uturn_status_t uturn__plan_new(const uturn_allocator_t *alloc,

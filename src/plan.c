@@ -3,10 +3,10 @@
 
 #include <string.h>
 
-/* The only table of planners (STYLE.md: src/ reaches planners here). */
+/* The only table of planners: src/ reaches planners through it alone. */
 static const struct uturn__planner *const registry[] = {
-    &uturn__store_all, &uturn__periodic, &uturn__sqrt,
-    &uturn__revolve,   &uturn__dp,       &uturn__parsed,
+    &uturn__store_all, &uturn__periodic, &uturn__sqrt,   &uturn__revolve,
+    &uturn__dp,        &uturn__hrevolve, &uturn__online,  &uturn__parsed,
 };
 
 static const struct uturn__planner *find(uturn_planner_t id)
@@ -80,6 +80,23 @@ static uturn_status_t copy_steps(uturn_plan_t *plan, uturn_error_t *error)
     return UTURN_OK;
 }
 
+/* Several levels need a planner that plans them; levels and per-step
+ * sizes together are not planned this round. */
+static uturn_status_t check_levels(const uturn_plan_t *plan,
+                                   uturn_error_t *error)
+{
+    if (plan->level_count > 1 && !plan->planner->levels)
+        return uturn__fail(error, UTURN_E_UNSUPPORTED,
+                           "%s plans one level of storage; hrevolve plans "
+                           "several (and online, when the steps are unknown)",
+                           plan->planner->name);
+    if (plan->level_count > 1 && plan->step_bytes != NULL)
+        return uturn__fail(error, UTURN_E_UNSUPPORTED,
+                           "storage levels with per-step sizes are not "
+                           "planned yet: give uniform states");
+    return UTURN_OK;
+}
+
 static uturn_status_t plan_prepare(uturn_plan_t *plan,
                                    const uturn_problem_t *problem,
                                    uturn_error_t *error)
@@ -92,16 +109,25 @@ static uturn_status_t plan_prepare(uturn_plan_t *plan,
     if (plan->planner == NULL || plan->planner->id == UTURN_PLANNER_PARSED)
         return uturn__fail(error, UTURN_E_INVALID_ARG,
                            "unknown planner %d (known: store-all, periodic, "
-                           "sqrt, revolve, dp)",
+                           "sqrt, revolve, dp, hrevolve, online)",
                            (int)plan->problem.planner);
+    uturn_problem_t given; /* the caller's fields, at the caller's size */
+    uturn__problem_copy(problem, &given);
     status = copy_steps(plan, error);
-    if (status != UTURN_OK)
-        return status;
-    status = plan->planner->prepare(plan, error);
+    if (status == UTURN_OK)
+        status = uturn__levels_copy(plan, &given, error);
+    if (status == UTURN_OK)
+        status = check_levels(plan, error);
+    if (status == UTURN_OK)
+        status = plan->planner->prepare(plan, error);
     if (status != UTURN_OK)
         return status;
     plan->problem.slots = plan->stats.slots; /* the capacity it was made for */
-    return uturn__stats_finish(&plan->stats, &plan->problem, error);
+    status = uturn__stats_finish(&plan->stats, &plan->problem, error);
+    if (status == UTURN_OK)
+        status = uturn__levels_finish(plan, plan->planner->levels, error);
+    plan->stats.fingerprint = uturn__plan_fingerprint(plan);
+    return status;
 }
 
 uturn_status_t uturn_plan_create(const uturn_problem_t *problem,
@@ -138,6 +164,7 @@ void uturn_plan_free(uturn_plan_t *plan)
     uturn__free(&alloc, plan->step_costs, per_step);
     uturn__free(&alloc, plan->actions,
                 (size_t)plan->action_capacity * sizeof *plan->actions);
+    uturn__levels_free(plan);
     uturn__free(&alloc, plan, sizeof *plan);
 }
 

@@ -1,17 +1,44 @@
 /* Writing plans as text, one action per line, streamed from a cursor. */
 #include "internal.h"
 
+#include <errno.h>
 #include <string.h>
 
 #define CHUNK 65536
 
+/* Version 2 when the plan has levels that version 1 cannot say. */
+static bool needs_levels(const uturn_plan_t *plan)
+{
+    if (plan->level_count > 1)
+        return true;
+    return plan->level_count == 1 && (plan->levels[0].write_cost != 0 ||
+                                      plan->levels[0].read_cost != 0);
+}
+
+static int write_levels(const uturn_plan_t *plan, FILE *stream)
+{
+    int rc = 0;
+    for (uint64_t k = 0; rc >= 0 && k < plan->level_count; k++)
+        rc = fprintf(stream, "level %s %llu %llu %llu\n",
+                     plan->levels[k].name,
+                     (unsigned long long)plan->levels[k].slots,
+                     (unsigned long long)plan->levels[k].write_cost,
+                     (unsigned long long)plan->levels[k].read_cost);
+    return rc;
+}
+
 static uturn_status_t write_header(const uturn_plan_t *plan, FILE *stream)
 {
     const uturn_stats_t *s = &plan->stats;
-    int rc =
-        fprintf(stream, "uturn-plan 1\nplanner %s\nsteps %llu\nslots %llu\n",
-                uturn_planner_name(plan->problem.planner),
-                (unsigned long long)s->steps, (unsigned long long)s->slots);
+    const bool v2          = needs_levels(plan);
+    int rc = fprintf(stream,
+                     "uturn-plan %d\nplanner %s\nfingerprint %016llx\nsteps "
+                     "%llu\nslots %llu\n",
+                     v2 ? 2 : 1, uturn_planner_name(plan->problem.planner),
+                     (unsigned long long)s->fingerprint,
+                     (unsigned long long)s->steps, (unsigned long long)s->slots);
+    if (rc >= 0 && v2)
+        rc = write_levels(plan, stream);
     if (rc >= 0 && s->slot_bytes != 0)
         rc = fprintf(stream, "slot_bytes %llu\n",
                      (unsigned long long)s->slot_bytes);
@@ -59,6 +86,7 @@ uturn_status_t uturn_plan_write(const uturn_plan_t *plan, FILE *stream,
         return uturn__fail(error, UTURN_E_INVALID_ARG,
                            "plan and stream must not be NULL");
     uturn_cursor_t *cursor = NULL;
+    errno                  = 0;
     char *buf              = uturn__alloc(&plan->alloc, CHUNK);
     uturn_status_t status  = buf == NULL ? UTURN_E_NOMEM : UTURN_OK;
     if (status == UTURN_OK)
@@ -69,10 +97,12 @@ uturn_status_t uturn_plan_write(const uturn_plan_t *plan, FILE *stream,
         status = write_actions(cursor, stream, buf);
     if (status == UTURN_OK && fflush(stream) != 0)
         status = UTURN_E_IO;
+    const int reason = errno;
     uturn_cursor_free(cursor);
     uturn__free(&plan->alloc, buf, CHUNK);
     if (status == UTURN_E_IO)
-        return uturn__fail(error, status, "writing the plan failed");
+        return uturn__fail(error, status, "writing the plan failed: %s",
+                           reason != 0 ? strerror(reason) : "write error");
     if (status != UTURN_OK)
         return uturn__fail(error, status, "out of memory writing the plan");
     return UTURN_OK;

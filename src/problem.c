@@ -1,28 +1,60 @@
 /* Problem and stats structs: defaults, size-aware copies, shared checks. */
 #include "internal.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
+void uturn__init_sized(void *p, size_t size, const void *defaults,
+                       size_t full)
+{
+    if (p == NULL || size < sizeof(size_t))
+        return;
+    const size_t n = size < full ? size : full;
+    memcpy(p, defaults, n);
+    memcpy(p, &n, sizeof n);
+}
+
+void uturn_problem_init_size(uturn_problem_t *problem, size_t size)
+{
+    uturn_problem_t d;
+    memset(&d, 0, sizeof d);
+    d.size        = sizeof d;
+    d.planner     = UTURN_PLANNER_REVOLVE;
+    d.threads     = 1;
+    d.table_bytes = UTURN_DP_TABLE_BYTES;
+    d.dp_mode     = UTURN_DP_AUTO;
+    uturn__init_sized(problem, size, &d, sizeof d);
+}
+
+void uturn_stats_init_size(uturn_stats_t *stats, size_t size)
+{
+    uturn_stats_t d;
+    memset(&d, 0, sizeof d);
+    d.size = sizeof d;
+    uturn__init_sized(stats, size, &d, sizeof d);
+}
+
+/* The plain functions, for programs built against older headers: they
+ * write the struct as it was in 0.1. */
+#undef uturn_problem_init
+#undef uturn_stats_init
+
 void uturn_problem_init(uturn_problem_t *problem)
 {
-    if (problem == NULL)
-        return;
-    memset(problem, 0, sizeof *problem);
-    problem->size        = sizeof *problem;
-    problem->planner     = UTURN_PLANNER_REVOLVE;
-    problem->threads     = 1;
-    problem->table_bytes = UTURN_DP_TABLE_BYTES;
-    problem->dp_mode     = UTURN_DP_AUTO;
+    uturn_problem_init_size(problem,
+                            UTURN__SIZE_THROUGH(uturn_problem_t, unit_bytes));
 }
 
 void uturn_stats_init(uturn_stats_t *stats)
 {
-    if (stats == NULL)
-        return;
-    memset(stats, 0, sizeof *stats);
-    stats->size = sizeof *stats;
+    uturn_stats_init_size(stats,
+                          UTURN__SIZE_THROUGH(uturn_stats_t, recompute_factor));
 }
+
+/* Internal callers pass their whole struct. */
+#define uturn_problem_init(p) uturn_problem_init_size((p), sizeof *(p))
+#define uturn_stats_init(p)   uturn_stats_init_size((p), sizeof *(p))
 
 /* Bytes of a caller's struct that the library may touch: its recorded
  * size, capped at what this library knows. A zero size (the caller skipped
@@ -55,11 +87,18 @@ static uturn_status_t resolve_capacity(uturn_problem_t *p, bool *has_capacity,
     if (p->slots != 0 && p->budget_bytes != 0)
         return uturn__fail(error, UTURN_E_INVALID_ARG,
                            "give either slots or budget_bytes, not both");
-    if (p->budget_bytes != 0 && p->slot_bytes == 0)
+    /* online alone takes a budget without a state size: each state's
+     * size is then given as it is reached. */
+    const bool sized_online =
+        p->planner == UTURN_PLANNER_ONLINE && p->budget_bytes != 0 &&
+        p->slot_bytes == 0;
+    if (p->budget_bytes != 0 && p->slot_bytes == 0 && !sized_online)
         return uturn__fail(error, UTURN_E_INVALID_ARG,
                            "budget_bytes needs slot_bytes (the size of one "
                            "stored state)");
     *has_capacity = p->slots != 0 || p->budget_bytes != 0;
+    if (sized_online)
+        return UTURN_OK;
     if (p->slots == 0)
         p->slots =
             p->budget_bytes != 0 ? p->budget_bytes / p->slot_bytes : UINT64_MAX;
@@ -71,9 +110,17 @@ uturn_status_t uturn__problem_resolve(const uturn_problem_t *in,
                                       uturn_error_t *error)
 {
     uturn__problem_copy(in, out);
-    if (out->steps == 0)
+    if (out->steps == 0 && out->planner != UTURN_PLANNER_ONLINE)
         return uturn__fail(error, UTURN_E_INVALID_ARG,
-                           "steps must be at least 1");
+                           "steps must be at least 1 (0, the step count "
+                           "unknown, is for the online planner)");
+    if (out->steps != 0 && out->planner == UTURN_PLANNER_ONLINE)
+        return uturn__fail(error, UTURN_E_INVALID_ARG,
+                           "the online planner does not know the steps: give "
+                           "steps 0 (and max_steps for a bound)");
+    if (out->max_steps != 0 && out->planner != UTURN_PLANNER_ONLINE)
+        return uturn__fail(error, UTURN_E_INVALID_ARG,
+                           "max_steps is for the online planner");
     if (out->stride != 0 && out->planner != UTURN_PLANNER_PERIODIC)
         return uturn__fail(error, UTURN_E_INVALID_ARG,
                            "a stride applies to the periodic planner only");
@@ -102,6 +149,16 @@ uturn_status_t uturn__stats_finish(uturn_stats_t *stats,
     stats->budget_bytes = problem->budget_bytes;
     if (stats->slots == 0)
         stats->slots = problem->slots;
+    if (stats->online) { /* n and the counts come once the run ends */
+        stats->steps = UTURN_NONE;
+        return uturn__mul_u64(stats->peak_slots, problem->slot_bytes,
+                              &stats->peak_bytes) == UTURN_OK
+                   ? UTURN_OK
+                   : uturn__fail(error, UTURN_E_OVERFLOW,
+                                 "%llu slots of %llu bytes pass 2^64",
+                                 (unsigned long long)stats->peak_slots,
+                                 (unsigned long long)problem->slot_bytes);
+    }
     stats->recomputed_steps = stats->forward_steps - stats->steps;
     stats->recompute_factor =
         (double)stats->forward_steps / (double)stats->steps;

@@ -1,11 +1,16 @@
 /*
- * The executor's action loop. Time is sampled: when actions are short, one
- * action at a random gap of 1..2*SAMPLE_PERIOD-1 (mean SAMPLE_PERIOD) is
- * timed and stands for the gap, since a clock read costs about as much as a
- * short action. The gap is random because plans are periodic: a fixed even
- * period would, on store-all's store/advance/store/advance, only ever time
- * advances. Once timed actions take longer than LONG_ACTION on average,
- * every action is timed.
+ * The executor's action loop. Actions come from the plan's generator in
+ * batches straight into the executor's kept buffer (no cursor and no
+ * allocation per run). Slots live in the storage region: a uniform slot at
+ * id * stride, a sized one where the slot space placed it.
+ *
+ * Time is sampled: when actions are short, one action at a random gap of
+ * 1..2*SAMPLE_PERIOD-1 (mean SAMPLE_PERIOD) is timed and stands for the
+ * gap, since a clock read costs about as much as a short action. The gap
+ * is random because plans are periodic: a fixed even period would, on
+ * store-all's store/advance/store/advance, only ever time advances. Once
+ * timed actions take longer than LONG_ACTION on average, every action is
+ * timed.
  */
 #include "executor.h"
 
@@ -13,7 +18,7 @@
 #include <string.h>
 #include <xxhash.h>
 
-#define SAMPLE_PERIOD 32
+#define SAMPLE_PERIOD 256
 #define LONG_ACTION   2e-6
 
 #if defined(__GNUC__)
@@ -35,8 +40,9 @@ failed(struct uturn__run *run, uturn_status_t status, uint64_t step,
                           (unsigned long long)run->index);
 }
 
-static uturn_status_t callback_failed(struct uturn__run *run, const char *which,
-                                      uint64_t step, int rc)
+uturn_status_t uturn__run_callback_failed(struct uturn__run *run,
+                                         const char *which, uint64_t step,
+                                         int rc)
 {
     return failed(run, UTURN_E_CALLBACK, step,
                   "the %s callback returned %d at step %llu", which, rc,
@@ -61,18 +67,58 @@ static uturn_status_t check_hash(struct uturn__run *run, uint64_t i,
                   (unsigned long long)i);
 }
 
+/* The whole run's progress: work done out of the work predicted. */
+uturn_status_t uturn__run_progress(struct uturn__run *run)
+{
+    run->work_next = run->work_done + run->work_every;
+    const uturn_progress_t p = {
+        .size          = sizeof p,
+        .done          = run->work_done,
+        .total         = run->work_total,
+        .forward_steps = run->seen.forward_steps,
+        .reverse_steps = run->seen.reverse_steps,
+        .steps         = run->steps,
+        .seconds       = uturn__now() - run->started,
+    };
+    const int rc = run->options.on_progress(run->options.on_progress_user, &p);
+    return rc == 0 ? UTURN_OK
+                   : uturn__run_callback_failed(run, "on_progress",
+                                     run->seen.reverse_steps != 0
+                                         ? run->steps - run->seen.reverse_steps
+                                         : run->seen.forward_steps,
+                                     rc);
+}
+
 static uturn_status_t advance(struct uturn__run *run, const uturn_action_t *a)
 {
     const uturn_model_t *m = &run->model;
-    const bool hash_live   = run->hashes != NULL && m->state != NULL;
+    const bool hash_live   = run->hashes != NULL && run->contiguous;
+    const uint64_t *costs  = run->plan->step_costs;
     for (uint64_t i = a->step; i < a->step_end; i++) {
-        const int rc = m->forward(m->user, i);
+        if (run->online && run->options.verify) {
+            const uturn_status_t st = uturn__run_reserve_steps(run, i + 1);
+            if (st != UTURN_OK)
+                return st;
+        }
+        const int rc = uturn__run_forward(run, i);
+        if (rc != 0 && run->record_bytes != 0 && run->online &&
+            i >= run->frontier)
+            return uturn__fail(run->error, UTURN_E_NOMEM,
+                               "out of memory for the record of step %llu",
+                               (unsigned long long)i);
         if (rc != 0)
-            return callback_failed(run, "forward", i, rc);
+            return uturn__run_callback_failed(run, "forward", i, rc);
         run->seen.forward_steps += 1;
+        run->work_done += costs != NULL ? costs[i] : 1;
         if (hash_live) {
             const uturn_status_t st =
                 check_hash(run, i + 1, m->state, m->state_bytes);
+            if (st != UTURN_OK)
+                return st;
+        }
+        if (run->work_done >= run->work_next &&
+            run->options.on_progress != NULL) {
+            const uturn_status_t st = uturn__run_progress(run);
             if (st != UTURN_OK)
                 return st;
         }
@@ -80,107 +126,213 @@ static uturn_status_t advance(struct uturn__run *run, const uturn_action_t *a)
     return UTURN_OK;
 }
 
-static uint64_t state_bytes(const struct uturn__run *run, uint64_t step)
+uint64_t uturn__run_data_bytes(const struct uturn__run *run, uint64_t step)
 {
     const uturn_model_t *m = &run->model;
-    return run->per_step ? m->state_size(m->user, step) : m->state_bytes;
+    if (m->state_size != NULL && !run->contiguous)
+        return m->state_size(m->user, step);
+    return run->sizes != NULL ? run->sizes[step] : run->state_bytes;
 }
 
-/* A buffer for a new slot: from the pool, or allocated (per-step sizes,
- * where the allocator's count is read at every new high). */
-static void *take_buffer(struct uturn__run *run, uint64_t k, uint64_t bytes)
+/* A sized slot's block: the stride of the larger of the plan's size and
+ * the model's (the model may not exceed the plan). */
+static uturn_status_t place_sized(struct uturn__run *run, uint64_t id,
+                                  uint64_t step, uint64_t bytes);
+
+static uturn_status_t slot_for_store(struct uturn__run *run,
+                                     const uturn_action_t *a, uint64_t bytes,
+                                     unsigned char **addr)
 {
-    if (!run->per_step)
-        return run->pool[--run->pool_free];
-    void *buf = uturn__storage_alloc(&run->ex->storage, bytes);
-    if (buf == NULL)
-        return NULL;
-    run->slot_bytes[k] = bytes;
-    run->held_real += uturn__storage_block_cost(&run->ex->storage, buf, bytes);
-    if (run->held_real > run->peak_real) {
-        run->peak_real         = run->held_real;
-        const uint64_t measure = uturn__storage_measure(&run->ex->storage);
-        if (measure > run->report.measured_peak_bytes)
-            run->report.measured_peak_bytes = measure;
+    uturn_executor_t *ex = run->ex;
+    uint64_t id          = 0;
+    if (!uturn__space_take_id(&ex->space, &ex->alloc, a->slot, &id))
+        return failed(run, UTURN_E_INVALID_PLAN, a->step,
+                      "the plan holds more slots than its peak of %llu",
+                      (unsigned long long)run->plan->stats.peak_slots);
+    if (!run->sized) {
+        *addr = run->base + id * run->stride;
+        return UTURN_OK;
     }
-    return buf;
+    const uturn_status_t st = place_sized(run, id, a->step, bytes);
+    *addr = run->base + ex->space.offset[id];
+    return st;
 }
 
-static void give_buffer(struct uturn__run *run, uint64_t k)
+/* Moves a block down during compaction (memory: memmove). */
+static void move_bytes(void *context, uint64_t to, uint64_t from,
+                       uint64_t bytes)
 {
-    if (!run->per_step) {
-        run->pool[run->pool_free++] = run->slot[k];
-    } else {
-        run->held_real -= uturn__storage_block_cost(
-            &run->ex->storage, run->slot[k], run->slot_bytes[k]);
-        uturn__storage_free(&run->ex->storage, run->slot[k],
-                            run->slot_bytes[k]);
-        run->slot_bytes[k] = 0;
-    }
-    run->slot[k] = NULL;
+    unsigned char *base = context;
+    memmove(base + to, base + from, (size_t)bytes);
 }
 
-/* Counts as the plan counts them: uniform slots at the plan's slot_bytes,
- * per-step states at their own size. */
-static uint64_t counted_bytes(const struct uturn__run *run, uint64_t bytes)
+static uturn_status_t place_sized(struct uturn__run *run, uint64_t id,
+                                  uint64_t step, uint64_t bytes)
 {
-    return run->per_step ? bytes : run->plan->stats.slot_bytes;
+    uturn_executor_t *ex = run->ex;
+    const uint64_t room  = run->sizes != NULL ? run->sizes[step] : bytes;
+    uint64_t stride      = 0;
+    if (bytes > room)
+        return failed(run, UTURN_E_INVALID_ARG, step,
+                      "the model's x_%llu has %llu bytes, more than the %llu "
+                      "the plan counts",
+                      (unsigned long long)step, (unsigned long long)bytes,
+                      (unsigned long long)room);
+    if (!uturn__stride(room, &stride) ||
+        !uturn__space_place(&ex->space, &ex->alloc, id, stride, move_bytes,
+                            run->base))
+        return failed(run, UTURN_E_NOMEM, step,
+                      "no room for x_%llu (%llu bytes) in %llu bytes of "
+                      "slots",
+                      (unsigned long long)step, (unsigned long long)stride,
+                      (unsigned long long)ex->storage.bytes);
+    ex->space.step[id] = step;
+    return UTURN_OK;
 }
 
-static void count_store(struct uturn__run *run, uint64_t bytes)
+static void count_store(struct uturn__run *run, uint64_t step)
 {
     uturn_stats_t *s = &run->seen;
     s->stores += 1;
-    run->held_bytes += counted_bytes(run, bytes);
+    run->held_bytes += run->sizes != NULL ? run->sizes[step]
+                       : run->sized       ? uturn__run_data_bytes(run, step)
+                                          : run->plan->stats.slot_bytes;
     const uint64_t held = s->stores - s->frees;
     s->peak_slots       = held > s->peak_slots ? held : s->peak_slots;
     s->peak_bytes =
         run->held_bytes > s->peak_bytes ? run->held_bytes : s->peak_bytes;
 }
 
-static uturn_status_t store(struct uturn__run *run, const uturn_action_t *a)
+/* A store into level k >= 1: the state copied or saved into a buffer
+ * (or written from the state itself), then put. */
+static uturn_status_t store_level(struct uturn__run *run,
+                                  const uturn_action_t *a, uint64_t k)
 {
     const uturn_model_t *m = &run->model;
-    const uint64_t bytes   = state_bytes(run, a->step);
-    void *buf              = take_buffer(run, a->slot, bytes);
-    if (buf == NULL)
-        return failed(run, UTURN_E_NOMEM, a->step,
-                      "out of memory for a slot of %llu bytes",
-                      (unsigned long long)bytes);
-    run->slot[a->slot] = buf;
-    count_store(run, bytes);
-    if (m->state != NULL) {
-        memcpy(buf, m->state, (size_t)bytes);
+    const uint64_t bytes   = uturn__run_data_bytes(run, a->step);
+    uint64_t buf           = 0;
+    unsigned char *addr    = NULL;
+    uturn_status_t st      = uturn__level_buffer(run, k, &buf, &addr);
+    if (st != UTURN_OK)
+        return st;
+    count_store(run, a->step);
+    if (addr != NULL && run->contiguous)
+        memcpy(addr, m->state, (size_t)bytes);
+    if (!run->contiguous) {
+        const int rc = m->save(m->user, a->step, addr, bytes);
+        st           = rc == 0 ? UTURN_OK
+                               : uturn__run_callback_failed(run, "save", a->step,
+                                                            rc);
+        if (st == UTURN_OK && run->hashes != NULL)
+            st = check_hash(run, a->step, addr, bytes);
+    }
+    if (st != UTURN_OK) {
+        uturn__level_release(run, buf);
+        return st;
+    }
+    return uturn__level_put(run, k, a, buf, addr != NULL ? addr : m->state,
+                            bytes);
+}
+
+static uturn_status_t restore_level(struct uturn__run *run,
+                                    const uturn_action_t *a, uint64_t k)
+{
+    const uturn_model_t *m = &run->model;
+    const uint64_t bytes   = uturn__run_data_bytes(run, a->step);
+    run->seen.restores += 1;
+    uint64_t buf            = 0;
+    const void *src         = NULL;
+    const uturn_status_t st = uturn__level_get(run, k, a, bytes, &buf, &src);
+    if (st != UTURN_OK)
+        return st;
+    int rc = 0;
+    if (run->contiguous && src != m->state)
+        memcpy(m->state, src, (size_t)bytes);
+    if (!run->contiguous)
+        rc = m->load(m->user, a->step, src, bytes);
+    uturn__level_release(run, buf);
+    return rc == 0 ? UTURN_OK
+                   : uturn__run_callback_failed(run, "load", a->step, rc);
+}
+
+static uturn_status_t store(struct uturn__run *run, const uturn_action_t *a)
+{
+    if (run->levels > 1) {
+        const uint64_t k = uturn__run_level(run, a->slot);
+        if (k != 0)
+            return store_level(run, a, k);
+    }
+    const uturn_model_t *m = &run->model;
+    const uint64_t bytes   = uturn__run_data_bytes(run, a->step);
+    unsigned char *addr    = NULL;
+    const uturn_status_t st = slot_for_store(run, a, bytes, &addr);
+    if (st != UTURN_OK)
+        return st;
+    count_store(run, a->step);
+    run->memory_held += 1;
+    run->memory_peak =
+        run->memory_held > run->memory_peak ? run->memory_held : run->memory_peak;
+    if (run->contiguous) {
+        memcpy(addr, m->state, (size_t)bytes);
         return UTURN_OK;
     }
-    const int rc = m->save(m->user, a->step, buf, bytes);
+    const int rc = m->save(m->user, a->step, addr, bytes);
     if (rc != 0)
-        return callback_failed(run, "save", a->step, rc);
-    return run->hashes != NULL ? check_hash(run, a->step, buf, bytes)
+        return uturn__run_callback_failed(run, "save", a->step, rc);
+    return run->hashes != NULL ? check_hash(run, a->step, addr, bytes)
                                : UTURN_OK;
+}
+
+/* The address of a held slot. */
+static unsigned char *held_slot(const struct uturn__run *run, uint64_t slot)
+{
+    const struct uturn__space *sp = &run->ex->space;
+    const uint64_t id             = uturn__space_id(sp, slot);
+    return run->base + (run->sized ? sp->offset[id] : id * run->stride);
 }
 
 static uturn_status_t restore(struct uturn__run *run, const uturn_action_t *a)
 {
-    const uturn_model_t *m = &run->model;
+    if (run->levels > 1) {
+        const uint64_t k = uturn__run_level(run, a->slot);
+        if (k != 0)
+            return restore_level(run, a, k);
+    }
+    const uturn_model_t *m    = &run->model;
+    const uint64_t bytes      = uturn__run_data_bytes(run, a->step);
+    const unsigned char *addr = held_slot(run, a->slot);
     run->seen.restores += 1;
-    if (m->state != NULL) {
-        memcpy(m->state, run->slot[a->slot], (size_t)m->state_bytes);
+    if (run->contiguous) {
+        memcpy(m->state, addr, (size_t)bytes);
         return UTURN_OK;
     }
-    const uint64_t bytes =
-        run->per_step ? run->slot_bytes[a->slot] : m->state_bytes;
-    const int rc = m->load(m->user, a->step, run->slot[a->slot], bytes);
-    return rc == 0 ? UTURN_OK : callback_failed(run, "load", a->step, rc);
+    const int rc = m->load(m->user, a->step, addr, bytes);
+    return rc == 0 ? UTURN_OK : uturn__run_callback_failed(run, "load", a->step, rc);
+}
+
+static uturn_status_t free_level(struct uturn__run *run,
+                                 const uturn_action_t *a, uint64_t k)
+{
+    run->held_bytes -= run->plan->stats.slot_bytes;
+    run->seen.frees += 1;
+    return uturn__level_free(run, k, a);
 }
 
 static void free_slot(struct uturn__run *run, const uturn_action_t *a)
 {
-    const uint64_t bytes =
-        run->per_step ? run->slot_bytes[a->slot] : run->model.state_bytes;
-    run->held_bytes -= counted_bytes(run, bytes);
+    struct uturn__space *sp = &run->ex->space;
+    const uint64_t id       = uturn__space_id(sp, a->slot);
+    if (run->sized) {
+        const uint64_t step = sp->step[id];
+        run->held_bytes -= run->sizes != NULL ? run->sizes[step]
+                                              : uturn__run_data_bytes(run, step);
+        uturn__space_unplace(sp, id);
+    } else {
+        run->held_bytes -= run->plan->stats.slot_bytes;
+    }
+    uturn__space_drop_id(sp, a->slot, id);
     run->seen.frees += 1;
-    give_buffer(run, a->slot);
+    run->memory_held -= 1;
 }
 
 static uturn_status_t reverse(struct uturn__run *run, const uturn_action_t *a)
@@ -188,17 +340,25 @@ static uturn_status_t reverse(struct uturn__run *run, const uturn_action_t *a)
     const uturn_model_t *m = &run->model;
     const int rc           = m->adjoint(m->user, a->step);
     if (rc != 0)
-        return callback_failed(run, "adjoint", a->step, rc);
-    const uint64_t done  = ++run->seen.reverse_steps;
+        return uturn__run_callback_failed(run, "adjoint", a->step, rc);
+    const uint64_t done = ++run->seen.reverse_steps;
+    run->work_done += 1;
+    if (run->work_done >= run->work_next && run->options.on_progress != NULL) {
+        const uturn_status_t st = uturn__run_progress(run);
+        if (st != UTURN_OK)
+            return st;
+    }
     const uint64_t every = run->options.progress_every != 0
                                ? run->options.progress_every
-                               : (run->steps + 99) / 100;
+                               : run->steps >= UINT64_MAX - 99
+                                     ? 1 /* not known yet (online) */
+                                     : (run->steps + 99) / 100;
     if (run->options.progress == NULL || (done % every != 0 && a->step != 0))
         return UTURN_OK;
     const int stop =
         run->options.progress(run->options.progress_user, done, run->steps);
     return stop == 0 ? UTURN_OK
-                     : callback_failed(run, "progress", a->step, stop);
+                     : uturn__run_callback_failed(run, "progress", a->step, stop);
 }
 
 static uturn_status_t perform(struct uturn__run *run, const uturn_action_t *a)
@@ -210,13 +370,17 @@ static uturn_status_t perform(struct uturn__run *run, const uturn_action_t *a)
         return store(run, a);
     case UTURN_OP_RESTORE:
         return restore(run, a);
-    case UTURN_OP_FREE:
+    case UTURN_OP_FREE: {
+        const uint64_t k = run->levels > 1 ? uturn__run_level(run, a->slot) : 0;
+        if (k != 0)
+            return free_level(run, a, k);
         free_slot(run, a);
         return UTURN_OK;
+    }
     case UTURN_OP_TURN: {
         const int rc = run->model.turn(run->model.user);
         return rc == 0 ? UTURN_OK
-                       : callback_failed(run, "turn", run->steps, rc);
+                       : uturn__run_callback_failed(run, "turn", run->steps, rc);
     }
     case UTURN_OP_REVERSE:
         return reverse(run, a);
@@ -252,15 +416,9 @@ static uint64_t next_gap(struct uturn__run *run)
     return 1 + x % (2 * SAMPLE_PERIOD - 1);
 }
 
-/* Perform one action, timing it when its turn in the sample comes. */
-static uturn_status_t timed(struct uturn__run *run, const uturn_action_t *a)
+void uturn__run_sampled(struct uturn__run *run, uturn_op_t op, double spent)
 {
-    if (--run->countdown != 0)
-        return perform(run, a);
-    const double start               = uturn__now();
-    const uturn_status_t status      = perform(run, a);
-    const double spent               = uturn__now() - start;
-    const enum uturn__cost_kind kind = cost_kind(a->op);
+    const enum uturn__cost_kind kind = cost_kind(op);
     if (kind != COST_NONE)
         run->spent[kind] += spent * (double)run->weight;
     /* Decide on a running mean, not on this one action: a gap that
@@ -269,28 +427,101 @@ static uturn_status_t timed(struct uturn__run *run, const uturn_action_t *a)
     run->mean_spent += (spent - run->mean_spent) / 8.0;
     run->weight    = run->mean_spent > LONG_ACTION ? 1 : next_gap(run);
     run->countdown = run->weight;
+}
+
+/* Perform one action and time it (its turn in the sample has come). */
+static uturn_status_t timed(struct uturn__run *run, const uturn_action_t *a)
+{
+    const double start          = uturn__now();
+    const uturn_status_t status = perform(run, a);
+    uturn__run_sampled(run, a->op, uturn__now() - start);
+    return status;
+}
+
+/* The generator's state for this plan, in the executor's kept buffer. */
+uturn_status_t uturn__run_start_generator(struct uturn__run *run)
+{
+    uturn_executor_t *ex        = run->ex;
+    const struct uturn__planner *g = run->plan->planner;
+    size_t bytes                = 0;
+    if (g->state_size(run->plan, &bytes) != UTURN_OK)
+        return uturn__fail(run->error, UTURN_E_NOMEM,
+                           "the plan's generator state does not fit");
+    if (bytes > ex->gen_bytes) {
+        unsigned char *grown = uturn__alloc(&ex->alloc, bytes);
+        if (grown == NULL)
+            return uturn__fail(run->error, UTURN_E_NOMEM,
+                               "out of memory for %zu bytes of generator "
+                               "state",
+                               bytes);
+        uturn__free(&ex->alloc, ex->gen, ex->gen_bytes);
+        ex->gen       = grown;
+        ex->gen_bytes = bytes;
+    }
+    g->start(run->plan, ex->gen);
+    return UTURN_OK;
+}
+
+/* Work predicted and the progress cadence. */
+void uturn__run_start_counters(struct uturn__run *run)
+{
+    run->countdown  = 1;
+    run->weight     = 1;
+    run->random     = 0x9e3779b97f4a7c15u;
+    run->work_total = run->online ? UTURN_NONE
+                                  : run->plan->stats.forward_cost + run->steps;
+    run->work_every = run->options.on_progress_every != 0 ? run->options
+                                                                .on_progress_every
+                      : run->online ? 1000 /* the total is unknown */
+                                    : (run->work_total + 99) / 100;
+    /* Without a whole-run progress callback the threshold is never met,
+     * so the loops test one comparison and nothing else. */
+    run->work_next =
+        run->options.on_progress != NULL ? run->work_every : UINT64_MAX;
+}
+
+/* Every action, one by one, for every kind of run. */
+static uturn_status_t general_loop(struct uturn__run *run)
+{
+    const struct uturn__planner *g = run->plan->planner;
+    uturn_action_t *batch          = run->ex->batch;
+    uturn_status_t status =
+        run->online ? uturn__run_online_step(run, NULL) : UTURN_OK;
+    size_t count = 0;
+    while (status == UTURN_OK &&
+           (count = g->fill(run->ex->gen, batch, UTURN__BATCH)) != 0) {
+        const bool ahead = run->io.started;
+        run->io.scan     = 0;
+        if (ahead)
+            uturn__level_ahead(run, batch, 0, count);
+        for (size_t i = 0; i < count && status == UTURN_OK; i++) {
+            status = --run->countdown != 0 ? perform(run, &batch[i])
+                                           : timed(run, &batch[i]);
+            run->index += status == UTURN_OK;
+            if (ahead)
+                uturn__level_ahead(run, batch, i + 1, count);
+        }
+        if (status == UTURN_OK && run->online)
+            status = uturn__run_online_step(run, &batch[count - 1]);
+    }
     return status;
 }
 
 uturn_status_t uturn__run_actions(struct uturn__run *run)
 {
-    uturn_cursor_t *cursor = NULL;
-    if (uturn_cursor_create(run->plan, &run->ex->alloc, &cursor) != UTURN_OK)
-        return uturn__fail(run->error, UTURN_E_NOMEM,
-                           "out of memory for a cursor");
-    run->countdown        = 1;
-    run->weight           = 1;
-    run->random           = 0x9e3779b97f4a7c15u;
-    uturn_status_t status = UTURN_OK;
-    uturn_action_t a;
-    while (status == UTURN_OK && uturn_cursor_next(cursor, &a)) {
-        status = timed(run, &a);
-        if (status == UTURN_OK) {
-            run->index += 1;
-            run->seen.actions += 1;
-        }
-    }
+    uturn_status_t status = uturn__run_start_generator(run);
+    if (status != UTURN_OK)
+        return status;
+    uturn__run_start_counters(run);
+    if (uturn__run_fast_applies(run))
+        status = uturn__run_fast(run);
+    else
+        status = general_loop(run);
+    if (status == UTURN_OK)
+        status = uturn__levels_drain(run);
+    run->seen.actions        = run->index;
     run->report.actions_done = run->index;
-    uturn_cursor_free(cursor);
+    if (status == UTURN_OK && run->options.on_progress != NULL)
+        status = uturn__run_progress(run);
     return status;
 }

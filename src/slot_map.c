@@ -1,11 +1,13 @@
 /*
- * The validator's record of far slot indices: an open-addressing hash map
- * from slot index to contents, so that a plan naming slot 10^13 (legal
- * when its capacity says so) costs memory for the slots it holds, not for
- * the index (the fuzzer found a 10^13-entry array being asked for).
+ * A map from slot index to a non-zero value, for slot indices too sparse
+ * for an array: the validator's far slots and the executor's sparse
+ * plans. An open-addressing hash map, so that a plan naming slot 10^13
+ * (legal when its capacity says so) costs memory for the slots it holds,
+ * not for the index (the fuzzer found a 10^13-entry array being asked
+ * for).
  * Linear probing with backward-shift deletion; load at most one half.
  */
-#include "validator.h"
+#include "internal.h"
 
 #include <string.h>
 
@@ -63,6 +65,8 @@ uturn_status_t uturn__slot_map_put(struct uturn__slot_map *m,
 
 void uturn__slot_map_erase(struct uturn__slot_map *m, uint64_t slot)
 {
+    if (m->cap == 0)
+        return;
     const size_t mask = m->cap - 1;
     size_t i          = home(slot, mask);
     while (m->vals[i] != 0 && m->keys[i] != slot)
@@ -80,6 +84,13 @@ void uturn__slot_map_erase(struct uturn__slot_map *m, uint64_t slot)
     }
     m->vals[i] = 0;
     m->count -= 1;
+}
+
+void uturn__slot_map_clear(struct uturn__slot_map *m)
+{
+    if (m->cap != 0)
+        memset(m->vals, 0, m->cap * sizeof(uint64_t));
+    m->count = 0;
 }
 
 void uturn__slot_map_free(struct uturn__slot_map *m, const uturn_allocator_t *a)

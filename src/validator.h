@@ -8,10 +8,6 @@
 /* Slots below this index live in a plain array; the others in a map. */
 #define UTURN__DENSE_SLOTS ((uint64_t)1 << 20)
 
-struct uturn__slot_map {
-    uint64_t *keys, *vals; /* vals[i] == 0: free */
-    size_t cap, count;
-};
 
 struct uturn_validator {
     uturn_allocator_t alloc;
@@ -24,13 +20,25 @@ struct uturn_validator {
     size_t slots_len;
     struct uturn__slot_map far; /* slots from UTURN__DENSE_SLOTS on */
     uint64_t live;              /* step of the live state, or UTURN_NONE */
+    uint64_t reached;           /* the furthest state an advance reached */
     uint64_t next_reverse;
     bool turned;
     uint64_t held, held_bytes, index;
     uturn_stats_t stats;
     uturn_status_t failed;
     uturn_error_t failure;
+    /* Storage levels (1 without levels): each one's slots and costs, and
+     * its counts as seen. */
+    uint64_t level_count;
+    uturn_level_t levels[UTURN__MAX_LEVELS];
+    uturn_level_stats_t level_stats[UTURN__MAX_LEVELS];
+    uint64_t level_held[UTURN__MAX_LEVELS];
 };
+
+/* Validate against levels (slots resolved; names are not kept); count
+ * <= UTURN__MAX_LEVELS. Without a call: one level of `capacity` slots. */
+void uturn__validator_set_levels(uturn_validator_t *v,
+                                 const uturn_level_t *levels, uint64_t count);
 
 /* limits: steps, slots (capacity), slot_bytes and budget_bytes (0: none);
  * step_bytes and step_costs (NULL: uniform) must outlive the validator. */
@@ -39,15 +47,6 @@ uturn_status_t uturn__validator_new(const uturn_allocator_t *alloc,
                                     const uint64_t *step_bytes,
                                     const uint64_t *step_costs,
                                     uturn_validator_t **out);
-/* slot_map.c */
-uint64_t uturn__slot_map_get(const struct uturn__slot_map *m, uint64_t slot);
-uturn_status_t uturn__slot_map_put(struct uturn__slot_map *m,
-                                   const uturn_allocator_t *a, uint64_t slot,
-                                   uint64_t value);
-void uturn__slot_map_erase(struct uturn__slot_map *m, uint64_t slot);
-void uturn__slot_map_free(struct uturn__slot_map *m,
-                          const uturn_allocator_t *a);
-uint64_t uturn__slot_map_first(const struct uturn__slot_map *m);
 
 /* Contents of slot k: step + 1, or UTURN__EMPTY. */
 static inline uint64_t uturn__slot_get(const uturn_validator_t *v, uint64_t k)

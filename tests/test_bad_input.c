@@ -188,6 +188,7 @@ Test(bad_input, executor_plan_without_slot_bytes)
     uturn_error_init(&err);
     cr_assert_eq(uturn_executor_plan(ex, &p, &plan, &err), UTURN_E_INVALID_ARG);
     cr_assert_null(plan);
-    cr_assert(strstr(err.message, "slot_bytes must be the size of one state"));
+    cr_assert(strstr(err.message, "must give the size of a state"), "%s",
+              err.message);
     uturn_executor_free(ex);
 }

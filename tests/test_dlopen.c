@@ -81,7 +81,7 @@ Test(dlopen, late_loaded_library_runs_a_model)
     api.problem_init(&p);
     p.steps            = 25;
     p.slot_bytes       = sizeof x;
-    p.budget_bytes     = 4 * 64;
+    p.slots            = 4;
     uturn_plan_t *plan = NULL;
     cr_assert_eq(api.executor_plan(ex, &p, &plan, NULL), UTURN_OK);
     uturn_model_t m;

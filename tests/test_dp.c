@@ -1,7 +1,7 @@
 /*
  * dp against independent truth written out here:
  *  - uniform sizes and costs: the binomial closed form t(n+1, s) of
- *    DESIGN.md section 4, for every n <= 200 and s <= 20;
+ *    docs/model.md section 4, for every n <= 200 and s <= 20;
  *  - per-step sizes and costs, n <= 8: an exhaustive search over every
  *    nested schedule, in bytes (no units, no table);
  *  - n <= 7: a shortest-path search over every valid action sequence
@@ -22,7 +22,7 @@ __extension__ typedef unsigned __int128 u128;
 #define INF   UINT64_MAX
 #define MAX_N 8 /* largest chain of the exhaustive searches */
 
-/* ---- the binomial closed form (DESIGN.md section 4) ---------------------- */
+/* ---- the binomial closed form (docs/model.md section 4) ---------------------- */
 
 /* beta(s, r) = C(s + r, s), or cap when it is at least cap (the partial
  * products C(base + i, i) only grow, so stopping early is safe). */
@@ -378,7 +378,7 @@ static void uniform_grid(uint64_t s_lo, uint64_t s_hi)
                  (unsigned long long)counts.live_blocks);
 }
 
-/* The closed form of this file, checked on DESIGN.md's reference numbers. */
+/* The closed form of this file, checked on the reference numbers of docs/model.md. */
 Test(dp, closed_form_reference_numbers)
 {
     cr_assert_eq(closed_t(101, 5), 320);
@@ -597,7 +597,7 @@ Test(dp, dp_never_below_any)
     }
 }
 
-/* DESIGN.md section 3: slots is the capacity the plan was made for, not its
+/* docs/model.md section 3: slots is the capacity the plan was made for, not its
  * peak (uniform states); with sizes the capacity is the byte budget. */
 Test(dp, uniform_slots_report_the_capacity)
 {

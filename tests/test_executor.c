@@ -72,19 +72,26 @@ static uturn_model_t toy_model(struct toy *t)
     return m;
 }
 
+/* A plan for `slots` slots: as a byte budget when the executor's storage
+ * counts bytes exactly (a caller's allocator), else as a slot count (the
+ * executor's own pages hold whole pages, more than a few doubles). */
 static uturn_plan_t *make_plan(uturn_executor_t *ex, uturn_planner_t planner,
                                uint64_t n, uint64_t slots, uint64_t stride)
 {
     uturn_problem_t p;
     uturn_problem_init(&p);
-    p.planner     = planner;
-    p.steps       = n;
-    p.slot_bytes  = sizeof(double);
-    p.stride      = stride;
-    uint64_t real = 0;
-    cr_assert_eq(uturn_executor_slot_bytes(ex, sizeof(double), &real),
+    p.planner    = planner;
+    p.steps      = n;
+    p.slot_bytes = sizeof(double);
+    p.stride     = stride;
+    uturn_slot_cost_t cost;
+    uturn_slot_cost_init(&cost);
+    cr_assert_eq(uturn_executor_slot_cost(ex, sizeof(double), &cost),
                  UTURN_OK);
-    p.budget_bytes     = slots * real;
+    if (cost.granule == 1)
+        p.budget_bytes = slots * cost.stride;
+    else
+        p.slots = slots;
     uturn_plan_t *plan = NULL;
     uturn_error_t err;
     uturn_error_init(&err);
@@ -175,9 +182,14 @@ Test(executor, over_budget_plan_is_refused_before_any_callback)
     cr_assert_eq(uturn_executor_run(ex, plan, &m, &o, NULL, NULL, &err),
                  UTURN_E_INFEASIBLE);
     cr_assert_eq(t.calls, 0, "no callback may run before the budget check");
-    uint64_t real = 0;
-    uturn_executor_slot_bytes(ex, sizeof state, &real);
-    cr_assert_eq(err.minimum_bytes, 6 * real, "%llu",
+    /* The least budget is the 6 slots at their stride, in whole pages. */
+    uturn_slot_cost_t cost;
+    uturn_slot_cost_init(&cost);
+    cr_assert_eq(uturn_executor_slot_cost(ex, sizeof state, &cost), UTURN_OK);
+    cr_assert_eq(cost.stride, 1008);
+    const uint64_t least =
+        (6 * cost.stride + cost.granule - 1) / cost.granule * cost.granule;
+    cr_assert_eq(err.minimum_bytes, least, "%llu",
                  (unsigned long long)err.minimum_bytes);
     cr_assert(strstr(err.message, "budget") != NULL, "%s", err.message);
     uturn_plan_free(plan);
@@ -225,6 +237,8 @@ Test(executor, failure_at_every_callback_of_every_planner)
         cr_assert_eq(uturn_executor_run(ex, plan, &m, NULL, NULL, NULL, NULL),
                      UTURN_OK);
         const uint64_t total_calls = probe.calls;
+        uturn_executor_trim(ex);
+        const uint64_t idle = counts.live_blocks; /* the executor, the plan */
         for (uint64_t k = 1; k <= total_calls; k++) {
             struct toy t = {.x = 0.3, .fail_at = k};
             m            = toy_model(&t);
@@ -242,19 +256,19 @@ Test(executor, failure_at_every_callback_of_every_planner)
             cr_assert_neq(rep.failed_step, UTURN_NONE);
             cr_assert(strstr(err.message, "returned 7") != NULL, "%s",
                       err.message);
-            /* The executor keeps exactly the plan's slot buffers (and
-             * their array) for the next run; trimmed, only it and the
-             * plan remain. */
-            uturn_stats_t ps;
-            uturn_stats_init(&ps);
-            uturn_plan_stats(plan, &ps);
-            cr_assert_eq(counts.live_blocks, 2 + 1 + ps.peak_slots,
+            /* The executor keeps its slot region (exactly the plan's
+             * peak here) and the generator's state for the next run;
+             * trimmed, only it and the plan remain. */
+            cr_assert_eq(counts.live_blocks, idle + 2,
                          "planner %zu call %llu: %llu blocks live", p,
                          (unsigned long long)k,
                          (unsigned long long)counts.live_blocks);
+            cr_assert_eq(uturn_executor_held_bytes(ex),
+                         rep.planned_peak_bytes);
             uturn_executor_trim(ex);
-            cr_assert_eq(counts.live_blocks, 2, "planner %zu call %llu", p,
+            cr_assert_eq(counts.live_blocks, idle, "planner %zu call %llu", p,
                          (unsigned long long)k);
+            cr_assert_eq(uturn_executor_held_bytes(ex), 0);
         }
         struct toy ok = {.x = 0.3};
         m             = toy_model(&ok);
@@ -432,10 +446,10 @@ Test(executor, progress_is_reported_and_can_stop_the_run)
     uturn_executor_free(ex);
 }
 
-/* The executor keeps exactly the last plan's slot buffers between runs:
- * the next run allocates none of them again, a smaller plan gives extras
- * back, and the allocator's figure stays the planned peak. */
-Test(executor, slot_buffers_are_kept_between_runs_and_trimmed)
+/* The executor keeps its slot region between runs: a repeated plan
+ * allocates nothing, a smaller budget shrinks the region to it, and the
+ * region never holds more than the run's budget. */
+Test(executor, slot_region_is_kept_between_runs_within_the_budget)
 {
     counting_alloc_t counts       = {0};
     const uturn_allocator_t alloc = counting_allocator(&counts);
@@ -443,10 +457,10 @@ Test(executor, slot_buffers_are_kept_between_runs_and_trimmed)
     uturn_executor_create(&alloc, &ex, NULL);
     uturn_plan_t *big   = make_plan(ex, UTURN_PLANNER_REVOLVE, 60, 9, 0);
     uturn_plan_t *small = make_plan(ex, UTURN_PLANNER_REVOLVE, 60, 4, 0);
-    uint64_t allocs[3];
-    uturn_report_t rep[3];
-    uturn_plan_t *order[3] = {big, big, small};
-    for (int i = 0; i < 3; i++) {
+    uint64_t allocs[4];
+    uturn_report_t rep[4];
+    uturn_plan_t *order[4] = {big, big, small, small};
+    for (int i = 0; i < 4; i++) {
         struct toy t    = {.x = 0.6};
         uturn_model_t m = toy_model(&t);
         uturn_report_init(&rep[i]);
@@ -456,16 +470,17 @@ Test(executor, slot_buffers_are_kept_between_runs_and_trimmed)
             UTURN_OK);
         allocs[i] = counts.total_allocs - before;
         cr_assert_eq(rep[i].measured_peak_bytes, rep[i].planned_peak_bytes);
+        cr_assert_leq(rep[i].measured_peak_bytes, rep[i].budget_bytes);
     }
-    cr_assert_eq(allocs[0], allocs[1] + 9 + 1,
-                 "the second run reuses the 9 "
-                 "buffers and their array: %llu then %llu allocations",
-                 (unsigned long long)allocs[0], (unsigned long long)allocs[1]);
-    cr_assert_eq(allocs[2], allocs[1], "the smaller plan allocates no buffer");
+    cr_assert_eq(allocs[0], 2, "the region and the generator's state");
+    cr_assert_eq(allocs[1], 0, "a repeated plan allocates nothing");
+    cr_assert_eq(allocs[2], 1, "a smaller budget: the region is replaced");
+    cr_assert_eq(allocs[3], 0);
+    cr_assert_eq(rep[2].held_before_bytes, 9 * rep[2].slot_bytes);
     cr_assert_eq(rep[2].measured_peak_bytes, 4 * rep[2].slot_bytes);
     const uint64_t live = counts.live_blocks;
     uturn_executor_trim(ex);
-    cr_assert_eq(live - counts.live_blocks, 4 + 1, "4 buffers and the array");
+    cr_assert_eq(live - counts.live_blocks, 2, "the region and the state");
     uturn_plan_free(big);
     uturn_plan_free(small);
     uturn_executor_free(ex);
@@ -476,12 +491,41 @@ Test(executor, slot_buffers_are_kept_between_runs_and_trimmed)
  * accounting: the executor's peak (counted by a counting allocator, so
  * exact) is the plan's own peak_bytes, and the run is refused one byte
  * below it. */
+static uint64_t sized16_bytes(void *user, uint64_t step)
+{
+    (void)user;
+    return 16 * (1 + step % 3);
+}
+
+static int sized16_save(void *user, uint64_t step, void *dst, uint64_t bytes)
+{
+    struct toy *t = user;
+    cr_assert_eq(bytes, sized16_bytes(user, step));
+    memset(dst, (int)(step & 0xff), (size_t)bytes);
+    memcpy(dst, &t->x, sizeof t->x);
+    return 0;
+}
+
+static int sized16_load(void *user, uint64_t step, const void *src,
+                        uint64_t bytes)
+{
+    struct toy *t            = user;
+    const unsigned char *raw = src;
+    cr_assert_eq(bytes, sized16_bytes(user, step));
+    for (uint64_t i = 8; i < bytes; i++)
+        cr_assert_eq(raw[i], (unsigned char)(step & 0xff));
+    memcpy(&t->x, src, sizeof t->x);
+    return 0;
+}
+
+/* Sizes that are already strides (multiples of 16): the plan's own
+ * peak_bytes is the run's, with no simulation. */
 Test(executor, dp_plan_with_per_step_sizes_is_accounted_exactly)
 {
     enum { N = 30 };
     uint64_t sizes[N];
     for (uint64_t i = 0; i < N; i++)
-        sizes[i] = sized_bytes(NULL, i);
+        sizes[i] = sized16_bytes(NULL, i);
     counting_alloc_t counts       = {0};
     const uturn_allocator_t alloc = counting_allocator(&counts);
     uturn_executor_t *ex          = NULL;
@@ -491,7 +535,7 @@ Test(executor, dp_plan_with_per_step_sizes_is_accounted_exactly)
     pr.planner         = UTURN_PLANNER_DP;
     pr.steps           = N;
     pr.step_bytes      = sizes;
-    pr.budget_bytes    = 100;
+    pr.budget_bytes    = 200;
     uturn_plan_t *plan = NULL;
     cr_assert_eq(uturn_plan_create(&pr, NULL, &plan, NULL), UTURN_OK);
     uturn_stats_t predicted, seen;
@@ -502,16 +546,16 @@ Test(executor, dp_plan_with_per_step_sizes_is_accounted_exactly)
     uturn_model_t m = toy_model(&t);
     m.state         = NULL;
     m.state_bytes   = 0;
-    m.save          = sized_save;
-    m.load          = sized_load;
-    m.state_size    = sized_bytes;
+    m.save          = sized16_save;
+    m.load          = sized16_load;
+    m.state_size    = sized16_bytes;
     uturn_report_t rep;
     uturn_report_init(&rep);
     cr_assert_eq(uturn_executor_run(ex, plan, &m, NULL, &seen, &rep, NULL),
                  UTURN_OK);
     const double want = reference_gradient(N, 0.9);
     cr_assert(memcmp(&t.xbar, &want, sizeof want) == 0);
-    cr_assert_leq(predicted.peak_bytes, 100);
+    cr_assert_leq(predicted.peak_bytes, 200);
     cr_assert_eq(seen.peak_bytes, predicted.peak_bytes);
     cr_assert_eq(rep.planned_peak_bytes, predicted.peak_bytes);
     cr_assert_eq(rep.measured_peak_bytes, predicted.peak_bytes);
@@ -524,4 +568,145 @@ Test(executor, dp_plan_with_per_step_sizes_is_accounted_exactly)
     uturn_plan_free(plan);
     uturn_executor_free(ex);
     cr_assert_eq(counts.live_blocks, 0);
+}
+
+/* Progress over the whole run: reported during the first sweep too, never
+ * going back, with the total the plan predicts (forward cost + steps), and
+ * once more at the end with all of it done. */
+struct progress_log {
+    uint64_t calls, last_done, total, during_first_sweep, stop_at;
+};
+
+static int log_progress(void *user, const uturn_progress_t *p)
+{
+    struct progress_log *l = user;
+    cr_assert_geq(p->done, l->last_done);
+    cr_assert_leq(p->done, p->total);
+    cr_assert_eq(p->steps, 60);
+    cr_assert_eq(p->done, p->forward_steps + p->reverse_steps);
+    l->during_first_sweep += p->reverse_steps == 0;
+    l->last_done = p->done;
+    l->total     = p->total;
+    l->calls += 1;
+    return l->calls == l->stop_at ? 3 : 0;
+}
+
+Test(executor, progress_covers_the_whole_run)
+{
+    uturn_executor_t *ex = NULL;
+    uturn_executor_create(NULL, &ex, NULL);
+    uturn_plan_t *plan = make_plan(ex, UTURN_PLANNER_REVOLVE, 60, 4, 0);
+    uturn_stats_t ps;
+    uturn_stats_init(&ps);
+    uturn_plan_stats(plan, &ps);
+    struct progress_log log = {0};
+    uturn_run_options_t o;
+    uturn_run_options_init(&o);
+    o.on_progress       = log_progress;
+    o.on_progress_user  = &log;
+    o.on_progress_every = 10;
+    struct toy t        = {.x = 0.3};
+    uturn_model_t m     = toy_model(&t);
+    cr_assert_eq(uturn_executor_run(ex, plan, &m, &o, NULL, NULL, NULL),
+                 UTURN_OK);
+    cr_assert_eq(log.total, ps.forward_cost + 60);
+    cr_assert_eq(log.last_done, log.total, "the end is reported");
+    cr_assert_geq(log.during_first_sweep, 5, "60 first-sweep steps, every 10");
+    cr_assert_geq(log.calls, (ps.forward_cost + 60) / 10);
+    /* A non-zero return stops the run like any callback. */
+    struct progress_log stop = {.stop_at = 3};
+    o.on_progress_user       = &stop;
+    t                        = (struct toy){.x = 0.3};
+    uturn_error_t err;
+    uturn_error_init(&err);
+    cr_assert_eq(uturn_executor_run(ex, plan, &m, &o, NULL, NULL, &err),
+                 UTURN_E_CALLBACK);
+    cr_assert(strstr(err.message, "on_progress callback returned 3") != NULL,
+              "%s", err.message);
+    cr_assert_eq(stop.calls, 3);
+    uturn_plan_free(plan);
+    uturn_executor_free(ex);
+}
+
+/* A plan made in abstract units (as the MPI layer makes one plan for ranks
+ * of different sizes) runs with this run's real sizes: the peak is the
+ * plan's peak in those sizes, found by simulation, and the budget is
+ * checked in them. */
+Test(executor, a_plan_in_units_runs_with_the_sizes_of_this_run)
+{
+    enum { N = 30 };
+    uint64_t units[N], bytes[N];
+    for (uint64_t i = 0; i < N; i++) {
+        units[i] = 1 + i % 3;
+        bytes[i] = 16 * units[i]; /* = sized16_bytes */
+    }
+    uturn_problem_t pr;
+    uturn_problem_init(&pr);
+    pr.planner         = UTURN_PLANNER_DP;
+    pr.steps           = N;
+    pr.step_bytes      = units;
+    pr.budget_bytes    = 12; /* units */
+    uturn_plan_t *plan = NULL;
+    cr_assert_eq(uturn_plan_create(&pr, NULL, &plan, NULL), UTURN_OK);
+    uturn_stats_t ps;
+    uturn_stats_init(&ps);
+    uturn_plan_stats(plan, &ps);
+    counting_alloc_t counts       = {0};
+    const uturn_allocator_t alloc = counting_allocator(&counts);
+    uturn_executor_t *ex          = NULL;
+    uturn_executor_create(&alloc, &ex, NULL);
+    struct toy t    = {.x = 0.9};
+    uturn_model_t m = toy_model(&t);
+    m.state         = NULL;
+    m.state_bytes   = 0;
+    m.save          = sized16_save;
+    m.load          = sized16_load;
+    uturn_run_options_t o;
+    uturn_run_options_init(&o);
+    o.step_bytes   = bytes;
+    o.budget_bytes = 16 * ps.peak_bytes; /* the plan's peak, in bytes */
+    uturn_report_t rep;
+    uturn_report_init(&rep);
+    uturn_stats_t seen;
+    uturn_stats_init(&seen);
+    cr_assert_eq(uturn_executor_run(ex, plan, &m, &o, &seen, &rep, NULL),
+                 UTURN_OK);
+    const double want = reference_gradient(N, 0.9);
+    cr_assert(memcmp(&t.xbar, &want, sizeof want) == 0);
+    cr_assert_eq(rep.planned_peak_bytes, 16 * ps.peak_bytes);
+    cr_assert_eq(seen.peak_bytes, 16 * ps.peak_bytes);
+    o.budget_bytes = 16 * ps.peak_bytes - 1;
+    cr_assert_eq(uturn_executor_run(ex, plan, &m, &o, NULL, NULL, NULL),
+                 UTURN_E_INFEASIBLE);
+    uturn_plan_free(plan);
+    uturn_executor_free(ex);
+}
+
+/* Capacity and budget are inverse: the least budget for k slots holds k,
+ * one byte less holds k - 1 (with pages and with an allocator). */
+Test(executor, capacity_and_budget_are_inverse)
+{
+    counting_alloc_t counts       = {0};
+    const uturn_allocator_t alloc = counting_allocator(&counts);
+    uturn_executor_t *ex[2]       = {NULL, NULL};
+    uturn_executor_create(NULL, &ex[0], NULL);
+    uturn_executor_create(&alloc, &ex[1], NULL);
+    static const uint64_t states[] = {8, 100, 1000, 4096, 5000, 1 << 20};
+    for (int e = 0; e < 2; e++)
+        for (size_t i = 0; i < sizeof states / sizeof states[0]; i++)
+            for (uint64_t k = 1; k <= 40; k++) {
+                uint64_t b = 0, got = 0;
+                cr_assert_eq(uturn_executor_budget(ex[e], states[i], k, &b),
+                             UTURN_OK);
+                uturn_executor_capacity(ex[e], states[i], b, &got);
+                cr_assert_geq(got, k, "state %llu, %llu slots",
+                              (unsigned long long)states[i],
+                              (unsigned long long)k);
+                uturn_executor_capacity(ex[e], states[i], b - 1, &got);
+                cr_assert_lt(got, k, "state %llu, %llu slots, a byte less",
+                             (unsigned long long)states[i],
+                             (unsigned long long)k);
+            }
+    uturn_executor_free(ex[0]);
+    uturn_executor_free(ex[1]);
 }

@@ -1,13 +1,14 @@
 /*
- * periodic, sqrt and store-all against the closed forms of DESIGN.md
+ * periodic, sqrt and store-all against the closed forms of docs/model.md
  * section 4, written out here, and the slot-budget stride choice against a
  * brute-force search over every stride.
  *
- * Contract note: DESIGN.md gives peak_slots = max(m + L - 1, m + k - 2) for
- * m >= 2. The library stores one state less per replayed segment (its last
- * state is reversed the moment the replay reaches it), so it reaches
- * max(m + L - 1, m + k - 3); the tests hold it to that, never above the
- * DESIGN value, and equal to it whenever L >= k - 1.
+ * The textbook scheme stores every interior state of a replayed segment:
+ * peak_slots = max(m + L - 1, m + k - 2) for m >= 2. The library stores
+ * one state less per replayed segment (its last state is reversed the
+ * moment the replay reaches it), so it reaches max(m + L - 1, m + k - 3);
+ * the tests hold it to that, never above the textbook value, and equal to
+ * it whenever L >= k - 1.
  */
 #include "counting_alloc.h"
 
@@ -52,7 +53,7 @@ static uint64_t want_peak(uint64_t n, uint64_t k)
     return max_u64(m + L - 1, m + k - 3); /* m >= 2, k >= 1: no wrap */
 }
 
-/* DESIGN.md section 4 as written: max(m + L - 1, m + k - 2). */
+/* The textbook scheme: max(m + L - 1, m + k - 2). */
 static uint64_t design_peak(uint64_t n, uint64_t k)
 {
     const uint64_t m = segs(n, k), L = last_len(n, k);
@@ -198,7 +199,7 @@ static void stride_range(uint64_t lo, uint64_t hi)
             /* No capacity given: the plan gets exactly what it uses. */
             cr_assert_eq(st.slots, peak, "n=%llu k=%llu", ULL(n), ULL(k));
             cr_assert_eq(chosen_stride(plan), k);
-            /* Never above DESIGN.md's value; equal when L >= k - 1. */
+            /* Never above the textbook value; equal when L >= k - 1. */
             cr_assert_leq(st.peak_slots, design_peak(n, k));
             if (last_len(n, k) + 1 >= k)
                 cr_assert_eq(st.peak_slots, design_peak(n, k), "n=%llu k=%llu",
@@ -235,8 +236,8 @@ Test(periodic, hand_checked_examples)
     static const struct {
         uint64_t n, k, peak, design, forward;
     } cases[] = {
-        {40, 4, 13, 13, 67},  /* DESIGN.md's example */
-        {8, 5, 4, 5, 12},     /* L = 3 < k - 1: one slot below DESIGN */
+        {40, 4, 13, 13, 67},  /* docs/model.md's example */
+        {8, 5, 4, 5, 12},     /* L = 3 < k - 1: one slot below the textbook */
         {10, 5, 6, 6, 14},    /* L = k */
         {10, 10, 10, 10, 10}, /* m = 1 stores every state */
         {10, 1, 10, 10, 10},  /* stride 1 is store-all */

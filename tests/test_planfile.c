@@ -257,7 +257,7 @@ Test(planfile, round_trip_through_tmpfile)
 }
 
 /* The action lines a writer produces, checked against a hand-written text
- * (DESIGN.md section 2 spells every action). */
+ * (docs/model.md section 2 spells every action). */
 Test(planfile, written_actions_by_hand)
 {
     static const char want[] = "store 0 0\n"
@@ -437,15 +437,16 @@ Test(planfile, missing_magic)
     expect_parse_error("# comment\n\nsteps 3\n", 3, "uturn-plan");
     expect_parse_error("uturn-plan\nsteps 3\n", 1, "uturn-plan");
     expect_parse_error("uturnplan 1\n", 1, "uturn-plan");
-    expect_parse_error("", 0, "uturn-plan");
+    /* Lines count from 1: an empty text is line 1, not "line 0". */
+    expect_parse_error("", 1, "empty");
     expect_parse_error("# only a comment\n", 1, "uturn-plan");
 }
 
 Test(planfile, wrong_version)
 {
-    expect_parse_error("uturn-plan 2\n"
+    expect_parse_error("uturn-plan 3\n"
                        "steps 3\n",
-                       1, "2");
+                       1, "3");
     expect_parse_error("uturn-plan 01\n", 1, NULL);
     expect_parse_error("uturn-plan 1.0\n", 1, NULL);
 }
@@ -521,7 +522,8 @@ Test(planfile, duplicate_header)
     expect_parse_error("uturn-plan 1\nsteps 3\nslots 2\nsteps 3\n", 4, "steps");
     expect_parse_error("uturn-plan 1\nslots 2\nsteps 3\n# x\nslots 2\n", 5,
                        "slots");
-    expect_parse_error("uturn-plan 1\nplanner a\nplanner b\n", 3, "planner");
+    expect_parse_error("uturn-plan 1\nplanner dp\nplanner revolve\n", 3,
+                       "planner");
     expect_parse_error("uturn-plan 1\nuturn-plan 1\n", 2, NULL);
 }
 

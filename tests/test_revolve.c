@@ -1,5 +1,5 @@
 /*
- * revolve against independent truth: the closed form of DESIGN.md section 4
+ * revolve against independent truth: the closed form of docs/model.md section 4
  * written out here, a brute-force dynamic program for small n, the reference
  * numbers, and a full validation walk of every plan on a grid.
  */
@@ -251,7 +251,7 @@ Test(revolve, reference_numbers)
     counting_alloc_t counts       = {0};
     const uturn_allocator_t alloc = counting_allocator(&counts);
     for (size_t i = 0; i < sizeof ref / sizeof ref[0]; i++) {
-        /* The closed form of this file gives the DESIGN numbers too. */
+        /* The closed form of this file gives the reference numbers too. */
         cr_assert_eq(closed_forward(ref[i].n, ref[i].s), ref[i].forward);
         uturn_plan_t *plan = NULL;
         uturn_error_t err;

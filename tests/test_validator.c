@@ -1,5 +1,5 @@
 /*
- * The validator, rule by rule (DESIGN.md section 2): each test hand-writes a
+ * The validator, rule by rule (docs/model.md section 2): each test hand-writes a
  * short action stream that breaks exactly one rule, and checks the status,
  * the index of the offending action and that the message names the problem.
  * Two correct hand-written plans pass with counts worked out by hand.
@@ -455,9 +455,11 @@ Test(validator, bad_arguments)
     cr_assert_eq(uturn_validator_create(NULL, NULL, &v, &err),
                  UTURN_E_INVALID_ARG);
     uturn_problem_init(&p);
-    cr_assert_eq(uturn_validator_create(&p, NULL, &v, &err),
-                 UTURN_E_INVALID_ARG, "zero steps");
-    cr_assert_null(v);
+    /* Zero steps is an online stream (n told later), not an error. */
+    cr_assert_eq(uturn_validator_create(&p, NULL, &v, &err), UTURN_OK,
+                 "zero steps: %s", err.message);
+    uturn_validator_free(v);
+    v       = NULL;
     p.steps = 3;
     cr_assert_eq(uturn_validator_create(&p, NULL, NULL, &err),
                  UTURN_E_INVALID_ARG);
@@ -504,5 +506,84 @@ Test(validator, push_error_honours_size)
     cr_assert_eq(u.e.action, 0);
     for (size_t i = old; i < sizeof u.b; i++)
         cr_assert_eq(u.b[i], 0xa5, "byte %zu was written", i);
+    uturn_validator_free(v);
+}
+
+/* Step costs whose sum passes 2^64: the forward cost is refused by name,
+ * not wrapped, and not called "forward steps" (the steps themselves are
+ * only 2). A plan text's costs go through the same validator. */
+Test(validator, forward_cost_past_64_bits)
+{
+    static const char text[] =
+        "uturn-plan 1\nsteps 2\nslots 2\nstep_costs 9223372036854775808 "
+        "9223372036854775808\nstore 0 0\nadvance 0 2\n";
+    uturn_plan_t *plan = NULL;
+    uturn_error_t err;
+    uturn_error_init(&err);
+    cr_assert_eq(uturn_plan_parse(text, sizeof text - 1, NULL, &plan, &err),
+                 UTURN_E_INVALID_PLAN, "%s", err.message);
+    cr_assert(has(err.message, "forward cost"), "%s", err.message);
+    cr_assert(!has(err.message, "forward steps"), "%s", err.message);
+    cr_assert_eq(err.line, 6);
+    const uint64_t costs[2] = {UINT64_MAX / 2 + 1, UINT64_MAX / 2 + 1};
+    uturn_problem_t p;
+    uturn_problem_init(&p);
+    p.steps              = 2;
+    p.slots              = 2;
+    p.step_costs         = costs;
+    uturn_validator_t *v = NULL;
+    cr_assert_eq(uturn_validator_create(&p, NULL, &v, &err), UTURN_OK);
+    const uturn_action_t s0 = sto(0, 0), a01 = adv(0, 1), a12 = adv(1, 2);
+    cr_assert_eq(uturn_validator_push(v, &s0, &err), UTURN_OK);
+    cr_assert_eq(uturn_validator_push(v, &a01, &err), UTURN_OK);
+    cr_assert_eq(uturn_validator_push(v, &a12, &err), UTURN_E_INVALID_PLAN);
+    cr_assert(has(err.message, "forward cost"), "%s", err.message);
+    uturn_validator_free(v);
+}
+
+/* An online stream: steps unknown until set; a turn before that breaks a
+ * rule, an advance is not checked against n, and n below what the stream
+ * reached is refused. */
+Test(validator, online_stream_learns_its_steps)
+{
+    uturn_problem_t p;
+    uturn_problem_init(&p);
+    p.slots              = 2;
+    uturn_validator_t *v = NULL;
+    uturn_error_t err;
+    uturn_error_init(&err);
+    cr_assert_eq(uturn_validator_create(&p, NULL, &v, &err), UTURN_OK);
+    const uturn_action_t first[] = {sto(0, 0), adv(0, 1), adv(1, 2),
+                                    adv(2, 3)};
+    for (size_t i = 0; i < LEN(first); i++)
+        cr_assert_eq(uturn_validator_push(v, &first[i], &err), UTURN_OK,
+                     "%s", err.message);
+    cr_assert_eq(uturn_validator_set_steps(v, 2, &err), UTURN_E_INVALID_PLAN,
+                 "it reached x_3 already");
+    cr_assert_eq(uturn_validator_set_steps(v, 3, &err), UTURN_OK);
+    cr_assert_eq(uturn_validator_set_steps(v, 3, &err), UTURN_E_INVALID_ARG,
+                 "once");
+    const uturn_action_t rest[] = {trn(),     res(0, 0), adv(0, 2), rev(2),
+                                   res(0, 0), adv(0, 1), rev(1),    res(0, 0),
+                                   rev(0),    fre(0)};
+    for (size_t i = 0; i < LEN(rest); i++)
+        cr_assert_eq(uturn_validator_push(v, &rest[i], &err), UTURN_OK,
+                     "action %zu: %s", i, err.message);
+    uturn_stats_t s;
+    uturn_stats_init(&s);
+    cr_assert_eq(uturn_validator_finish(v, &s, &err), UTURN_OK, "%s",
+                 err.message);
+    cr_assert_eq(s.steps, 3);
+    cr_assert_eq(s.forward_steps, 6);
+    uturn_validator_free(v);
+    /* A turn before the steps are known. */
+    cr_assert_eq(uturn_validator_create(&p, NULL, &v, &err), UTURN_OK);
+    const uturn_action_t early[] = {sto(0, 0), adv(0, 1), trn()};
+    uturn_validator_push(v, &early[0], &err);
+    uturn_validator_push(v, &early[1], &err);
+    cr_assert_eq(uturn_validator_push(v, &early[2], &err),
+                 UTURN_E_INVALID_PLAN);
+    cr_assert(has(err.message, "before the steps are known"), "%s",
+              err.message);
     uturn_validator_free(v);
 }

@@ -24,7 +24,7 @@ struct sim {
     uturn_stats_t st;
 };
 
-/* Apply one action under DESIGN.md section 2; false when a rule breaks. */
+/* Apply one action under docs/model.md section 2; false when a rule breaks. */
 static bool sim_step(struct sim *s, const uturn_action_t *a)
 {
     s->st.actions++;
@@ -364,7 +364,7 @@ Test(cursor, stays_at_end)
 
 Test(cursor, store_all_stream_by_hand)
 {
-    /* n = 2 store-all, written out from DESIGN.md section 2. */
+    /* n = 2 store-all, written out from docs/model.md section 2. */
     static const uturn_action_t want[] = {
         {UTURN_OP_STORE, 0, 0, 0},   {UTURN_OP_ADVANCE, 0, 1, 0},
         {UTURN_OP_STORE, 1, 0, 1},   {UTURN_OP_ADVANCE, 1, 2, 0},

@@ -7,10 +7,13 @@
 #include <stdio.h>
 #include <uturn.h>
 
-/* Exit statuses of DESIGN.md section 7. */
+/* Exit statuses of docs/model.md section 8. */
 enum { CLI_OK = 0, CLI_BAD_INPUT = 1, CLI_CANNOT = 2 };
 
 enum cli_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_CSV };
+
+/* The planners a user may name, for messages. */
+#define CLI_PLANNERS "store-all, periodic, sqrt, revolve, dp, hrevolve, online"
 
 /* Everything the subcommands accept; each takes the part it needs. */
 struct cli_options {
@@ -22,28 +25,76 @@ struct cli_options {
     enum cli_format format;
     /* sweep */
     const char *model, *budgets, *budget_range, *planners, *plot;
+    const char *model_args; /* --model-args, for a model library */
     uint64_t grid;
     bool has_grid, run;
     /* per-step sizes and costs (dp) */
     const char *sizes_path, *costs_path;
+    const char *levels;    /* --levels, unparsed */
+    const char *level_dir; /* sweep --run: where file levels go */
     uint64_t unit;
     bool has_unit;
+    /* budget: the bound asked for, factor_num / factor_den or cost */
+    uint64_t factor_num, factor_den, cost;
+    const char *factor_text;
+    bool has_factor, has_cost;
 };
 
-/* One option a subcommand takes: its name, whether it has a value. */
+/* --levels, parsed (cli_levels.c); the names point into text. */
+#define CLI_MAX_LEVELS 16
+struct cli_levels {
+    char text[1024];
+    uturn_level_t levels[CLI_MAX_LEVELS];
+    size_t count;
+};
+/* open_first: level 0 has no capacity (sweep sets it). */
+int cli_parse_levels(const char *text, bool open_first,
+                     struct cli_levels *out);
+
+/* An online plan made real (cli_online.c): *plan is replaced by the plan
+ * it makes when told after n steps that x_n is the last (sizes: each
+ * state's, given as the sweep reaches it; NULL for uniform states). */
+int cli_online_realise(uturn_plan_t **plan, uint64_t n, const uint64_t *sizes);
+
+/* One option a subcommand takes: its name, whether it has a value, and
+ * its one-letter form ('\0': none). */
 struct cli_spec {
     const char *name;
     bool takes_value;
+    char short_name;
 };
 
 /* Parse argv[first..argc) for the subcommand's specs into opts.
  * Returns CLI_OK or CLI_BAD_INPUT (after printing the message). */
 int cli_parse(int argc, char **argv, int first, const struct cli_spec *specs,
               struct cli_options *opts);
-/* Parse a whole number / a size with an optional suffix (KiB MiB GiB KB MB
- * GB); on failure print "uturn: WHAT: ..." and return false. */
+/* Parse a whole number (digits only); on failure print "uturn: WHAT: ..."
+ * and return false. */
 bool cli_number(const char *what, const char *text, uint64_t *out);
+/* Parse a decimal number ("2", "2.5", ".75") as num / den, den a power of
+ * 10; false with the message printed. */
+bool cli_decimal(const char *what, const char *text, uint64_t *num,
+                 uint64_t *den);
+/* Parse a size as CLI_SIZE_HELP says (cli_size.c); on failure print
+ * "uturn: WHAT: ..." (naming the whole sizes beside a fraction that is not
+ * whole) and return false. */
 bool cli_size(const char *what, const char *text, uint64_t *out);
+/* The forms of a size, for messages, and the rule, for every --help that
+ * takes a size. */
+#define CLI_SIZE_FORMS                                                         \
+    "a number of bytes and an optional unit, any case: K M G T P E or KiB "   \
+    "MiB .. (powers of 1024), KB MB GB TB PB EB (powers of 1000), B; e.g. "   \
+    "40MiB, 1.5G"
+#define CLI_SIZE_HELP                                                          \
+    "Sizes: a number of bytes and an optional unit, in any case. K, M, G,\n"  \
+    "T, P, E, and KiB, MiB, ... (also Ki, Mi, ...) are powers of 1024:\n"     \
+    "40M = 40MiB = 40mib = 41943040. KB, MB, GB, TB, PB, EB are powers of\n"  \
+    "1000: 40MB = 40000000. B or no unit is bytes. A fraction is allowed\n"   \
+    "when the size is a whole number of bytes (1.5KiB = 1536, 0.5M =\n"       \
+    "524288); any other (1.3KiB is 1331.2 bytes) is refused, naming the\n"    \
+    "whole sizes beside it. Nothing is rounded; sizes past 2^64 - 1 bytes\n" \
+    "are refused.\n"
+
 
 /* Read --sizes (size=true) or --costs from path ("-": stdin): exactly n
  * values, each at least 1, into a malloc'd array. CLI_OK or exit status. */
@@ -56,12 +107,36 @@ int cli_fail(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)))
 #endif
     ;
+/* Before anything is written: standard output must be open (a command
+ * whose output would be lost fails instead), and a closed standard error
+ * is pointed at /dev/null so that no file the command opens can take its
+ * place. CLI_OK or CLI_BAD_INPUT (message printed). */
+int cli_output_open(void);
+/* After a command: everything it wrote to standard output must have
+ * arrived (a full disk, a closed pipe), else it fails with exit 1. */
+int cli_output_done(int rc);
+
+/* A file written in full or not at all (cli_outfile.c). */
+struct cli_outfile {
+    const char *path; /* the target */
+    char temp[4096];  /* the temporary file beside it */
+    FILE *stream;     /* open on temp, or NULL */
+};
+/* Create the temporary file now (a bad path fails before any work). */
+int cli_outfile_open(const char *path, struct cli_outfile *f);
+/* Flush, close and rename over the target; on failure remove the temp. */
+int cli_outfile_commit(struct cli_outfile *f);
+/* Close and remove the temporary file; the target is untouched. */
+void cli_outfile_abort(struct cli_outfile *f);
+
 /* Report a library failure and return its exit status. */
 int cli_library_error(uturn_status_t status, const uturn_error_t *error);
 
-/* Output of counts, as text or one JSON object. */
+/* Output of counts, as text or one JSON object; with the plan's levels
+ * when plan is not NULL and has several or costly ones. */
 void cli_print_stats(FILE *out, const char *planner, const uturn_stats_t *s,
-                     uint64_t stride, enum cli_format format);
+                     uint64_t stride, enum cli_format format,
+                     const uturn_plan_t *plan);
 /* The plan as a JSON object with an "actions" array. */
 int cli_print_plan_json(FILE *out, const uturn_plan_t *plan);
 
@@ -69,5 +144,6 @@ int cli_cmd_plan(int argc, char **argv);
 int cli_cmd_stats(int argc, char **argv);
 int cli_cmd_check(int argc, char **argv);
 int cli_cmd_sweep(int argc, char **argv);
+int cli_cmd_budget(int argc, char **argv);
 
 #endif

@@ -6,38 +6,62 @@
 #include <string.h>
 
 static const struct cli_spec plan_specs[] = {
-    {"steps", true},       {"slots", true},      {"budget", true},
-    {"state-bytes", true}, {"slot-bytes", true}, {"stride", true},
-    {"format", true},      {"json", false},      {"walk", false},
-    {"sizes", true},       {"costs", true},      {"unit", true},
-    {"help", false},       {NULL, false}};
+    {"steps", true, 'n'},       {"slots", true, 's'},
+    {"budget", true, 'b'},      {"state-bytes", true, 'B'},
+    {"slot-bytes", true, '\0'}, {"stride", true, 'k'},
+    {"format", true, 'f'},      {"json", false, 'j'},
+    {"walk", false, '\0'},      {"sizes", true, '\0'},
+    {"costs", true, '\0'},      {"unit", true, '\0'},
+    {"levels", true, 'l'},      {"help", false, 'h'},
+    {NULL, false, '\0'}};
+
+/* The options of plan and stats, for their --help. */
+#define PLAN_OPTIONS                                                           \
+    "  -n, --steps N           the steps of the chain, n (required)\n"        \
+    "  -s, --slots S           the capacity in slots\n"                       \
+    "  -b, --budget SIZE       the capacity in bytes of slot storage\n"       \
+    "  -B, --state-bytes SIZE  the size of one state (with --budget)\n"       \
+    "      --slot-bytes SIZE   what a slot counts as (default: the state)\n"  \
+    "  -k, --stride K          periodic's stride\n"                           \
+    "  -l, --levels LIST       storage levels, fastest first (hrevolve):\n"   \
+    "                          NAME:SLOTS|SIZE[:w=W:r=R],...\n"               \
+    "      --sizes FILE        dp, online: the size of x_0 .. x_{n-1}, one\n" \
+    "                          per line (with --budget)\n"                    \
+    "      --costs FILE        dp: the cost of each step, one per line\n"     \
+    "      --unit SIZE         dp: its memory resolution (default: the\n"     \
+    "                          sizes' gcd)\n"                                 \
+    "  -f, --format text|json  the output (default text)\n"                   \
+    "  -j, --json              --format json\n"                               \
+    "  -h, --help\n"                                                          \
+    "A short option stands alone, its value in the next word (-n 100).\n"
+
+/* What needs a capacity, for plan and stats. */
+#define PLAN_CAPACITY                                                          \
+    "PLANNER is store-all, periodic, sqrt, revolve, dp, hrevolve or online.\n"\
+    "revolve, dp, hrevolve, online, and periodic without --stride, need a\n"  \
+    "capacity: --slots, --budget with the size of one state, or --levels.\n"  \
+    "Slots hold x_0 too.\n"                                                    \
+    "online is not told --steps N: the plan is the one it made when told,\n"  \
+    "after advance N-1 N, that x_N is the last state. With --budget and\n"    \
+    "--sizes FILE (no --state-bytes) each state's size is given to it as\n"   \
+    "the sweep reaches that state.\n"
 
 static const char plan_help[] =
-    "usage: uturn plan PLANNER --steps N [--slots S | --budget SIZE "
-    "--state-bytes SIZE [--slot-bytes SIZE]]\n"
-    "                  [--stride K] [--format text|json]\n"
+    "usage: uturn plan PLANNER -n N [-s S | -b SIZE -B SIZE] [options]\n"
     "Print the plan, one action per line, in the plan file format (so that\n"
-    "'uturn plan ... | uturn check -' works), or as JSON.\n"
-    "PLANNER is store-all, periodic, sqrt, revolve or dp. revolve, dp, and\n"
-    "periodic without --stride, need a capacity: --slots, or --budget with\n"
-    "the size of one state (--state-bytes; --slot-bytes overrides what a\n"
-    "slot counts as). Sizes take KiB MiB GiB TiB KB MB GB TB. Slots hold\n"
-    "x_0 too.\n"
-    "dp also takes --sizes FILE (the size of x_0 .. x_{n-1}, one per line,\n"
-    "with --budget), --costs FILE (the cost of each step, one per line) and\n"
-    "--unit SIZE (its memory resolution; default: the sizes' gcd).\n";
+    "'uturn plan ... | uturn check -' works), or as JSON.\n" PLAN_CAPACITY
+        PLAN_OPTIONS CLI_SIZE_HELP;
 
 static const char stats_help[] =
-    "usage: uturn stats PLANNER --steps N [--slots S | --budget SIZE "
-    "--state-bytes SIZE [--slot-bytes SIZE]]\n"
-    "                   [--stride K] [--format text|json] [--json] [--walk]\n"
+    "usage: uturn stats PLANNER -n N [-s S | -b SIZE -B SIZE] [options]\n"
+    "                   [--walk]\n"
     "Print the plan's counts (forward_steps, peak_slots, ...), predicted\n"
     "without generating the plan. --walk generates and validates every\n"
     "action instead, and fails (exit 2) if the walk disagrees with the\n"
-    "prediction. Options as for 'uturn plan'.\n";
+    "prediction.\n" PLAN_CAPACITY PLAN_OPTIONS CLI_SIZE_HELP;
 
 static const char check_help[] =
-    "usage: uturn check FILE [--format text|json]\n"
+    "usage: uturn check FILE [-f|--format text|json] [-j|--json]\n"
     "Validate a plan file ('-' reads standard input) against every rule of\n"
     "the model and print its counts. Exit 0 when valid; 1 with\n"
     "'invalid plan: action K (line L): REASON' when not.\n";
@@ -47,15 +71,22 @@ static int build_problem(const struct cli_options *o, uturn_problem_t *p)
 {
     uturn_problem_init(p);
     if (o->positional == NULL)
-        return cli_fail("%s: name a planner (store-all, periodic, sqrt, "
-                        "revolve, dp)",
-                        o->command);
+        return cli_fail("%s: name a planner (%s)", o->command, CLI_PLANNERS);
     if (uturn_planner_from_name(o->positional, &p->planner) != UTURN_OK)
-        return cli_fail("unknown planner '%s' (store-all, periodic, sqrt, "
-                        "revolve, dp)",
-                        o->positional);
+        return cli_fail("unknown planner '%s' (%s)", o->positional,
+                        CLI_PLANNERS);
     if (!o->has_steps)
         return cli_fail("%s: --steps is required", o->command);
+    if (o->steps == 0)
+        return cli_fail("--steps must be at least 1");
+    if ((o->has_budget && o->budget == 0) ||
+        (o->has_state_bytes && o->state_bytes == 0) ||
+        (o->has_slot_bytes && o->slot_bytes == 0))
+        return cli_fail("%s must be at least 1 byte",
+                        o->has_budget && o->budget == 0 ? "--budget"
+                        : o->has_state_bytes && o->state_bytes == 0
+                            ? "--state-bytes"
+                            : "--slot-bytes");
     if (o->has_slots && o->has_budget)
         return cli_fail("give --slots or --budget, not both");
     if (o->has_budget && !o->has_state_bytes && !o->has_slot_bytes &&
@@ -64,13 +95,36 @@ static int build_problem(const struct cli_options *o, uturn_problem_t *p)
                         "state) or --sizes");
     if (o->sizes_path != NULL && o->has_slots)
         return cli_fail("with --sizes give a byte --budget, not --slots");
-    if ((o->sizes_path != NULL || o->costs_path != NULL || o->has_unit) &&
+    const bool online = p->planner == UTURN_PLANNER_ONLINE;
+    if (((o->sizes_path != NULL && !online) || o->costs_path != NULL ||
+         o->has_unit) &&
         p->planner != UTURN_PLANNER_DP)
         return cli_fail("--sizes, --costs and --unit are for the dp planner "
-                        "(the others plan uniform states)");
+                        "(the others plan uniform states; online takes "
+                        "--sizes, each size given as the sweep reaches it)");
     if (o->has_unit && o->unit == 0)
         return cli_fail("--unit must be at least 1 byte");
-    p->steps        = o->steps;
+    if (o->has_unit && !o->has_budget)
+        return cli_fail("--unit is a resolution in bytes: it needs a byte "
+                        "--budget");
+    if (o->levels != NULL && (o->has_slots || o->has_budget))
+        return cli_fail("with --levels the capacity is the levels': give "
+                        "neither --slots nor --budget");
+    const bool needs_capacity =
+        p->planner == UTURN_PLANNER_REVOLVE || p->planner == UTURN_PLANNER_DP ||
+        p->planner == UTURN_PLANNER_HREVOLVE || online ||
+        (p->planner == UTURN_PLANNER_PERIODIC && !o->has_stride);
+    if (needs_capacity && !o->has_slots && !o->has_budget && !o->levels)
+        return cli_fail("%s needs a capacity: give --slots S, or --budget "
+                        "SIZE with --state-bytes SIZE%s%s",
+                        o->positional,
+                        p->planner == UTURN_PLANNER_DP ? " or with --sizes FILE"
+                                                       : "",
+                        p->planner == UTURN_PLANNER_PERIODIC
+                            ? " (or a --stride K)"
+                            : "");
+    /* online is not told the steps: the end is said after --steps. */
+    p->steps        = online ? 0 : o->steps;
     p->slot_bytes   = o->has_slot_bytes ? o->slot_bytes : o->state_bytes;
     p->budget_bytes = o->has_budget ? o->budget : 0;
     p->stride       = o->has_stride ? o->stride : 0;
@@ -90,12 +144,32 @@ static int load_steps(const struct cli_options *o, uturn_problem_t *p,
 {
     int rc = CLI_OK;
     if (o->sizes_path != NULL)
-        rc = cli_read_values("--sizes", o->sizes_path, true, p->steps, sizes);
+        rc = cli_read_values("--sizes", o->sizes_path, true, o->steps, sizes);
     if (rc == CLI_OK && o->costs_path != NULL)
         rc = cli_read_values("--costs", o->costs_path, false, p->steps, costs);
-    p->step_bytes = *sizes;
+    /* online gets its sizes one by one as the sweep reaches them. */
+    p->step_bytes = p->planner == UTURN_PLANNER_ONLINE ? NULL : *sizes;
     p->step_costs = *costs;
     return rc;
+}
+
+/* --levels into the problem; byte capacities need the state's size. */
+static int load_levels(const struct cli_options *o, struct cli_levels *lv,
+                       uturn_problem_t *p)
+{
+    if (o->levels == NULL)
+        return CLI_OK;
+    const int rc = cli_parse_levels(o->levels, false, lv);
+    if (rc != CLI_OK)
+        return rc;
+    for (size_t k = 0; k < lv->count; k++)
+        if (lv->levels[k].bytes != 0 && p->slot_bytes == 0)
+            return cli_fail("--levels: level %zu's capacity is a size: give "
+                            "--state-bytes (or a slot count)",
+                            k + 1);
+    p->levels      = lv->levels;
+    p->level_count = lv->count;
+    return CLI_OK;
 }
 
 /* Parse options, build the problem and its plan; CLI_OK or exit status. */
@@ -112,9 +186,12 @@ static int open_plan(int argc, char **argv, struct cli_options *o,
         return cli_fail("plan: --walk belongs to 'uturn stats'");
     uturn_problem_t problem;
     uint64_t *sizes = NULL, *costs = NULL;
+    struct cli_levels levels;
     rc = build_problem(o, &problem);
     if (rc == CLI_OK)
         rc = load_steps(o, &problem, &sizes, &costs);
+    if (rc == CLI_OK)
+        rc = load_levels(o, &levels, &problem);
     uturn_error_t error;
     uturn_error_init(&error);
     if (rc == CLI_OK) {
@@ -122,6 +199,8 @@ static int open_plan(int argc, char **argv, struct cli_options *o,
             uturn_plan_create(&problem, NULL, plan, &error);
         rc = st == UTURN_OK ? CLI_OK : cli_library_error(st, &error);
     }
+    if (rc == CLI_OK && problem.planner == UTURN_PLANNER_ONLINE)
+        rc = cli_online_realise(plan, o->steps, sizes);
     free(sizes);
     free(costs);
     return rc;
@@ -159,6 +238,8 @@ static const char *first_difference(const uturn_stats_t *a,
         return "peak_slots or peak_bytes";
     if (a->actions != b->actions || a->reverse_steps != b->reverse_steps)
         return "actions or reverse_steps";
+    if (a->cost != b->cost || a->forward_cost != b->forward_cost)
+        return "cost or forward_cost";
     return NULL;
 }
 
@@ -175,7 +256,9 @@ int cli_cmd_stats(int argc, char **argv)
     uturn_problem_init(&problem);
     uturn_plan_stats(plan, &predicted);
     uturn_plan_problem(plan, &problem);
-    shown = predicted;
+    /* A realised online plan is a parsed one: say what made it. */
+    predicted.online = strcmp(o.positional, "online") == 0;
+    shown            = predicted;
     if (o.walk) {
         uturn_error_t error;
         uturn_error_init(&error);
@@ -190,70 +273,61 @@ int cli_cmd_stats(int argc, char **argv)
                 (cli_fail("the walk disagrees with the prediction on %s", diff),
                  CLI_CANNOT);
     }
+    shown.online = predicted.online;
     if (rc == CLI_OK)
-        cli_print_stats(stdout, o.positional, &shown, problem.stride, o.format);
+        cli_print_stats(stdout, o.positional, &shown, problem.stride, o.format,
+                        plan);
     uturn_plan_free(plan);
     return rc;
 }
 
-/* The whole of a file, or of standard input for "-". */
-static int read_all(const char *path, char **text, size_t *length)
+/* Stream a file (or standard input for "-") through a reader: memory
+ * follows the longest line and the slots in use, not the plan's length. */
+static int check_stream(const char *path, uturn_stats_t *stats)
 {
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     if (f == NULL)
         return cli_fail("cannot read '%s': %s", path, strerror(errno));
-    size_t cap = 65536, len = 0;
-    char *buf = malloc(cap);
-    while (buf != NULL) {
-        len += fread(buf + len, 1, cap - len, f);
-        if (len < cap)
-            break;
-        char *grown = realloc(buf, cap * 2);
-        if (grown == NULL)
-            free(buf);
-        buf = grown;
-        cap *= 2;
-    }
-    const bool failed = buf == NULL || ferror(f);
+    uturn_reader_t *reader = NULL;
+    uturn_error_t error;
+    uturn_error_init(&error);
+    uturn_status_t st = uturn_reader_create(NULL, &reader, &error);
+    char buf[1 << 16];
+    size_t got = 0;
+    errno      = 0;
+    while (st == UTURN_OK && (got = fread(buf, 1, sizeof buf, f)) > 0)
+        st = uturn_reader_feed(reader, buf, got, &error);
+    const int reason = errno;
+    int rc           = CLI_OK;
+    if (st == UTURN_OK && ferror(f))
+        rc = cli_fail("cannot read '%s': %s", path,
+                      reason != 0 ? strerror(reason) : "read error");
+    else if (st == UTURN_OK)
+        st = uturn_reader_finish(reader, stats, &error);
+    if (rc == CLI_OK && st != UTURN_OK)
+        rc = cli_library_error(st, &error);
+    uturn_reader_free(reader);
     if (f != stdin)
         fclose(f);
-    if (failed) {
-        free(buf);
-        return cli_fail("cannot read '%s'%s", path,
-                        buf == NULL ? ": out of memory" : "");
-    }
-    *text   = buf;
-    *length = len;
-    return CLI_OK;
+    return rc;
 }
 
 int cli_cmd_check(int argc, char **argv)
 {
     static const struct cli_spec specs[] = {
-        {"format", true}, {"json", false}, {"help", false}, {NULL, false}};
+        {"format", true, 'f'}, {"json", false, 'j'}, {"help", false, 'h'},
+        {NULL, false, '\0'}};
     struct cli_options o = {.command = "check"};
     int rc               = cli_parse(argc, argv, 2, specs, &o);
     if (rc != CLI_OK || o.help)
         return o.help ? (fputs(check_help, stdout), CLI_OK) : rc;
     if (o.positional == NULL)
         return cli_fail("check: name a plan file, or - for standard input");
-    char *text    = NULL;
-    size_t length = 0;
-    rc            = read_all(o.positional, &text, &length);
-    if (rc != CLI_OK)
-        return rc;
-    uturn_plan_t *plan = NULL;
-    uturn_error_t error;
-    uturn_error_init(&error);
-    const uturn_status_t st =
-        uturn_plan_parse(text, length, NULL, &plan, &error);
-    free(text);
-    if (st != UTURN_OK)
-        return cli_library_error(st, &error);
     uturn_stats_t stats;
     uturn_stats_init(&stats);
-    uturn_plan_stats(plan, &stats);
-    cli_print_stats(stdout, "parsed", &stats, 0, o.format);
-    uturn_plan_free(plan);
+    rc = check_stream(o.positional, &stats);
+    if (rc != CLI_OK)
+        return rc;
+    cli_print_stats(stdout, "parsed", &stats, 0, o.format, NULL);
     return CLI_OK;
 }

@@ -16,8 +16,10 @@
 #define TOP     50.0
 #define BOTTOM  60.0
 
+/* Eight distinct colours (Dark2), one per planner. */
 static const char *const colours[] = {"#1b9e77", "#d95f02", "#7570b3",
-                                      "#e7298a"};
+                                      "#e7298a", "#66a61e", "#e6ab02",
+                                      "#a6761d", "#666666"};
 
 /* A log axis from lo to hi (both > 0) mapped onto [a, b] pixels. */
 struct axis {
@@ -35,6 +37,13 @@ typedef double (*measure_fn)(const struct sweep_row *row);
 static double factor(const struct sweep_row *row)
 {
     return row->recompute_factor;
+}
+
+/* With levels: the plan's cost per step (forward plus I/O), which is the
+ * recompute factor when nothing is written or read at a cost. */
+static double cost_factor(const struct sweep_row *row)
+{
+    return row->cost_factor;
 }
 
 static double wall(const struct sweep_row *row)
@@ -83,7 +92,7 @@ static void series(FILE *out, const struct sweep *sw, size_t p,
     fprintf(out,
             "<polyline fill='none' stroke='%s' stroke-width='2' "
             "points='",
-            colours[p % 4]);
+            colours[p % 8]);
     for (size_t b = 0; b < sw->budget_count; b++) {
         const struct sweep_row *r = &sw->rows[b * sw->planner_count + p];
         if (r->feasible)
@@ -96,7 +105,7 @@ static void series(FILE *out, const struct sweep *sw, size_t p,
         if (r->feasible)
             fprintf(out, "<circle cx='%.1f' cy='%.1f' r='%.1f' fill='%s'/>\n",
                     place(x, (double)r->budget_bytes), place(y, value(r)),
-                    7.0 - 1.3 * (double)(p % 4), colours[p % 4]);
+                    7.0 - 1.3 * (double)(p % 4), colours[p % 8]);
     }
 }
 
@@ -108,7 +117,7 @@ static void legend(FILE *out, const struct sweep *sw, double top)
                 "<line x1='%.1f' y1='%.1f' x2='%.1f' y2='%.1f' "
                 "stroke='%s' stroke-width='3'/>\n<text x='%.1f' "
                 "y='%.1f'>%s</text>\n",
-                WIDTH - RIGHT + 20, y, WIDTH - RIGHT + 50, y, colours[p % 4],
+                WIDTH - RIGHT + 20, y, WIDTH - RIGHT + 50, y, colours[p % 8],
                 WIDTH - RIGHT + 58, y + 5, uturn_planner_name(sw->planners[p]));
     }
 }
@@ -154,11 +163,8 @@ static void panel(FILE *out, const struct sweep *sw, double top,
     legend(out, sw, top + TOP);
 }
 
-int sweep_plot(const struct sweep *sw, const char *path)
+void sweep_plot(const struct sweep *sw, FILE *out)
 {
-    FILE *out = fopen(path, "w");
-    if (out == NULL)
-        return cli_fail("cannot write '%s'", path);
     const double height = PANEL_H * (sw->run ? 2 : 1);
     fprintf(out,
             "<svg xmlns='http://www.w3.org/2000/svg' width='%.0f' "
@@ -169,13 +175,20 @@ int sweep_plot(const struct sweep *sw, const char *path)
     sweep_human_bytes(sw->state_bytes, state, sizeof state);
     fprintf(out,
             "<text x='%.1f' y='28' text-anchor='middle' font-size='16'>"
-            "%s%llu steps, %s per state: recomputation against "
-            "memory</text>\n",
-            WIDTH / 2, sw->model ? "Burgers model, " : "",
-            (unsigned long long)sw->steps, state);
-    panel(out, sw, 0, factor, "recompute factor");
+            "%s%llu steps, %s per state: %s against "
+            "memory%s</text>\n",
+            WIDTH / 2,
+            sw->model_path != NULL ? "Model library, "
+            : sw->model            ? "Burgers model, "
+                                   : "",
+            (unsigned long long)sw->steps, state,
+            sw->has_levels ? "cost" : "recomputation",
+            sw->has_levels ? ", the levels past it fixed" : "");
+    if (sw->has_levels)
+        panel(out, sw, 0, cost_factor, "cost / steps (forward + I/O)");
+    else
+        panel(out, sw, 0, factor, "recompute factor");
     if (sw->run)
         panel(out, sw, PANEL_H, wall, "wall time of the run (s)");
     fputs("</svg>\n", out);
-    return fclose(out) == 0 ? CLI_OK : cli_fail("cannot write '%s'", path);
 }

@@ -1,7 +1,9 @@
 /* Printing counts and plans for people (aligned text) and machines (JSON). */
 #include "cli.h"
 
+#include <errno.h>
 #include <stddef.h>
+#include <string.h>
 
 static const struct {
     const char *key;
@@ -22,6 +24,7 @@ static const struct {
     {"budget_bytes", offsetof(uturn_stats_t, budget_bytes)},
     {"forward_cost", offsetof(uturn_stats_t, forward_cost)},
     {"recompute_cost", offsetof(uturn_stats_t, recompute_cost)},
+    {"cost", offsetof(uturn_stats_t, cost)},
 };
 
 static unsigned long long field(const uturn_stats_t *s, size_t offset)
@@ -30,16 +33,79 @@ static unsigned long long field(const uturn_stats_t *s, size_t offset)
     return (unsigned long long)*(const uint64_t *)(const void *)(base + offset);
 }
 
-void cli_print_stats(FILE *out, const char *planner, const uturn_stats_t *s,
-                     uint64_t stride, enum cli_format format)
+/* The levels are worth printing when there are several, or costs. */
+static bool show_levels(const uturn_plan_t *plan, const uturn_stats_t *s)
 {
-    const size_t n = sizeof count_fields / sizeof count_fields[0];
+    if (plan == NULL || s->levels == 0)
+        return false;
+    uturn_level_stats_t l;
+    uturn_level_stats_init(&l);
+    uturn_plan_level_stats(plan, 0, &l);
+    return s->levels > 1 || l.write_cost != 0 || l.read_cost != 0;
+}
+
+static void print_levels_json(FILE *out, const uturn_plan_t *plan,
+                              uint64_t count)
+{
+    fputs(", \"levels\": [", out);
+    for (uint64_t k = 0; k < count; k++) {
+        uturn_level_stats_t l;
+        uturn_level_stats_init(&l);
+        uturn_plan_level_stats(plan, k, &l);
+        fprintf(out,
+                "%s{\"name\": \"%s\", \"slots\": %llu, \"write_cost\": "
+                "%llu, \"read_cost\": %llu, \"stores\": %llu, "
+                "\"restores\": %llu, \"peak_slots\": %llu, \"peak_bytes\": "
+                "%llu}",
+                k == 0 ? "" : ", ", l.name, (unsigned long long)l.slots,
+                (unsigned long long)l.write_cost,
+                (unsigned long long)l.read_cost, (unsigned long long)l.stores,
+                (unsigned long long)l.restores,
+                (unsigned long long)l.peak_slots,
+                (unsigned long long)l.peak_bytes);
+    }
+    fputc(']', out);
+}
+
+static void print_levels_text(FILE *out, const uturn_plan_t *plan,
+                              uint64_t count)
+{
+    for (uint64_t k = 0; k < count; k++) {
+        uturn_level_stats_t l;
+        uturn_level_stats_init(&l);
+        uturn_plan_level_stats(plan, k, &l);
+        fprintf(out,
+                "level %llu %-9s slots %llu, w %llu, r %llu: stores %llu, "
+                "restores %llu, peak_slots %llu, peak_bytes %llu\n",
+                (unsigned long long)k, l.name, (unsigned long long)l.slots,
+                (unsigned long long)l.write_cost,
+                (unsigned long long)l.read_cost, (unsigned long long)l.stores,
+                (unsigned long long)l.restores,
+                (unsigned long long)l.peak_slots,
+                (unsigned long long)l.peak_bytes);
+    }
+}
+
+void cli_print_stats(FILE *out, const char *planner, const uturn_stats_t *s,
+                     uint64_t stride, enum cli_format format,
+                     const uturn_plan_t *plan)
+{
+    const size_t n    = sizeof count_fields / sizeof count_fields[0];
+    const bool levels = show_levels(plan, s);
     if (format == FORMAT_JSON) {
         fprintf(out, "{\"planner\": \"%s\"", planner);
         for (size_t i = 0; i < n; i++)
             fprintf(out, ", \"%s\": %llu", count_fields[i].key,
                     field(s, count_fields[i].offset));
-        fprintf(out, ", \"recompute_factor\": %.6g}\n", s->recompute_factor);
+        fprintf(out,
+                ", \"recompute_factor\": %.6g, \"fingerprint\": "
+                "\"%016llx\"",
+                s->recompute_factor, (unsigned long long)s->fingerprint);
+        if (s->online)
+            fputs(", \"online\": true", out);
+        if (levels)
+            print_levels_json(out, plan, s->levels);
+        fputs("}\n", out);
         return;
     }
     fprintf(out, "%-17s %s\n", "planner", planner);
@@ -49,6 +115,12 @@ void cli_print_stats(FILE *out, const char *planner, const uturn_stats_t *s,
         fprintf(out, "%-17s %llu\n", count_fields[i].key,
                 field(s, count_fields[i].offset));
     fprintf(out, "%-17s %.6g\n", "recompute_factor", s->recompute_factor);
+    fprintf(out, "%-17s %016llx\n", "fingerprint",
+            (unsigned long long)s->fingerprint);
+    if (s->online)
+        fprintf(out, "%-17s true\n", "online");
+    if (levels)
+        print_levels_text(out, plan, s->levels);
 }
 
 static void print_action_json(FILE *out, const uturn_action_t *a)
@@ -88,5 +160,9 @@ int cli_print_plan_json(FILE *out, const uturn_plan_t *plan)
     }
     fputs("\n]}\n", out);
     uturn_cursor_free(cursor);
-    return fflush(out) == 0 ? CLI_OK : cli_fail("writing the plan failed");
+    errno = 0;
+    if (fflush(out) == 0 && !ferror(out))
+        return CLI_OK;
+    return cli_fail("writing the plan failed: %s",
+                    errno != 0 ? strerror(errno) : "write error");
 }

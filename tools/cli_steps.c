@@ -38,17 +38,34 @@ static bool one_value(const char *opt, const char *path, uint64_t line_no,
     return true;
 }
 
+/* Room for one more value: the array grows with the values the file
+ * holds, never to a count --steps merely states. */
+static bool grow(uint64_t **values, uint64_t *cap, uint64_t count)
+{
+    if (count < *cap)
+        return true;
+    const uint64_t more = *cap < 1024 ? 1024 : *cap * 2;
+    if (more > SIZE_MAX / sizeof **values)
+        return false;
+    uint64_t *grown = realloc(*values, (size_t)more * sizeof **values);
+    if (grown == NULL)
+        return false;
+    *values = grown;
+    *cap    = more;
+    return true;
+}
+
 int cli_read_values(const char *opt, const char *path, bool size, uint64_t n,
                     uint64_t **out)
 {
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
     if (f == NULL)
         return cli_fail("%s: cannot read '%s': %s", opt, path, strerror(errno));
-    uint64_t *values = calloc(n, sizeof *values);
+    uint64_t *values = NULL;
     char *line       = NULL;
     size_t cap       = 0;
-    uint64_t count = 0, line_no = 0;
-    int rc = values == NULL ? cli_fail("out of memory for %s", opt) : CLI_OK;
+    uint64_t count = 0, line_no = 0, room = 0;
+    int rc         = CLI_OK;
     while (rc == CLI_OK && getline(&line, &cap, f) >= 0) {
         const char *text = value_text(line);
         line_no++;
@@ -59,9 +76,13 @@ int cli_read_values(const char *opt, const char *path, bool size, uint64_t n,
                           "for (line %llu)",
                           opt, path, (unsigned long long)n,
                           (unsigned long long)line_no);
+        else if (!grow(&values, &room, count))
+            rc = cli_fail("out of memory for %s", opt);
         else if (!one_value(opt, path, line_no, text, size, &values[count++]))
             rc = CLI_BAD_INPUT;
     }
+    if (rc == CLI_OK && ferror(f))
+        rc = cli_fail("%s: cannot read '%s': %s", opt, path, strerror(errno));
     if (rc == CLI_OK && count < n)
         rc = cli_fail("%s %s: %llu values for %llu steps", opt, path,
                       (unsigned long long)count, (unsigned long long)n);

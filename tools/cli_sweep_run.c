@@ -1,7 +1,7 @@
-/* uturn sweep: planning each row, and with --run executing the Burgers
- * model through it and comparing its gradient with store-all's. */
+/* uturn sweep: planning each row, and with --run executing the model (the
+ * built-in Burgers model or a model library) through it and comparing its
+ * gradient with store-all's. */
 #define _POSIX_C_SOURCE 200809L
-#include "burgers_model.h"
 #include "sweep.h"
 
 #include <stdlib.h>
@@ -11,10 +11,12 @@
 
 struct runner {
     uturn_executor_t *ex;
-    burgers_t *model;
-    double *reference; /* store-all gradient */
+    struct sweep_model *model;
+    void *reference; /* store-all gradient */
+    uint64_t reference_bytes;
     double started;
-    bool tty, shown;
+    bool tty, shown, warned;
+    unsigned noted; /* planners whose missing rows were explained */
 };
 
 static double seconds(void)
@@ -39,14 +41,32 @@ static void progress(struct runner *r, size_t done, size_t total)
     r->shown = true;
 }
 
+/* The model's gradient after a run; CLI_OK or exit 2. */
+static int gradient_of(const struct sweep_model *m, const void **gradient,
+                       uint64_t *bytes)
+{
+    *gradient = NULL;
+    *bytes    = 0;
+    if (m->gradient(m->handle, gradient, bytes) != 0 || *gradient == NULL ||
+        *bytes == 0)
+        return cli_fail("the model has no gradient after the run "
+                        "(uturn_model_plugin_gradient failed, or gave none)"),
+               CLI_CANNOT;
+    return CLI_OK;
+}
+
 /* Run the model to plan; fills the run columns of row. */
 static int run_row(struct runner *r, const struct sweep *sw,
                    const uturn_plan_t *plan, struct sweep_row *row)
 {
-    uturn_model_t m;
-    uturn_model_init(&m);
-    burgers_reset(r->model);
-    burgers_model(r->model, &m);
+    /* Each row's measured peak is its own plan's, not what an earlier row
+     * left (the executor keeps its region within each run's budget). */
+    uturn_executor_trim(r->ex);
+    if (r->model->reset(r->model->handle) != 0)
+        return cli_fail("the model could not reset to x_0 "
+                        "(uturn_model_plugin_reset failed)"),
+               CLI_CANNOT;
+    const uturn_model_t m = r->model->model;
     uturn_report_t rep;
     uturn_report_init(&rep);
     uturn_error_t err;
@@ -55,11 +75,55 @@ static int run_row(struct runner *r, const struct sweep *sw,
         uturn_executor_run(r->ex, plan, &m, NULL, NULL, &rep, &err);
     if (st != UTURN_OK)
         return cli_library_error(st, &err);
+    sweep_warn_tmpfs(sw, r->ex, &r->warned);
+    const void *gradient = NULL;
+    uint64_t bytes       = 0;
+    const int rc         = gradient_of(r->model, &gradient, &bytes);
+    if (rc != CLI_OK)
+        return rc;
     row->wall_seconds        = rep.wall_seconds;
     row->measured_peak_bytes = rep.measured_peak_bytes;
-    row->gradient_matches    = memcmp(burgers_gradient(r->model), r->reference,
-                                      (size_t)sw->grid * sizeof(double)) == 0;
+    row->gradient_matches    = r->reference != NULL &&
+                            bytes == r->reference_bytes &&
+                            memcmp(gradient, r->reference, (size_t)bytes) == 0;
     return CLI_OK;
+}
+
+/* Say once per planner why its rows are missing (stderr; exit stays 0). */
+static void note_once(struct runner *r, uturn_planner_t planner,
+                      const uturn_error_t *err)
+{
+    const unsigned bit = (unsigned)planner < 32 ? 1u << (unsigned)planner : 0;
+    if ((r->noted & bit) != 0)
+        return;
+    r->noted |= bit;
+    fprintf(stderr, "uturn: note: %s rows left out: %s\n",
+            uturn_planner_name(planner), err->message);
+}
+
+/* A row's counts: the plan's, or for online (which is not told the steps)
+ * those of the plan it makes when told the end after sw->steps. */
+static int row_stats(const struct sweep *sw, const uturn_plan_t *plan,
+                     uturn_stats_t *s)
+{
+    uturn_plan_stats(plan, s);
+    if (!s->online)
+        return CLI_OK;
+    uturn_plan_t *copy = NULL;
+    uturn_problem_t p;
+    uturn_problem_init(&p);
+    uturn_plan_problem(plan, &p);
+    p.levels       = NULL; /* one level: the resolved capacity */
+    p.budget_bytes = 0;
+    p.level_count = 0;
+    if (uturn_plan_create(&p, NULL, &copy, NULL) != UTURN_OK)
+        return cli_fail("out of memory for an online plan"), CLI_CANNOT;
+    const int rc = cli_online_realise(&copy, sw->steps, NULL);
+    if (rc == CLI_OK)
+        uturn_plan_stats(copy, s);
+    s->peak_bytes = s->peak_slots * sw->slot_cost;
+    uturn_plan_free(copy);
+    return rc;
 }
 
 /* Plan one (budget, planner) row, and run it when asked. */
@@ -69,7 +133,7 @@ static int fill_row(struct runner *r, const struct sweep *sw,
     uturn_problem_t p;
     uturn_problem_init(&p);
     p.planner      = row->planner;
-    p.steps        = sw->steps;
+    p.steps        = row->planner == UTURN_PLANNER_ONLINE ? 0 : sw->steps;
     p.slot_bytes   = sw->state_bytes;
     p.budget_bytes = row->budget_bytes;
     if (row->planner == UTURN_PLANNER_DP) {
@@ -78,41 +142,71 @@ static int fill_row(struct runner *r, const struct sweep *sw,
         p.unit_bytes = sw->unit;
         p.slot_bytes = sw->sizes != NULL ? 0 : sw->state_bytes;
     }
+    uturn_level_t levels[CLI_MAX_LEVELS];
+    sweep_row_levels(sw, row, levels, &p);
     uturn_plan_t *plan = NULL;
     uturn_error_t err;
     uturn_error_init(&err);
     const uturn_status_t st = sw->run
                                   ? uturn_executor_plan(r->ex, &p, &plan, &err)
                                   : uturn_plan_create(&p, NULL, &plan, &err);
-    if (st == UTURN_E_INFEASIBLE)
+    row->status = st;
+    if (st == UTURN_E_UNSUPPORTED || st == UTURN_E_OVERFLOW)
+        note_once(r, row->planner, &err);
+    if (st == UTURN_E_INFEASIBLE || st == UTURN_E_UNSUPPORTED ||
+        st == UTURN_E_OVERFLOW)
         return CLI_OK; /* a result, not an error */
     if (st != UTURN_OK)
         return cli_library_error(st, &err);
     uturn_stats_t s;
     uturn_stats_init(&s);
-    uturn_plan_stats(plan, &s);
+    const int got = row_stats(sw, plan, &s);
+    if (got != CLI_OK) {
+        uturn_plan_free(plan);
+        return got;
+    }
     row->feasible         = true;
     row->slots            = s.slots;
     row->forward_steps    = s.forward_steps;
     row->peak_bytes       = s.peak_bytes;
+    if (sw->has_levels) { /* memory's peak: what the budget holds */
+        uturn_level_stats_t mem;
+        uturn_level_stats_init(&mem);
+        uturn_plan_level_stats(plan, 0, &mem);
+        row->peak_bytes = mem.peak_bytes;
+    }
     row->recompute_factor = s.recompute_factor;
+    row->cost             = s.cost;
+    row->cost_factor      = (double)s.cost / (double)s.steps;
     const int rc          = sw->run ? run_row(r, sw, plan, row) : CLI_OK;
     uturn_plan_free(plan);
     return rc;
 }
 
-/* The executor, the model and the store-all gradient every row must
- * reproduce bit for bit. */
+/* A copy of the model's gradient after the reference run. */
+static int keep_reference(struct runner *r)
+{
+    const void *gradient = NULL;
+    uint64_t bytes       = 0;
+    const int rc         = gradient_of(r->model, &gradient, &bytes);
+    if (rc != CLI_OK)
+        return rc;
+    r->reference = bytes <= SIZE_MAX ? malloc(bytes != 0 ? (size_t)bytes : 1)
+                                     : NULL;
+    if (r->reference == NULL)
+        return cli_fail("out of memory for the gradient"), CLI_CANNOT;
+    memcpy(r->reference, gradient, (size_t)bytes);
+    r->reference_bytes = bytes;
+    return CLI_OK;
+}
+
+/* The executor and the store-all gradient every row must reproduce bit
+ * for bit. */
 static int start_runner(struct runner *r, const struct sweep *sw)
 {
-    if (uturn_executor_create(NULL, &r->ex, NULL) != UTURN_OK ||
-        burgers_create((size_t)sw->grid, sw->steps, &r->model) != 0)
-        return cli_fail("out of memory for the Burgers model (grid %llu)",
-                        (unsigned long long)sw->grid),
-               CLI_CANNOT;
-    r->reference = calloc((size_t)sw->grid, sizeof(double));
-    if (r->reference == NULL)
-        return cli_fail("out of memory"), CLI_CANNOT;
+    r->model = sw->sm;
+    if (sweep_open_executor(sw, &r->ex) != CLI_OK)
+        return CLI_CANNOT;
     struct sweep_row row = {.planner = UTURN_PLANNER_STORE_ALL};
     uturn_problem_t p;
     uturn_problem_init(&p);
@@ -127,10 +221,7 @@ static int start_runner(struct runner *r, const struct sweep *sw)
         return cli_library_error(st, &err);
     const int rc = run_row(r, sw, plan, &row);
     uturn_plan_free(plan);
-    if (rc == CLI_OK)
-        memcpy(r->reference, burgers_gradient(r->model),
-               (size_t)sw->grid * sizeof(double));
-    return rc;
+    return rc == CLI_OK ? keep_reference(r) : rc;
 }
 
 static void stop_runner(struct runner *r)
@@ -138,8 +229,21 @@ static void stop_runner(struct runner *r)
     if (r->shown)
         fputs("\r\033[K", stderr);
     free(r->reference);
-    burgers_free(r->model);
     uturn_executor_free(r->ex);
+}
+
+const char *sweep_status_text(uturn_status_t status)
+{
+    switch (status) {
+    case UTURN_OK:
+        return "ok";
+    case UTURN_E_INFEASIBLE:
+        return "infeasible";
+    case UTURN_E_OVERFLOW:
+        return "overflow";
+    default:
+        return "unsupported";
+    }
 }
 
 int sweep_fill(struct sweep *sw)
@@ -154,10 +258,7 @@ int sweep_fill(struct sweep *sw)
         struct sweep_row *row = &sw->rows[i];
         row->budget_bytes     = sw->budgets[i / sw->planner_count];
         row->planner          = sw->planners[i % sw->planner_count];
-        if (row->budget_bytes == 0)
-            rc = cli_fail("--budgets: a budget must be at least 1 byte");
-        else
-            rc = fill_row(&r, sw, row);
+        rc                    = fill_row(&r, sw, row);
         progress(&r, i + 1, total);
     }
     stop_runner(&r);

@@ -1,5 +1,5 @@
 /* uturn sweep output: an aligned table for people, CSV and JSON for
- * machines (DESIGN.md section 3 names as keys and columns). */
+ * machines (the names of docs/model.md section 3 as keys and columns). */
 #include "sweep.h"
 
 #include <string.h>
@@ -30,8 +30,11 @@ static void print_csv(FILE *out, const struct sweep *sw)
     fputs("planner,budget_bytes,feasible,slots,forward_steps,"
           "recompute_factor,peak_bytes",
           out);
-    fputs(sw->run ? ",wall_seconds,measured_peak_bytes,gradient_matches\n"
-                  : "\n",
+    if (sw->has_levels)
+        fputs(",cost", out);
+    fputs(sw->run ? ",wall_seconds,measured_peak_bytes,gradient_matches,"
+                    "status\n"
+                  : ",status\n",
           out);
     for (size_t i = 0; i < sw->budget_count * sw->planner_count; i++) {
         const struct sweep_row *r = &sw->rows[i];
@@ -39,17 +42,20 @@ static void print_csv(FILE *out, const struct sweep *sw)
                 (unsigned long long)r->budget_bytes,
                 r->feasible ? "true" : "false");
         if (!r->feasible) {
-            fputs(sw->run ? ",,,,,,,\n" : ",,,,\n", out);
+            fprintf(out, "%s%s,%s\n", sw->run ? ",,,,,,," : ",,,,",
+                    sw->has_levels ? "," : "", sweep_status_text(r->status));
             continue;
         }
         fprintf(out, ",%llu,%llu,%.6g,%llu", (unsigned long long)r->slots,
                 (unsigned long long)r->forward_steps, r->recompute_factor,
                 (unsigned long long)r->peak_bytes);
+        if (sw->has_levels)
+            fprintf(out, ",%llu", (unsigned long long)r->cost);
         if (sw->run)
             fprintf(out, ",%.6f,%llu,%s", r->wall_seconds,
                     (unsigned long long)r->measured_peak_bytes,
                     r->gradient_matches ? "true" : "false");
-        fputc('\n', out);
+        fputs(",ok\n", out);
     }
 }
 
@@ -58,13 +64,15 @@ static void print_json_row(FILE *out, const struct sweep *sw,
 {
     fprintf(out,
             "  {\"planner\": \"%s\", \"budget_bytes\": %llu, "
-            "\"feasible\": %s",
+            "\"feasible\": %s, \"status\": \"%s\"",
             name_of(r), (unsigned long long)r->budget_bytes,
-            r->feasible ? "true" : "false");
+            r->feasible ? "true" : "false", sweep_status_text(r->status));
     if (!r->feasible) {
         fputs(", \"slots\": null, \"forward_steps\": null, "
               "\"recompute_factor\": null, \"peak_bytes\": null",
               out);
+        if (sw->has_levels)
+            fputs(", \"cost\": null", out);
         if (sw->run)
             fputs(", \"wall_seconds\": null, \"measured_peak_bytes\": null, "
                   "\"gradient_matches\": null",
@@ -77,6 +85,8 @@ static void print_json_row(FILE *out, const struct sweep *sw,
             "\"recompute_factor\": %.6g, \"peak_bytes\": %llu",
             (unsigned long long)r->slots, (unsigned long long)r->forward_steps,
             r->recompute_factor, (unsigned long long)r->peak_bytes);
+    if (sw->has_levels)
+        fprintf(out, ", \"cost\": %llu", (unsigned long long)r->cost);
     if (sw->run)
         fprintf(out,
                 ", \"wall_seconds\": %.6f, \"measured_peak_bytes\": %llu, "
@@ -97,21 +107,51 @@ static void print_json(FILE *out, const struct sweep *sw)
     fputs("]\n", out);
 }
 
+/* "Past memory (the budget): disk 100 slots, w=5 r=5; ..." */
+static void print_levels_line(FILE *out, const struct sweep *sw)
+{
+    fputs("Past memory (the budget):", out);
+    for (size_t k = 1; k < sw->levels.count; k++) {
+        const uturn_level_t *lv = &sw->levels.levels[k];
+        char size[32];
+        sweep_human_bytes(lv->bytes, size, sizeof size);
+        if (lv->slots != 0)
+            snprintf(size, sizeof size, "%llu slots",
+                     (unsigned long long)lv->slots);
+        fprintf(out, "%s %s %s, w=%llu r=%llu", k > 1 ? ";" : "", lv->name,
+                size, (unsigned long long)lv->write_cost,
+                (unsigned long long)lv->read_cost);
+    }
+    fputs(". Planners of one level plan memory alone.\n", out);
+}
+
 static void print_header(FILE *out, const struct sweep *sw)
 {
     char state[32], slot[32];
     sweep_human_bytes(sw->state_bytes, state, sizeof state);
     sweep_human_bytes(sw->slot_cost, slot, sizeof slot);
-    if (sw->model)
+    if (sw->model_path != NULL)
+        fprintf(out, "Model %s: %llu steps; ", sw->model_path,
+                (unsigned long long)sw->steps);
+    else if (sw->model)
         fprintf(out, "Burgers model: %llu grid points, %llu steps; ",
                 (unsigned long long)sw->grid, (unsigned long long)sw->steps);
     else
         fprintf(out, "Planning only: %llu steps; ",
                 (unsigned long long)sw->steps);
-    fprintf(out, "a state is %s, a slot counts as %s%s.\n", state, slot,
-            sw->run ? " (the allocator's size class)" : "");
-    fprintf(out, "%-10s %10s %-8s %6s %13s %9s %10s", "planner", "budget",
+    fprintf(out, "a state is %s, a slot counts as %s", state, slot);
+    if (sw->run)
+        fprintf(out,
+                " (the state rounded up to 16 bytes; the executor holds "
+                "whole pages of %llu bytes, or 16-byte units below one)",
+                (unsigned long long)sw->granule);
+    fputs(".\n", out);
+    if (sw->has_levels)
+        print_levels_line(out, sw);
+    fprintf(out, "%-10s %10s %-11s %6s %13s %9s %10s", "planner", "budget",
             "feasible", "slots", "forward_steps", "recompute", "peak");
+    if (sw->has_levels)
+        fprintf(out, " %10s", "cost");
     if (sw->run)
         fprintf(out, " %9s %10s %8s", "wall_s", "measured", "gradient");
     fputc('\n', out);
@@ -123,17 +163,23 @@ static void print_text_row(FILE *out, const struct sweep *sw,
     char budget[32], peak[32], measured[32];
     sweep_human_bytes(r->budget_bytes, budget, sizeof budget);
     if (!r->feasible) {
-        fprintf(out, "%-10s %10s %-8s %6s %13s %9s %10s%s\n", name_of(r),
-                budget, "no", "-", "-", "-", "-",
+        fprintf(out, "%-10s %10s %-11s %6s %13s %9s %10s%s%s\n", name_of(r),
+                budget,
+                r->status == UTURN_E_INFEASIBLE ? "no"
+                                                : sweep_status_text(r->status),
+                "-", "-", "-", "-",
+                sw->has_levels ? "          -" : "",
                 sw->run ? " "
                           "        -          -        -"
                         : "");
         return;
     }
     sweep_human_bytes(r->peak_bytes, peak, sizeof peak);
-    fprintf(out, "%-10s %10s %-8s %6llu %13llu %9.3f %10s", name_of(r), budget,
+    fprintf(out, "%-10s %10s %-11s %6llu %13llu %9.3f %10s", name_of(r), budget,
             "yes", (unsigned long long)r->slots,
             (unsigned long long)r->forward_steps, r->recompute_factor, peak);
+    if (sw->has_levels)
+        fprintf(out, " %10llu", (unsigned long long)r->cost);
     if (sw->run) {
         sweep_human_bytes(r->measured_peak_bytes, measured, sizeof measured);
         fprintf(out, " %9.4f %10s %8s", r->wall_seconds, measured,

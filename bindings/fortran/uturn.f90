@@ -15,13 +15,31 @@
 ! arguments are optional (absent means NULL). A returned `const char *` is a
 ! type(c_ptr); uturn_string() turns it into a Fortran string.
 ! uturn_plan_write() (which takes a FILE *) is not bound.
+!
+! Negative counts: Fortran has no unsigned integers, so a negative value in
+! an integer(c_int64_t) that C reads as a uint64_t reaches the library as
+! 2**64 plus that value (slots = -1 is a capacity of 2**64-1 slots). The
+! raw interfaces pass every field as it is; the fields a program sets
+! (problem: steps, slots, slot_bytes, budget_bytes, stride, unit_bytes;
+! model: state_bytes; run options: budget_bytes, progress_every; action:
+! step, step_end, slot) must be 0 or more. The checked routines refuse a
+! negative field with UTURN_E_INVALID_ARG and a message naming it (in
+! `error` when present) before any call into the library:
+!
+!   uturn_check(x, error)      x a problem, model, run options or action
+!   uturn_plan_create_checked, uturn_executor_plan_checked,
+!   uturn_validator_create_checked, uturn_validator_push_checked,
+!   uturn_executor_run_checked, uturn_executor_slot_bytes_checked
+!                              the C call of the same name after the check
+!                              (slot_bytes also refuses a state_bytes of 0)
 module uturn
   use, intrinsic :: iso_c_binding, only: c_int, c_int64_t, c_size_t, &
-      c_double, c_bool, c_char, c_ptr, c_funptr, c_null_char, &
+      c_double, c_bool, c_char, c_ptr, c_funptr, c_null_char, c_null_ptr, &
       c_associated, c_f_pointer
   implicit none
   private :: c_int, c_int64_t, c_size_t, c_double, c_bool, c_char, c_ptr, &
-      c_funptr, c_null_char, c_associated, c_f_pointer
+      c_funptr, c_null_char, c_null_ptr, c_associated, c_f_pointer
+  private :: refuse, check_count
 
   ! uturn_status_t
   integer(c_int), parameter :: UTURN_OK = 0, UTURN_E_INVALID_ARG = 1, &
@@ -356,6 +374,13 @@ module uturn
     end function
   end interface
 
+  ! uturn_check(x, error): UTURN_OK, or UTURN_E_INVALID_ARG naming the
+  ! first negative field of x (see the header of this file).
+  interface uturn_check
+    module procedure uturn_check_problem, uturn_check_model, &
+        uturn_check_run_options, uturn_check_action
+  end interface
+
 contains
 
   ! A NUL-terminated C string (e.g. from uturn_strerror()) as a Fortran
@@ -400,6 +425,180 @@ contains
   function uturn_version() result(str)
     character(len=:), allocatable :: str
     str = uturn_string(uturn_version_string())
+  end function
+
+  ! Checks ---------------------------------------------------------------
+
+  ! UTURN_E_INVALID_ARG, with "NAME must be at least LEAST (LEAST ..
+  ! huge), not VALUE" in error when it is present.
+  function refuse(name, value, least, error) result(status)
+    character(len=*), intent(in) :: name
+    integer(c_int64_t), intent(in) :: value, least
+    type(uturn_error_t), intent(inout), optional :: error
+    integer(c_int) :: status
+    character(len=255) :: text
+    integer :: i, n
+    status = UTURN_E_INVALID_ARG
+    if (.not. present(error)) return
+    if (least == 0) then
+      write (text, '(a, " must not be negative (0 .. ", i0, "), not ", i0)') &
+          name, huge(value), value
+    else
+      write (text, '(a, " must be at least ", i0, " (", i0, " .. ", i0, &
+          &"), not ", i0)') name, least, least, huge(value), value
+    end if
+    call uturn_error_init(error)
+    error%status = status
+    n = len_trim(text)
+    do i = 1, n
+      error%message(i) = text(i:i)
+    end do
+    error%message(n + 1) = c_null_char
+  end function
+
+  ! Refuse value when it is below least, unless status already failed.
+  subroutine check_count(status, name, value, least, error)
+    integer(c_int), intent(inout) :: status
+    character(len=*), intent(in) :: name
+    integer(c_int64_t), intent(in) :: value, least
+    type(uturn_error_t), intent(inout), optional :: error
+    if (status == UTURN_OK .and. value < least) &
+        status = refuse(name, value, least, error)
+  end subroutine
+
+  function uturn_check_problem(problem, error) result(status)
+    type(uturn_problem_t), intent(in) :: problem
+    type(uturn_error_t), intent(inout), optional :: error
+    integer(c_int) :: status
+    status = UTURN_OK
+    call check_count(status, "problem%steps", problem%steps, 0_c_int64_t, &
+        error)
+    call check_count(status, "problem%slots", problem%slots, 0_c_int64_t, &
+        error)
+    call check_count(status, "problem%slot_bytes", problem%slot_bytes, &
+        0_c_int64_t, error)
+    call check_count(status, "problem%budget_bytes", problem%budget_bytes, &
+        0_c_int64_t, error)
+    call check_count(status, "problem%stride", problem%stride, &
+        0_c_int64_t, error)
+    call check_count(status, "problem%unit_bytes", problem%unit_bytes, &
+        0_c_int64_t, error)
+  end function
+
+  function uturn_check_model(model, error) result(status)
+    type(uturn_model_t), intent(in) :: model
+    type(uturn_error_t), intent(inout), optional :: error
+    integer(c_int) :: status
+    status = UTURN_OK
+    call check_count(status, "model%state_bytes", model%state_bytes, &
+        0_c_int64_t, error)
+  end function
+
+  function uturn_check_run_options(options, error) result(status)
+    type(uturn_run_options_t), intent(in) :: options
+    type(uturn_error_t), intent(inout), optional :: error
+    integer(c_int) :: status
+    status = UTURN_OK
+    call check_count(status, "options%budget_bytes", options%budget_bytes, &
+        0_c_int64_t, error)
+    call check_count(status, "options%progress_every", &
+        options%progress_every, 0_c_int64_t, error)
+  end function
+
+  function uturn_check_action(action, error) result(status)
+    type(uturn_action_t), intent(in) :: action
+    type(uturn_error_t), intent(inout), optional :: error
+    integer(c_int) :: status
+    status = UTURN_OK
+    call check_count(status, "action%step", action%step, 0_c_int64_t, error)
+    call check_count(status, "action%step_end", action%step_end, &
+        0_c_int64_t, error)
+    call check_count(status, "action%slot", action%slot, 0_c_int64_t, error)
+  end function
+
+  ! Checked calls: the C function of the same name, after uturn_check() --
+
+  function uturn_plan_create_checked(problem, alloc, out, error) &
+      result(status)
+    type(uturn_problem_t), intent(in) :: problem
+    type(c_ptr), intent(in) :: alloc
+    type(c_ptr), intent(out) :: out
+    type(uturn_error_t), intent(inout), optional :: error
+    integer(c_int) :: status
+    out = c_null_ptr
+    status = uturn_check(problem, error)
+    if (status == UTURN_OK) &
+        status = uturn_plan_create(problem, alloc, out, error)
+  end function
+
+  function uturn_executor_plan_checked(executor, problem, out, error) &
+      result(status)
+    type(c_ptr), intent(in) :: executor
+    type(uturn_problem_t), intent(in) :: problem
+    type(c_ptr), intent(out) :: out
+    type(uturn_error_t), intent(inout), optional :: error
+    integer(c_int) :: status
+    out = c_null_ptr
+    status = uturn_check(problem, error)
+    if (status == UTURN_OK) &
+        status = uturn_executor_plan(executor, problem, out, error)
+  end function
+
+  function uturn_validator_create_checked(problem, alloc, out, error) &
+      result(status)
+    type(uturn_problem_t), intent(in) :: problem
+    type(c_ptr), intent(in) :: alloc
+    type(c_ptr), intent(out) :: out
+    type(uturn_error_t), intent(inout), optional :: error
+    integer(c_int) :: status
+    out = c_null_ptr
+    status = uturn_check(problem, error)
+    if (status == UTURN_OK) &
+        status = uturn_validator_create(problem, alloc, out, error)
+  end function
+
+  function uturn_validator_push_checked(validator, action, error) &
+      result(status)
+    type(c_ptr), intent(in) :: validator
+    type(uturn_action_t), intent(in) :: action
+    type(uturn_error_t), intent(inout), optional :: error
+    integer(c_int) :: status
+    status = uturn_check(action, error)
+    if (status == UTURN_OK) &
+        status = uturn_validator_push(validator, action, error)
+  end function
+
+  ! No callback runs when a field is refused.
+  function uturn_executor_run_checked(executor, plan, model, options, &
+      observed, report, error) result(status)
+    type(c_ptr), intent(in) :: executor, plan
+    type(uturn_model_t), intent(in) :: model
+    type(uturn_run_options_t), intent(in), optional :: options
+    type(uturn_stats_t), intent(inout), optional :: observed
+    type(uturn_report_t), intent(inout), optional :: report
+    type(uturn_error_t), intent(inout), optional :: error
+    integer(c_int) :: status
+    status = uturn_check(model, error)
+    if (status == UTURN_OK .and. present(options)) &
+        status = uturn_check(options, error)
+    if (status == UTURN_OK) status = uturn_executor_run(executor, plan, &
+        model, options, observed, report, error)
+  end function
+
+  ! state_bytes must be at least 1 (the C call returns a bare
+  ! UTURN_E_INVALID_ARG for 0; this one says why).
+  function uturn_executor_slot_bytes_checked(executor, state_bytes, out, &
+      error) result(status)
+    type(c_ptr), intent(in) :: executor
+    integer(c_int64_t), intent(in) :: state_bytes
+    integer(c_int64_t), intent(out) :: out
+    type(uturn_error_t), intent(inout), optional :: error
+    integer(c_int) :: status
+    out = 0
+    status = UTURN_OK
+    call check_count(status, "state_bytes", state_bytes, 1_c_int64_t, error)
+    if (status == UTURN_OK) &
+        status = uturn_executor_slot_bytes(executor, state_bytes, out)
   end function
 
 end module uturn

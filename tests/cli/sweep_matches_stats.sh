@@ -11,18 +11,18 @@ check() { # steps state_bytes budgets
   local csv
   csv=$("$uturn" sweep --steps "$1" --state-bytes "$2" --budgets "$3" --format csv)
   [ $? -eq 0 ] || { echo "FAIL sweep exit status"; fail=$((fail + 1)); return; }
-  while IFS=, read -r planner budget feasible slots forward factor peak; do
+  while IFS=, read -r planner budget feasible slots forward factor peak status; do
     [ "$planner" = planner ] && continue
     stats=$("$uturn" stats "$planner" --steps "$1" --budget "$budget" \
             --state-bytes "$2" --format json 2>/dev/null)
     code=$?
     if [ "$feasible" = false ]; then
-      [ $code -eq 2 ] && pass=$((pass + 1)) ||
+      [ $code -eq 2 ] && [ "$status" = infeasible ] && pass=$((pass + 1)) ||
         { echo "FAIL $planner $budget: sweep infeasible, stats exit $code"; fail=$((fail + 1)); }
       continue
     fi
     want="\"forward_steps\": $forward,.*\"peak_bytes\": $peak,.*\"slots\": $slots,"
-    if [ $code -eq 0 ] && [[ $stats =~ $want ]]; then
+    if [ $code -eq 0 ] && [ "$status" = ok ] && [[ $stats =~ $want ]]; then
       pass=$((pass + 1))
     else
       echo "FAIL $planner $budget: sweep $slots/$forward/$peak, stats: $stats"

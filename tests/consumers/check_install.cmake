@@ -2,7 +2,9 @@
 # be, the installed CLI runs from there, uturn.pc and the CMake version file
 # say what they should. Usage: cmake -DPREFIX= -DLIBDIR= -DINCLUDEDIR=
 #   -DBINDIR= -DCMAKEDIR= -DDATADIR= -DVERSION= -DSOVERSION= -DSONAME=
-#   -DPKG_CONFIG= (may be empty) -P check_install.cmake
+#   -DPYTHONDIR= (relative to the prefix)
+#   -DPKG_CONFIG= (may be empty) -DMPI= (1: the MPI layer was built)
+#   -P check_install.cmake
 cmake_minimum_required(VERSION 3.25)
 set(errors "")
 macro(fail text)
@@ -10,15 +12,25 @@ macro(fail text)
 endmacro()
 
 set(expected
-  ${INCLUDEDIR}/uturn.h ${INCLUDEDIR}/uturn_export.h
-  ${INCLUDEDIR}/uturn_version.h
+  ${INCLUDEDIR}/uturn.h ${INCLUDEDIR}/uturn.hpp ${INCLUDEDIR}/uturn_export.h
+  ${INCLUDEDIR}/uturn_version.h ${INCLUDEDIR}/uturn_model_plugin.h
   ${LIBDIR}/libuturn.a ${LIBDIR}/libuturn.so ${LIBDIR}/${SONAME}
   ${LIBDIR}/libuturn.so.${VERSION}
   ${LIBDIR}/pkgconfig/uturn.pc
   ${CMAKEDIR}/uturnConfig.cmake ${CMAKEDIR}/uturnConfigVersion.cmake
   ${CMAKEDIR}/uturnTargets.cmake
-  ${DATADIR}/uturn/fortran/uturn.f90 ${DATADIR}/uturn/python/uturn.py
+  ${DATADIR}/uturn/fortran/uturn.f90
+  ${PYTHONDIR}/uturn/__init__.py ${PYTHONDIR}/uturn/_installed.py
+  ${DATADIR}/doc/uturn/model.md ${DATADIR}/doc/uturn/bad-input.md
+  ${DATADIR}/doc/uturn/migrating-from-revolve.md
   ${BINDIR}/uturn)
+if(MPI)
+  list(APPEND expected
+    ${INCLUDEDIR}/uturn_mpi.h ${INCLUDEDIR}/uturn_mpi_export.h
+    ${LIBDIR}/libuturn_mpi.a ${LIBDIR}/libuturn_mpi.so
+    ${LIBDIR}/pkgconfig/uturn-mpi.pc ${CMAKEDIR}/uturnMpiTargets.cmake
+    ${DATADIR}/uturn/fortran/uturn_mpi.f90 ${DATADIR}/doc/uturn/mpi.md)
+endif()
 foreach(f IN LISTS expected)
   if(NOT EXISTS "${PREFIX}/${f}")
     fail("missing: ${f}")
@@ -57,9 +69,19 @@ if(PKG_CONFIG)
   endforeach()
 endif()
 
+# uturn-mpi.pc: the layer, and uturn and MPI through Requires.
+if(PKG_CONFIG AND MPI)
+  execute_process(COMMAND "${PKG_CONFIG}" --libs --cflags uturn-mpi
+    OUTPUT_VARIABLE out OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0 OR NOT out MATCHES "-I${PREFIX}/${INCLUDEDIR}" OR
+     NOT out MATCHES "-luturn_mpi" OR NOT out MATCHES "-luturn( |$)")
+    fail("pkg-config --libs --cflags uturn-mpi: \"${out}\"")
+  endif()
+endif()
+
 # While on 0.x only the same MAJOR.MINOR is compatible (SameMinorVersion).
-foreach(q "0.1;TRUE" "0.1.0;TRUE" "${VERSION};TRUE" "0.0;FALSE"
-          "0.2;FALSE" "1.0;FALSE")
+foreach(q "0.2;TRUE" "0.2.0;TRUE" "${VERSION};TRUE" "0.1;FALSE"
+          "0.3;FALSE" "1.0;FALSE")
   list(GET q 0 want_version)
   list(GET q 1 want)
   string(REPLACE "." ";" parts "${want_version}.0.0")

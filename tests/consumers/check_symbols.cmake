@@ -3,6 +3,8 @@
 # functions <uturn.h> declares UTURN_EXPORT; every such function must be
 # exported. Usage:
 #   cmake -DNM=nm -DLIB=libuturn.so -DHEADER=include/uturn.h -P check_symbols.cmake
+# For another library and header, -DMACRO= names their export macro
+# (libuturn_mpi.so, mpi/uturn_mpi.h: UTURN_MPI_EXPORT).
 cmake_minimum_required(VERSION 3.25)
 foreach(var NM LIB HEADER)
   if(NOT DEFINED ${var})
@@ -24,9 +26,12 @@ foreach(line IN LISTS lines)
   endif()
 endforeach()
 list(SORT exported)
+if(NOT DEFINED MACRO)
+  set(MACRO UTURN_EXPORT)
+endif()
 
 file(READ "${HEADER}" text)
-string(REGEX MATCHALL "UTURN_EXPORT[^;(]*[ *\n]uturn_[a-z0-9_]+\\(" decls
+string(REGEX MATCHALL "${MACRO}[^;(]*[ *\n]uturn_[a-z0-9_]+\\(" decls
        "${text}")
 set(declared "")
 foreach(decl IN LISTS decls)
@@ -41,12 +46,12 @@ foreach(sym IN LISTS exported)
   if(NOT sym MATCHES "^uturn_")
     string(APPEND bad "  exported without the uturn_ prefix: ${sym}\n")
   elseif(NOT sym IN_LIST declared)
-    string(APPEND bad "  exported but not declared UTURN_EXPORT in uturn.h: ${sym}\n")
+    string(APPEND bad "  exported but not declared ${MACRO} in ${HEADER}: ${sym}\n")
   endif()
 endforeach()
 foreach(sym IN LISTS declared)
   if(NOT sym IN_LIST exported)
-    string(APPEND bad "  declared UTURN_EXPORT but not exported: ${sym}\n")
+    string(APPEND bad "  declared ${MACRO} but not exported: ${sym}\n")
   endif()
 endforeach()
 list(LENGTH exported n)

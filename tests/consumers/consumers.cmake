@@ -3,9 +3,19 @@
 #   symbols_exported   libuturn.so exports exactly the UTURN_EXPORT functions
 #   install_prefix     fixture: install into <build>/consumers/prefix
 #   install_tree       the installed files, CLI, uturn.pc, version file
-#   consumer_*         programs in C (find_package, pkg-config), C++,
-#                      Fortran and Python built and run against that prefix
+#   consumer_*         programs in C (find_package, pkg-config), C++ (the
+#                      C header as it is, and uturn.hpp), Fortran and
+#                      Python built and run against that prefix
+#                      (Python: `python3 -c "import uturn; ..."` with
+#                      PYTHONPATH at the prefix's site directory, then a
+#                      pendulum and a numpy model)
 #   consumer_docs      docs/consumers.md shows the consumer files verbatim
+#   symbols_exported_mpi, consumer_mpi, consumer_mpi_docs
+#                      the same for the MPI layer, when it is built: its
+#                      exports, a C program built with find_package(uturn
+#                      COMPONENTS mpi) and with pkg-config uturn-mpi and run
+#                      on two ranks, and docs/mpi.md and README.md showing
+#                      that program verbatim
 # Everything they write stays under <build>/consumers.
 set(_uturn_cdir ${CMAKE_CURRENT_LIST_DIR})
 set(_uturn_cwork ${PROJECT_BINARY_DIR}/consumers)
@@ -20,6 +30,13 @@ add_test(NAME symbols_exported
           -DHEADER=${PROJECT_SOURCE_DIR}/include/uturn.h
           -P ${_uturn_cdir}/check_symbols.cmake)
 set_tests_properties(symbols_exported PROPERTIES TIMEOUT 60)
+if(TARGET uturn_mpi)
+  add_test(NAME symbols_exported_mpi
+    COMMAND ${CMAKE_COMMAND} -DNM=${UTURN_NM} -DLIB=$<TARGET_FILE:uturn_mpi>
+            -DHEADER=${PROJECT_SOURCE_DIR}/mpi/uturn_mpi.h
+            -DMACRO=UTURN_MPI_EXPORT -P ${_uturn_cdir}/check_symbols.cmake)
+  set_tests_properties(symbols_exported_mpi PROPERTIES TIMEOUT 60)
+endif()
 
 if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")
   message(STATUS "uturn: absolute CMAKE_INSTALL_LIBDIR, install tests off")
@@ -40,8 +57,10 @@ add_test(NAME install_tree
           -DINCLUDEDIR=${CMAKE_INSTALL_INCLUDEDIR}
           -DBINDIR=${CMAKE_INSTALL_BINDIR} -DDATADIR=${CMAKE_INSTALL_DATADIR}
           -DCMAKEDIR=${UTURN_INSTALL_CMAKEDIR} -DVERSION=${PROJECT_VERSION}
+          -DPYTHONDIR=${UTURN_INSTALL_PYTHONDIR}
           -DSONAME=$<TARGET_SONAME_FILE_NAME:uturn>
           -DPKG_CONFIG=${UTURN_PKG_CONFIG}
+          -DMPI=$<TARGET_EXISTS:uturn_mpi>
           -P ${_uturn_cdir}/check_install.cmake)
 set_tests_properties(install_tree PROPERTIES
   FIXTURES_REQUIRED uturn_installed TIMEOUT 60)
@@ -53,12 +72,11 @@ set_tests_properties(install_tree PROPERTIES
 set(_uturn_consumers
   "c_find_package|CMakeLists.txt main.c build.sh|CMAKE_COMMAND|cmake"
   "c_pkgconfig|main.c build.sh|UTURN_PKG_CONFIG|pkg-config"
-  "cxx|main.cpp build.sh|UTURN_CXX|g++"
+  "cxx|main.cpp consumer_hpp.cpp build.sh|UTURN_CXX|g++"
   "fortran|main.f90 build.sh|UTURN_FC|gfortran"
-  "python|main.py build.sh|Python3_EXECUTABLE|python3")
+  "python|main.py numpy_model.py build.sh|UTURN_PYTHON|python3")
 find_program(UTURN_CXX NAMES g++ c++)
 find_program(UTURN_FC NAMES gfortran)
-find_package(Python3 COMPONENTS Interpreter QUIET)
 get_filename_component(_uturn_cmake_bin ${CMAKE_COMMAND} DIRECTORY)
 set(_uturn_consumer_files "")
 foreach(entry IN LISTS _uturn_consumers)
@@ -82,7 +100,8 @@ foreach(entry IN LISTS _uturn_consumers)
     COMMAND ${CMAKE_COMMAND} -E env
             PREFIX=${_uturn_prefix} LIBDIR=${_uturn_libdir}
             CC=${CMAKE_C_COMPILER} CXX=${UTURN_CXX} FC=${UTURN_FC}
-            PYTHON=${Python3_EXECUTABLE} CMAKE_GENERATOR=${CMAKE_GENERATOR}
+            PYTHON=${UTURN_PYTHON} PYTHONDIR=${UTURN_INSTALL_PYTHONDIR}
+            CMAKE_GENERATOR=${CMAKE_GENERATOR}
             UTURN_MISSING_TOOL=${missing}
             sh ${_uturn_cdir}/run.sh ${_uturn_cdir}/${name}
                ${_uturn_cwork}/${name})
@@ -92,6 +111,27 @@ foreach(entry IN LISTS _uturn_consumers)
     SKIP_RETURN_CODE 77 TIMEOUT 60
     FAIL_REGULAR_EXPRESSION "FAIL|Sanitizer|runtime error")
 endforeach()
+
+# The MPI consumer, on two ranks (uturn_mpi_test's launcher settings).
+if(TARGET uturn_mpi AND NOT UTURN_SANITIZE)
+  add_test(NAME consumer_mpi
+    COMMAND ${CMAKE_COMMAND} -E env
+            PREFIX=${_uturn_prefix} LIBDIR=${_uturn_libdir}
+            CC=${CMAKE_C_COMPILER} CMAKE_GENERATOR=${CMAKE_GENERATOR}
+            MPIEXEC=${MPIEXEC_EXECUTABLE}
+            "MPIEXEC_FLAGS=${UTURN_MPIEXEC_FLAGS}"
+            sh ${_uturn_cdir}/run.sh ${_uturn_cdir}/c_mpi
+               ${_uturn_cwork}/c_mpi)
+  set_tests_properties(consumer_mpi PROPERTIES
+    FIXTURES_REQUIRED uturn_installed
+    ENVIRONMENT "OMPI_MCA_mpi_yield_when_idle=1;OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;MPIEXEC_TIMEOUT=110"
+    ENVIRONMENT_MODIFICATION "PATH=path_list_prepend:${_uturn_cmake_bin}"
+    TIMEOUT 120 FAIL_REGULAR_EXPRESSION "FAIL|Sanitizer|runtime error")
+endif()
+add_test(NAME consumer_mpi_docs
+  COMMAND sh -c "sh '${_uturn_cdir}/check_docs.sh' '${PROJECT_SOURCE_DIR}/docs/mpi.md' '${PROJECT_SOURCE_DIR}' tests/consumers/c_mpi/main.c tests/consumers/c_mpi/CMakeLists.txt && sh '${_uturn_cdir}/check_docs.sh' '${PROJECT_SOURCE_DIR}/README.md' '${PROJECT_SOURCE_DIR}' tests/consumers/c_mpi/main.c"
+  WORKING_DIRECTORY ${PROJECT_BINARY_DIR})
+set_tests_properties(consumer_mpi_docs PROPERTIES TIMEOUT 60)
 
 add_test(NAME consumer_docs
   COMMAND sh ${_uturn_cdir}/check_docs.sh

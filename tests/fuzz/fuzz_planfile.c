@@ -195,15 +195,24 @@ static char *write_text(const uturn_plan_t *plan, size_t *len,
     return text;
 }
 
-/* The public validator accepts the same stream with the same counts. */
-static void check_public_validator(const uturn_stats_t *stats,
+/* The public validator accepts the same stream with the same counts,
+ * given the same per-step sizes and costs as the plan (without them it
+ * would count every state at slot_bytes: the harness once built it so and
+ * aborted on valid plans with a step_bytes line). */
+static void check_public_validator(const uturn_plan_t *plan,
+                                   const uturn_stats_t *stats,
                                    const uturn_action_t *actions,
                                    const uturn_allocator_t *alloc)
 {
+    uturn_problem_t parsed;
+    uturn_problem_init(&parsed);
+    CHECK(uturn_plan_problem(plan, &parsed) == UTURN_OK);
     uturn_problem_t problem;
     uturn_problem_init(&problem);
     problem.steps      = stats->steps;
     problem.slot_bytes = stats->slot_bytes;
+    problem.step_bytes = parsed.step_bytes;
+    problem.step_costs = parsed.step_costs;
     /* The API takes slots or a budget, not both; the header may give both,
      * and then the byte budget is the tighter rule to keep. */
     if (stats->budget_bytes != 0)
@@ -230,6 +239,7 @@ static void check_public_validator(const uturn_stats_t *stats,
     uturn_stats_init(&seen);
     CHECK(uturn_validator_finish(v, &seen, &error) == UTURN_OK);
     CHECK(seen.forward_steps == stats->forward_steps &&
+          seen.forward_cost == stats->forward_cost &&
           seen.stores == stats->stores && seen.restores == stats->restores &&
           seen.frees == stats->frees && seen.peak_slots == stats->peak_slots &&
           seen.peak_bytes == stats->peak_bytes &&
@@ -315,7 +325,7 @@ static uturn_plan_t *reparse(const uturn_plan_t *plan, const char *text,
         CHECK(action_equal(&first[i], &second[i]));
         check_format(&first[i], (size_t)((h >> 8) + i) % 24);
     }
-    check_public_validator(stats, first, alloc);
+    check_public_validator(plan, stats, first, alloc);
     free(first);
     free(second);
     return again;
@@ -359,6 +369,40 @@ static void check_plan(const uturn_plan_t *plan, struct arena *arena,
     check_round_trip(plan, arena, alloc, &stats, h);
 }
 
+/* The streaming reader, fed in pieces of a size the input picks, agrees
+ * with the parse: the same status, message, line and counts. */
+static void check_reader(const uint8_t *data, size_t size, uint64_t h,
+                         uturn_status_t want, const uturn_error_t *want_error,
+                         const uturn_plan_t *plan, uturn_allocator_t *alloc)
+{
+    uturn_reader_t *reader = NULL;
+    uturn_error_t error;
+    uturn_error_init(&error);
+    CHECK(uturn_reader_create(alloc, &reader, &error) == UTURN_OK);
+    const size_t piece    = 1 + (size_t)(h >> 24) % 97;
+    uturn_status_t status = UTURN_OK;
+    for (size_t at = 0; at < size && status == UTURN_OK; at += piece)
+        status = uturn_reader_feed(reader, (const char *)data + at,
+                                   size - at < piece ? size - at : piece,
+                                   &error);
+    uturn_stats_t seen;
+    uturn_stats_init(&seen);
+    if (status == UTURN_OK)
+        status = uturn_reader_finish(reader, &seen, &error);
+    uturn_reader_free(reader);
+    CHECK(status == want);
+    if (status != UTURN_OK) {
+        CHECK(strcmp(error.message, want_error->message) == 0);
+        CHECK(error.line == want_error->line &&
+              error.action == want_error->action);
+        return;
+    }
+    uturn_stats_t stats;
+    uturn_stats_init(&stats);
+    CHECK(uturn_plan_stats(plan, &stats) == UTURN_OK);
+    CHECK(stats_equal(&seen, &stats));
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct arena arena      = {0, 0, 0};
@@ -378,6 +422,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (status == UTURN_E_NOMEM)
             return 0;
     }
+    check_reader(data, size, h, status, &error, plan, &alloc);
+    CHECK(arena.live == live);
 
     /* The same parse with one allocation failing must fail cleanly with
      * UTURN_E_NOMEM (the parse is deterministic, so that allocation comes

@@ -4,7 +4,7 @@
  * The input decodes to a uturn_problem_t (planner, steps, slots or a byte
  * budget, stride), mostly small and valid, sometimes absurd (0, 2^64 - 1,
  * 10^12 steps). uturn_plan_create() is checked against an oracle written
- * here from DESIGN.md section 4 and uturn.h:
+ * here from docs/model.md section 4 and uturn.h:
  *   - which status it must return (invalid argument, infeasible, overflow);
  *   - on failure: a documented status, a message, and for infeasible a
  *     minimum that really is the least capacity that fits;
@@ -179,8 +179,9 @@ static void decode(struct reader *r, uturn_problem_t *p)
     uturn_problem_init(p);
     p->planner = (uturn_planner_t)(head & 3);
     if ((flags & 15) == 15) {
-        /* Not planners (4 is dp, outside this target's oracle). */
-        static const int odd[] = {5, 6, 99, 100, 101, -1, 0x7fffffff};
+        /* Not planners: 4 dp, 5 online and 6 hrevolve are planners but
+         * outside this target's oracle; 100 (parsed) cannot be created. */
+        static const int odd[] = {7, 8, 99, 100, 101, -1, 0x7fffffff};
         p->planner             = (uturn_planner_t)odd[(flags >> 4) % 7];
     }
     switch (head >> 5) {
@@ -282,7 +283,7 @@ static u128 revolve_forward(uint64_t n, uint64_t s)
     return total - block;
 }
 
-/* Periodic with stride k, 1 <= k <= n (DESIGN.md 4, with the last state of
+/* Periodic with stride k, 1 <= k <= n (docs/model.md 4, with the last state of
  * a replayed segment reversed at once rather than stored, as
  * schedules/periodic.c documents: peak max(m + L - 1, m + k - 3)). */
 struct periodic {
@@ -312,7 +313,7 @@ static bool periodic_fits64(const struct periodic *c)
     return c->forward <= UINT64_MAX && c->actions <= UINT64_MAX;
 }
 
-/* (forward, peak, k) lexicographically: the choice rule of DESIGN.md 4. */
+/* (forward, peak, k) lexicographically: the choice rule of docs/model.md 4. */
 static bool periodic_better(const struct periodic *a, uint64_t ka,
                             const struct periodic *b, uint64_t kb)
 {

@@ -11,6 +11,8 @@ static void *count_alloc(void *user, size_t size)
 {
     counting_alloc_t *c = user;
     c->total_allocs += 1;
+    if (size > c->largest_block)
+        c->largest_block = size;
     if (c->fail_at != 0 && c->total_allocs == c->fail_at)
         return NULL;
     unsigned char *block = malloc(size + HEADER);
@@ -19,6 +21,10 @@ static void *count_alloc(void *user, size_t size)
     memcpy(block, &size, sizeof size);
     c->live_blocks += 1;
     c->live_bytes += size;
+    if (c->live_bytes > c->peak_bytes)
+        c->peak_bytes = c->live_bytes;
+    if (c->on_alloc != NULL)
+        c->on_alloc(c->context, c);
     return block + HEADER;
 }
 

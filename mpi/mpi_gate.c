@@ -1,0 +1,121 @@
+/*
+ * The gate: the point between a rank's preflight and its first callback.
+ * uturn_executor_run() checks the model, the budget and the slot memory
+ * before it calls anything, and any of those may fail on one rank alone;
+ * the others would then start their first forward step and wait in a
+ * halo exchange for a rank that has already returned. So every callback
+ * of the model goes through the gate: the first one to arrive holds the
+ * run's first vote (a rank whose run failed before any callback joins it
+ * from uturn_mpi_run(), voting its failure), and when any rank failed,
+ * no callback of the model runs anywhere. After that vote the gate costs
+ * one predictable branch per callback.
+ */
+#include "mpi_internal.h"
+
+void uturn__mpi_gate_vote(struct uturn__mpi_gate *g, bool failed)
+{
+    uturn__mpi_vote_init(&g->vote);
+    if (failed)
+        uturn__mpi_vote_fail(&g->vote, &g->comm);
+    g->failed_here = failed;
+    uturn__mpi_vote(&g->comm, &g->vote);
+    g->state = g->vote.failed == 0 ? UTURN__GATE_OPEN : UTURN__GATE_SHUT;
+}
+
+static int pass(struct uturn__mpi_gate *g)
+{
+    if (g->state == UTURN__GATE_CLOSED)
+        uturn__mpi_gate_vote(g, false);
+    return g->state == UTURN__GATE_OPEN ? 0 : UTURN__MPI_REFUSED;
+}
+
+static int gated_forward(void *user, uint64_t step)
+{
+    struct uturn__mpi_gate *g = user;
+    if (g->state != UTURN__GATE_OPEN && pass(g) != 0)
+        return UTURN__MPI_REFUSED;
+    return g->user.forward(g->user.user, step);
+}
+
+static int gated_turn(void *user)
+{
+    struct uturn__mpi_gate *g = user;
+    if (g->state != UTURN__GATE_OPEN && pass(g) != 0)
+        return UTURN__MPI_REFUSED;
+    return g->user.turn(g->user.user);
+}
+
+static int gated_adjoint(void *user, uint64_t step)
+{
+    struct uturn__mpi_gate *g = user;
+    if (g->state != UTURN__GATE_OPEN && pass(g) != 0)
+        return UTURN__MPI_REFUSED;
+    return g->user.adjoint(g->user.user, step);
+}
+
+static int gated_save(void *user, uint64_t step, void *dst, uint64_t bytes)
+{
+    struct uturn__mpi_gate *g = user;
+    if (g->state != UTURN__GATE_OPEN && pass(g) != 0)
+        return UTURN__MPI_REFUSED;
+    return g->user.save(g->user.user, step, dst, bytes);
+}
+
+static int gated_load(void *user, uint64_t step, const void *src,
+                      uint64_t bytes)
+{
+    struct uturn__mpi_gate *g = user;
+    if (g->state != UTURN__GATE_OPEN && pass(g) != 0)
+        return UTURN__MPI_REFUSED;
+    return g->user.load(g->user.user, step, src, bytes);
+}
+
+/* Online plans: every rank is asked after each first-sweep step, and the
+ * ranks end together when any says its state is the last (one collective
+ * per first-sweep step; none in the reversal, where it is not asked). A
+ * rank without an is_last of its own votes "not last". */
+static int gated_is_last(void *user, uint64_t step)
+{
+    struct uturn__mpi_gate *g = user;
+    if (g->state != UTURN__GATE_OPEN && pass(g) != 0)
+        return 0; /* the run stops at the next gated callback */
+    int mine = g->user.is_last != NULL &&
+               g->user.is_last(g->user.user, step) != 0;
+    uturn__mpi_lor(&g->comm, &mine);
+    return mine;
+}
+
+static int gated_forward_record(void *user, uint64_t step, void *record,
+                                bool again)
+{
+    struct uturn__mpi_gate *g = user;
+    if (g->state != UTURN__GATE_OPEN && pass(g) != 0)
+        return UTURN__MPI_REFUSED;
+    return g->user.forward_record(g->user.user, step, record, again);
+}
+
+/* A size query, asked during the preflight: passed through, never
+ * gated (it must not communicate). */
+static uint64_t passed_state_size(void *user, uint64_t step)
+{
+    struct uturn__mpi_gate *g = user;
+    return g->user.state_size(g->user.user, step);
+}
+
+/* Callbacks the caller left NULL stay NULL, so that the executor refuses
+ * the model exactly as it would without the layer. */
+void uturn__mpi_gate_model(struct uturn__mpi_gate *g, uturn_model_t *out)
+{
+    const uturn_model_t *m = &g->user;
+    *out                   = *m;
+    out->user              = g;
+    out->forward           = m->forward != NULL ? gated_forward : NULL;
+    out->turn              = m->turn != NULL ? gated_turn : NULL;
+    out->adjoint           = m->adjoint != NULL ? gated_adjoint : NULL;
+    out->save              = m->save != NULL ? gated_save : NULL;
+    out->load              = m->load != NULL ? gated_load : NULL;
+    out->state_size        = m->state_size != NULL ? passed_state_size : NULL;
+    out->is_last           = gated_is_last;
+    out->forward_record =
+        m->forward_record != NULL ? gated_forward_record : NULL;
+}

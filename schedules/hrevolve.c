@@ -1,0 +1,340 @@
+/*
+ * hrevolve: the planner (checks, limits, counts into the plan) and its
+ * generator. The recurrences are in hrevolve.h, the tables in
+ * hrevolve_table.c, the counts in hrevolve_counts.c.
+ *
+ * The generator walks the recursion with an explicit stack of pending
+ * left parts, one frame per held checkpoint, so a cursor holds
+ * O(sum of min(c_k, n)) memory. Slots of a level are used as a stack from
+ * the level's first slot, numbered across levels from the given
+ * capacities (level 0 holds 0 .. c_0-1, level 1 the next c_1, ...).
+ */
+#include "hrevolve.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ---- the generator */
+
+enum node_type { NODE_A, NODE_B };
+
+struct frame {
+    uint64_t a, l, m, slot;
+    size_t k;
+};
+
+struct state {
+    const struct uturn__hr_tables *t;
+    enum node_type type;
+    struct frame cur;
+    bool live, done;
+    uint64_t depth[UTURN__MAX_LEVELS]; /* slots in use per level */
+    uint64_t top;                      /* frames on the stack */
+    struct frame stack[];
+};
+
+static uint64_t frame_bound(const struct uturn__hr_tables *t)
+{
+    uint64_t frames = 1;
+    for (size_t k = 0; k < t->levels; k++)
+        frames += t->cap[k];
+    return frames;
+}
+
+static uturn_status_t state_size(const uturn_plan_t *plan, size_t *bytes)
+{
+    const uint64_t frames = frame_bound(plan->data);
+    if (frames > (SIZE_MAX - sizeof(struct state)) / sizeof(struct frame))
+        return UTURN_E_NOMEM;
+    *bytes = sizeof(struct state) + (size_t)frames * sizeof(struct frame);
+    return UTURN_OK;
+}
+
+/* The root: n steps at the top level with all its slots, x_0 live and in
+ * no slot (the plan chooses the level x_0 is stored in). */
+static void start(const uturn_plan_t *plan, void *state)
+{
+    struct state *g                  = state;
+    const struct uturn__hr_tables *t = plan->data;
+    const size_t top                 = t->levels - 1;
+    memset(g, 0, sizeof *g);
+    g->t    = t;
+    g->live = true;
+    g->type = NODE_A;
+    g->cur  = (struct frame){0, t->n, t->cap[top], 0, top};
+}
+
+/* A sub-problem is done: resume the latest pending left part, whose first
+ * state is in its slot but no longer live. */
+static void pop_or_done(struct state *g)
+{
+    if (g->top == 0) {
+        g->done = true;
+        return;
+    }
+    g->cur  = g->stack[--g->top];
+    g->type = NODE_B;
+    g->live = false;
+}
+
+static void go_down(struct state *g)
+{
+    assert(g->cur.k > 0);
+    g->cur.k--;
+    g->cur.m = g->t->cap[g->cur.k];
+    g->type  = NODE_A;
+}
+
+static size_t step_a(struct state *g, uturn_action_t *out)
+{
+    const struct frame c = g->cur;
+    if (c.l == 0) {
+        const size_t count = uturn__put_reverse(out, c.a, g->t->n);
+        pop_or_done(g);
+        return count;
+    }
+    if (uturn__hr_a_goes_down(g->t, c.k, c.l, c.m)) {
+        go_down(g);
+        return 0;
+    }
+    g->cur.slot = g->t->base[c.k] + g->depth[c.k]++;
+    g->type     = NODE_B;
+    return uturn__put(out, UTURN_OP_STORE, c.a, 0, g->cur.slot);
+}
+
+/* Free the slot of the current B node: its level's top, since a level's
+ * slots are used as a stack. */
+static size_t release(struct state *g, uturn_action_t *out)
+{
+    const size_t k = g->cur.k;
+    assert(g->depth[k] > 0);
+    g->depth[k]--;
+    assert(g->t->base[k] + g->depth[k] == g->cur.slot);
+    return uturn__put(out, UTURN_OP_FREE, 0, 0, g->cur.slot);
+}
+
+static size_t step_b(struct state *g, uturn_action_t *out)
+{
+    const struct frame c = g->cur;
+    size_t count         = 0;
+    if (!g->live)
+        count += uturn__put(out + count, UTURN_OP_RESTORE, c.a, 0, c.slot);
+    g->live = true;
+    if (c.l == 0) {
+        count += uturn__put_reverse(out + count, c.a, g->t->n);
+        count += release(g, out + count);
+        pop_or_done(g);
+        return count;
+    }
+    const uint64_t j = uturn__hr_split(g->t, c.k, c.l, c.m);
+    if (j == 0) {
+        count += release(g, out + count);
+        go_down(g);
+        return count;
+    }
+    count += uturn__put(out + count, UTURN_OP_ADVANCE, c.a, c.a + j, 0);
+    assert(g->top < frame_bound(g->t));
+    g->stack[g->top++] = (struct frame){c.a, j - 1, c.m, c.slot, c.k};
+    g->cur             = (struct frame){c.a + j, c.l - j, c.m - 1, 0, c.k};
+    g->type            = NODE_A;
+    return count;
+}
+
+/* Each step writes at most 3 actions (restore, reverse, free). */
+static size_t fill(void *state, uturn_action_t *out, size_t capacity)
+{
+    struct state *g = state;
+    size_t count    = 0;
+    while (!g->done && count + 3 <= capacity)
+        count +=
+            g->type == NODE_A ? step_a(g, out + count) : step_b(g, out + count);
+    return count;
+}
+
+/* ---- prepare */
+
+static void tables_free(uturn_plan_t *plan)
+{
+    uturn__hr_free(&plan->alloc, plan->data);
+    plan->data = NULL;
+}
+
+/* "1234", or "over 2^64" for a saturated figure. */
+static void count_text(uint64_t x, char out[32])
+{
+    if (x == UINT64_MAX)
+        snprintf(out, 32, "over 2^64");
+    else
+        snprintf(out, 32, "%llu", (unsigned long long)x);
+}
+
+/* The message spells the limits out; it must stay below 256 bytes. */
+_Static_assert(UTURN_HREVOLVE_TABLE_BYTES == (uint64_t)1 << 30 &&
+                   UTURN_HREVOLVE_WORK == 100000000000ull &&
+                   UTURN__HR_MAX_STEPS == (uint64_t)1 << 28,
+               "the limits message says 2^30 bytes, 10^11 and 2^28 steps");
+
+/* The limits, decided from the steps and levels alone: no allocation. */
+static uturn_status_t check_limits(const uturn_plan_t *plan,
+                                   const struct uturn__hr_level *levels,
+                                   uturn_error_t *error)
+{
+    const uint64_t n = plan->problem.steps;
+    struct uturn__hr_need need;
+    uturn__hr_need(n, levels, (size_t)plan->level_count, &need);
+    if (n <= UTURN__HR_MAX_STEPS && need.bytes <= UTURN_HREVOLVE_TABLE_BYTES &&
+        need.work <= UTURN_HREVOLVE_WORK)
+        return UTURN_OK;
+    char bytes[32], work[32];
+    count_text(need.bytes, bytes);
+    count_text(need.work, work);
+    return uturn__fail(error, UTURN_E_UNSUPPORTED,
+                       "hrevolve for %llu steps needs %s bytes of tables and "
+                       "%s split evaluations at worst (limits 2^30, 10^11 "
+                       "and 2^28 steps): plan fewer steps or slots; for very "
+                       "long chains, the online planner's periodic disk "
+                       "schedule",
+                       (unsigned long long)n, bytes, work);
+}
+
+/* The nested plans are optimal only when no level is cheaper to write or
+ * to read than a faster one; an exhaustive search finds plans up to 30%
+ * cheaper otherwise, so such levels are refused rather than planned. */
+static uturn_status_t check_costs(const uturn_plan_t *plan,
+                                  uturn_error_t *error)
+{
+    const uturn_level_t *lv = plan->levels;
+    for (uint64_t k = 0; k < plan->level_count; k++) {
+        if (lv[k].write_cost > UTURN__HR_MAX_IO_COST ||
+            lv[k].read_cost > UTURN__HR_MAX_IO_COST)
+            return uturn__fail(error, UTURN_E_UNSUPPORTED,
+                               "level %llu (%s): hrevolve takes write and "
+                               "read costs up to 2^24",
+                               (unsigned long long)k, lv[k].name);
+        if (k > 0 && (lv[k].write_cost < lv[k - 1].write_cost ||
+                      lv[k].read_cost < lv[k - 1].read_cost))
+            return uturn__fail(
+                error, UTURN_E_UNSUPPORTED,
+                "level %llu (%s) is cheaper to %s than level %llu: "
+                "hrevolve's optimum is not guaranteed when costs decrease "
+                "with the level",
+                (unsigned long long)k, lv[k].name,
+                lv[k].write_cost < lv[k - 1].write_cost ? "write" : "read",
+                (unsigned long long)(k - 1));
+    }
+    return UTURN_OK;
+}
+
+static uturn_status_t check_problem(const uturn_plan_t *plan,
+                                    uturn_error_t *error)
+{
+    const uturn_problem_t *p = &plan->problem;
+    if (!plan->has_capacity)
+        return uturn__fail(error, UTURN_E_INVALID_ARG,
+                           "hrevolve needs a capacity: levels, slots, or a "
+                           "byte budget and slot_bytes");
+    if (plan->step_bytes != NULL || plan->step_costs != NULL)
+        return uturn__fail(error, UTURN_E_UNSUPPORTED,
+                           "hrevolve plans uniform states and unit step "
+                           "costs this round");
+    if (p->slots == 0) {
+        char given[128];
+        uturn__capacity_text(p, given, sizeof given);
+        return uturn__fail_infeasible(error, 1, p->slot_bytes,
+                                      "hrevolve needs at least 1 slot (%llu "
+                                      "bytes) to hold x_0; %s",
+                                      (unsigned long long)p->slot_bytes, given);
+    }
+    return check_costs(plan, error);
+}
+
+/* The counts into plan->stats and plan->level_stats; slot_span from each
+ * level's peak, since a level's slots are used from its first. */
+static uturn_status_t take_counts(uturn_plan_t *plan,
+                                  const struct uturn__hr_counts *c,
+                                  uturn_error_t *error)
+{
+    const struct uturn__hr_tables *t = plan->data;
+    uturn_stats_t *s                 = &plan->stats;
+    s->forward_steps                 = c->forward_steps;
+    s->reverse_steps                 = plan->problem.steps;
+    s->actions                       = c->actions;
+    s->peak_slots                    = c->peak_slots;
+    s->slots                         = plan->problem.slots;
+    plan->slot_span                  = 0;
+    for (size_t k = 0; k < t->levels; k++) {
+        uturn_level_stats_t *ls = &plan->level_stats[k];
+        ls->stores              = c->stores[k];
+        ls->restores            = c->restores[k];
+        ls->peak_slots          = c->peak[k];
+        if (uturn__mul_u64(c->peak[k], plan->problem.slot_bytes,
+                           &ls->peak_bytes) != UTURN_OK)
+            return uturn__fail(error, UTURN_E_OVERFLOW,
+                               "level %llu's peak bytes do not fit in 64 "
+                               "bits",
+                               (unsigned long long)k);
+        s->stores += c->stores[k];
+        s->restores += c->restores[k];
+        if (c->peak[k] != 0)
+            plan->slot_span = t->base[k] + c->peak[k];
+    }
+    s->frees = s->stores; /* every slot stored is freed once */
+    return UTURN_OK;
+}
+
+static uturn_status_t prepare(uturn_plan_t *plan, uturn_error_t *error)
+{
+    uturn_status_t st = check_problem(plan, error);
+    if (st != UTURN_OK)
+        return st;
+    struct uturn__hr_level levels[UTURN__MAX_LEVELS];
+    for (uint64_t k = 0; k < plan->level_count; k++)
+        levels[k] = (struct uturn__hr_level){plan->levels[k].slots,
+                                             plan->levels[k].write_cost,
+                                             plan->levels[k].read_cost};
+    st = check_limits(plan, levels, error);
+    if (st != UTURN_OK)
+        return st;
+    struct uturn__hr_tables *t = NULL;
+    st = uturn__hr_build(&plan->alloc, plan->problem.steps, levels,
+                         (size_t)plan->level_count, &t);
+    if (st == UTURN_E_INFEASIBLE)
+        return uturn__fail_infeasible(error, 1, plan->problem.slot_bytes,
+                                      "hrevolve finds no plan for these "
+                                      "levels");
+    if (st != UTURN_OK)
+        return uturn__fail(error, UTURN_E_NOMEM,
+                           "out of memory for hrevolve's tables");
+    plan->data      = t;
+    plan->data_free = tables_free;
+    struct uturn__hr_counts counts;
+    if (uturn__hr_count(&plan->alloc, t, &counts) != UTURN_OK)
+        return uturn__fail(error, UTURN_E_NOMEM,
+                           "out of memory for hrevolve's counts");
+    return take_counts(plan, &counts, error);
+}
+
+/* The stream follows from the steps and every level's slots (which number
+ * the slots above it) and costs. */
+static void fingerprint(const uturn_plan_t *plan, struct uturn__hasher *h)
+{
+    uturn__hash_u64(h, plan->problem.steps);
+    uturn__hash_u64(h, plan->level_count);
+    for (uint64_t k = 0; k < plan->level_count; k++) {
+        uturn__hash_u64(h, plan->levels[k].slots);
+        uturn__hash_u64(h, plan->levels[k].write_cost);
+        uturn__hash_u64(h, plan->levels[k].read_cost);
+    }
+}
+
+const struct uturn__planner uturn__hrevolve = {
+    .id          = UTURN_PLANNER_HREVOLVE,
+    .name        = "hrevolve",
+    .prepare     = prepare,
+    .state_size  = state_size,
+    .start       = start,
+    .fill        = fill,
+    .fingerprint = fingerprint,
+    .levels      = true,
+};

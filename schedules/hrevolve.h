@@ -1,0 +1,149 @@
+/*
+ * hrevolve: the optimal plan over storage levels for uniform states
+ * (Herrmann and Pallez, "H-Revolve", ACM TOMS 46(2), 2020), in uturn's
+ * model. Shared by hrevolve.c (the planner and its generator),
+ * hrevolve_table.c (limits and the tables) and hrevolve_counts.c (the
+ * predicted counts).
+ *
+ * Levels k = 0 .. K-1, fastest first, with capacities c_k, write costs w_k
+ * and read costs r_k. A sub-problem reverses a segment of l steps (states
+ * x_0 .. x_l, relative) whose first state is live, with m slots of level k
+ * and every slot of every level below k, all empty when it starts; every
+ * slot it stores, it frees before it ends.
+ *
+ *   A_k(l, m)  x_0 is in no slot;
+ *   B_k(l, m)  x_0 is also held in one of the m level-k slots, which the
+ *              sub-problem frees;
+ *   D_k(l)   = A_{k-1}(l, c_{k-1})  (work one level down; D_0 = infinity).
+ *
+ *   A_k(0, m) = B_k(0, m) = 0
+ *   A_k(l, 0) = D_k(l)
+ *   A_k(l, m) = min(D_k(l), w_k + B_k(l, m))
+ *   B_k(l, m) = min(D_k(l),
+ *                   min over 1 <= j <= l of
+ *                     j + A_k(l-j, m-1) + r_k + B_k(j-1, m))
+ *   cost      = A_{K-1}(n, c_{K-1})
+ *
+ * The split j advances x_0 to x_j, reverses x_j .. x_l (the right part)
+ * while x_0 stays held, restores x_0 and reverses x_0 .. x_{j-1} (the left
+ * part). D in B gives up the level-k copy and works one level down. j = l
+ * is allowed everywhere: the published recurrence allows it only on a
+ * single level-0 slot, and an exhaustive search over every plan shows that
+ * it then misses the optimum when level 0 has costs (tests/test_hrevolve.c
+ * checks this recurrence against such a search).
+ */
+#ifndef UTURN_HREVOLVE_H_INCLUDED
+#define UTURN_HREVOLVE_H_INCLUDED
+
+#include "planner.h"
+
+#define UTURN__HR_INF UINT64_MAX
+/* Under these bounds every finite cost is below 2^57 (B_k(l, m) is at most
+ * the cost of always splitting at j = l, l(l+1)/2 + l r_k, and A adds one
+ * write), so a sum of a few finite costs never wraps and only
+ * UTURN__HR_INF needs care; a step index fits the uint32_t splits and the
+ * 29 bits it has in a count node's key. */
+#define UTURN__HR_MAX_STEPS   ((uint64_t)1 << 28)
+#define UTURN__HR_MAX_IO_COST ((uint64_t)1 << 24)
+
+struct uturn__hr_level {
+    uint64_t slots, write_cost, read_cost;
+};
+
+/* The dynamic program's tables, immutable once built (plan->data). For
+ * every level, B_k(l, m) and its split j (0: the D branch) for
+ * 1 <= m <= cap[k] and 0 <= l <= n, and the column D_k(l). */
+struct uturn__hr_tables {
+    uint64_t n;
+    size_t levels;
+    uint64_t cap[UTURN__MAX_LEVELS];  /* effective slots, min(c_k, n) */
+    uint64_t base[UTURN__MAX_LEVELS]; /* first slot index, from the c_k */
+    uint64_t w[UTURN__MAX_LEVELS], r[UTURN__MAX_LEVELS];
+    uint64_t *cost[UTURN__MAX_LEVELS];  /* B_k(l, m) at (m-1)(n+1) + l */
+    uint32_t *split[UTURN__MAX_LEVELS]; /* its split j */
+    uint64_t *down[UTURN__MAX_LEVELS];  /* D_k(l) */
+};
+
+/* What a build would take, saturated at UINT64_MAX: bytes (the tables,
+ * their header and the scratch row, all held at once) and work (split
+ * candidates the plain dynamic program evaluates, an upper bound for the
+ * pruned search). O(levels), whatever n is. */
+struct uturn__hr_need {
+    uint64_t bytes, work;
+};
+
+void uturn__hr_need(uint64_t n, const struct uturn__hr_level *levels,
+                    size_t count, struct uturn__hr_need *out);
+
+/* Build the tables for n <= UTURN__HR_MAX_STEPS steps and levels whose
+ * costs are at most UTURN__HR_MAX_IO_COST (the caller checked both and
+ * that some level has a slot). UTURN_E_NOMEM on a failed allocation;
+ * UTURN_E_INFEASIBLE when no plan exists. */
+uturn_status_t uturn__hr_build(const uturn_allocator_t *alloc, uint64_t n,
+                               const struct uturn__hr_level *levels,
+                               size_t count, struct uturn__hr_tables **out);
+void uturn__hr_free(const uturn_allocator_t *alloc,
+                    struct uturn__hr_tables *tables);
+
+/* The predicted counts of the plan the generator makes, without making
+ * it; per-level arrays have tables->levels entries. */
+struct uturn__hr_counts {
+    uint64_t forward_steps, actions, peak_slots;
+    uint64_t stores[UTURN__MAX_LEVELS], restores[UTURN__MAX_LEVELS];
+    uint64_t peak[UTURN__MAX_LEVELS];
+};
+
+uturn_status_t uturn__hr_count(const uturn_allocator_t *alloc,
+                               const struct uturn__hr_tables *tables,
+                               struct uturn__hr_counts *out);
+
+/* ---- the recurrences' lookups, shared by the generator and the counts */
+
+static inline uint64_t uturn__hr_sat_add(uint64_t a, uint64_t b)
+{
+    return (a == UTURN__HR_INF || b == UTURN__HR_INF) ? UTURN__HR_INF : a + b;
+}
+
+/* Callers guarantee 1 <= m <= cap[k] and l <= n (the hot path). */
+static inline size_t uturn__hr_entry(const struct uturn__hr_tables *t,
+                                     uint64_t l, uint64_t m)
+{
+    return (size_t)((m - 1) * (t->n + 1) + l);
+}
+
+static inline uint64_t uturn__hr_b(const struct uturn__hr_tables *t, size_t k,
+                                   uint64_t l, uint64_t m)
+{
+    return t->cost[k][uturn__hr_entry(t, l, m)];
+}
+
+static inline uint64_t uturn__hr_a(const struct uturn__hr_tables *t, size_t k,
+                                   uint64_t l, uint64_t m)
+{
+    if (l == 0)
+        return 0;
+    if (m == 0)
+        return t->down[k][l];
+    const uint64_t store = uturn__hr_sat_add(t->w[k], uturn__hr_b(t, k, l, m));
+    return t->down[k][l] < store ? t->down[k][l] : store;
+}
+
+/* In A, work one level down rather than store x_0 at level k. Ties go
+ * down, so a plan never pays for a slower store it does not need. The
+ * generator and the counts both decide here, so they always agree. */
+static inline bool uturn__hr_a_goes_down(const struct uturn__hr_tables *t,
+                                         size_t k, uint64_t l, uint64_t m)
+{
+    if (m == 0)
+        return true;
+    return t->down[k][l] <= uturn__hr_sat_add(t->w[k], uturn__hr_b(t, k, l, m));
+}
+
+/* The split of B_k(l, m), l >= 1: j >= 1, or 0 for the D branch. */
+static inline uint64_t uturn__hr_split(const struct uturn__hr_tables *t,
+                                       size_t k, uint64_t l, uint64_t m)
+{
+    return t->split[k][uturn__hr_entry(t, l, m)];
+}
+
+#endif

@@ -1,0 +1,148 @@
+/*
+ * online: the planner for a step count found as the run goes (steps 0).
+ * Its capacity is slots (or a byte budget with slot_bytes: uniform), or a
+ * byte budget alone: then the size of each state is given as it is
+ * reached (uturn_cursor_set_size(), or the model's state_size in the
+ * executor) and the plan never holds more than the budget. The rules and
+ * the reversal are in online_sweep.c, online_rules.c, online_dp.c and
+ * online_walk.c (see online.h).
+ */
+#include "online.h"
+
+/* The slots past which the reversal's search (its cost grows like s^4 in
+ * bad cases) is refused; a byte budget's plan holds at most this many. */
+#define MAX_SLOTS UTURN_ONLINE_MAX_SLOTS
+
+/* A byte budget with no state size: the sizes come as the run goes. */
+static bool bytes_mode(const uturn_plan_t *plan)
+{
+    return plan->problem.budget_bytes != 0 && plan->problem.slot_bytes == 0;
+}
+
+static uturn_status_t check_capacity(const uturn_plan_t *plan,
+                                     uturn_error_t *error)
+{
+    const uturn_problem_t *p = &plan->problem;
+    if (!plan->has_capacity)
+        return uturn__fail(error, UTURN_E_INVALID_ARG,
+                           "online needs a capacity: slots, a byte budget "
+                           "and slot_bytes, or a byte budget alone (each "
+                           "state's size then given as it is reached)");
+    if (bytes_mode(plan))
+        return UTURN_OK;
+    if (p->slots == 0) {
+        char given[128];
+        uturn__capacity_text(p, given, sizeof given);
+        return uturn__fail_infeasible(error, 1, p->slot_bytes,
+                                      "online needs at least 1 slot (%llu "
+                                      "bytes) to hold x_0; %s",
+                                      (unsigned long long)p->slot_bytes,
+                                      given);
+    }
+    if (p->slots > MAX_SLOTS && p->budget_bytes == 0)
+        return uturn__fail(error, UTURN_E_UNSUPPORTED,
+                           "online plans hold at most %d slots (the search "
+                           "for the best reversal grows like slots^4); %llu "
+                           "asked: give %d or fewer",
+                           MAX_SLOTS, (unsigned long long)p->slots,
+                           MAX_SLOTS);
+    return UTURN_OK;
+}
+
+static uturn_status_t prepare(uturn_plan_t *plan, uturn_error_t *error)
+{
+    const uturn_status_t st = check_capacity(plan, error);
+    if (st != UTURN_OK)
+        return st;
+    const uturn_problem_t *p = &plan->problem;
+    /* A budget that holds more than MAX_SLOTS: the plan uses MAX_SLOTS
+     * (less memory than allowed; stats.slots says so). */
+    const uint64_t s =
+        bytes_mode(plan) || p->slots > MAX_SLOTS ? MAX_SLOTS : p->slots;
+    if (uturn__ol_state_bytes(s, p->max_steps) == 0)
+        return uturn__fail(error, UTURN_E_NOMEM,
+                           "the online planner's state for %llu slots does "
+                           "not fit",
+                           (unsigned long long)s);
+    /* What is known before the run: the capacity; the counts come from
+     * the cursor (uturn_cursor_stats) or the run once n is found. */
+    plan->stats.online     = true;
+    plan->stats.slots      = s;
+    plan->stats.peak_slots = s;
+    plan->slot_span        = s;
+    return UTURN_OK;
+}
+
+static uturn_status_t state_size(const uturn_plan_t *plan, size_t *bytes)
+{
+    *bytes = uturn__ol_state_bytes(plan->stats.slots, plan->problem.max_steps);
+    return *bytes != 0 ? UTURN_OK : UTURN_E_NOMEM;
+}
+
+static void start(const uturn_plan_t *plan, void *state)
+{
+    const uturn_problem_t *p = &plan->problem;
+    if (bytes_mode(plan))
+        uturn__ol_start_bytes(state, plan->stats.slots, p->max_steps,
+                              p->budget_bytes);
+    else
+        uturn__ol_start(state, plan->stats.slots, p->max_steps);
+}
+
+/* The mode, the slots (or the budget) and max_steps fix the stream. */
+static void fingerprint(const uturn_plan_t *plan, struct uturn__hasher *h)
+{
+    const uturn_problem_t *p = &plan->problem;
+    uturn__hash_u64(h, bytes_mode(plan));
+    uturn__hash_u64(h, bytes_mode(plan) ? p->budget_bytes : p->slots);
+    uturn__hash_u64(h, p->max_steps);
+}
+
+/* The planner's own status as the library's (a missing size is the
+ * caller's bad call). */
+static uturn_status_t status_of(int st)
+{
+    return st == UTURN__OL_NEED_SIZE ? UTURN_E_INVALID_ARG
+                                     : (uturn_status_t)st;
+}
+
+static uturn_status_t end(void *state)
+{
+    return status_of(uturn__ol_end(state));
+}
+
+static uturn_status_t set_size(void *state, uint64_t step, uint64_t bytes)
+{
+    return status_of(uturn__ol_set_size(state, step, bytes));
+}
+
+static uint64_t steps_known(const void *state)
+{
+    return uturn__ol_steps(state);
+}
+
+static uint64_t forward_total(const void *state)
+{
+    return uturn__ol_forward(state);
+}
+
+static bool sized(const uturn_plan_t *plan)
+{
+    return bytes_mode(plan);
+}
+
+const struct uturn__planner uturn__online = {
+    .id            = UTURN_PLANNER_ONLINE,
+    .name          = "online",
+    .prepare       = prepare,
+    .state_size    = state_size,
+    .start         = start,
+    .fill          = uturn__ol_fill,
+    .fingerprint   = fingerprint,
+    .awaits_end    = uturn__ol_awaits_end,
+    .end           = end,
+    .set_size      = set_size,
+    .steps_known   = steps_known,
+    .forward_total = forward_total,
+    .sized         = sized,
+};

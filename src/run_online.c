@@ -1,0 +1,132 @@
+/*
+ * Runs whose length is found as they go (online plans), and step records
+ * (a small fixed-size record per step, written in the first sweep and
+ * handed back on every recomputation). What grows with the steps (verify
+ * hashes, records) is kept in the executor and grown as the first sweep
+ * reaches new steps; it is outside the budget and reported.
+ */
+#include "executor.h"
+
+#include <string.h>
+
+/* Grow a kept byte table to at least need bytes, keeping its contents
+ * (they are this run's: earlier steps' hashes and records). */
+static bool grow(const uturn_allocator_t *a, unsigned char **table,
+                 uint64_t *cap, uint64_t need)
+{
+    if (need <= *cap)
+        return true;
+    uint64_t more = *cap < 4096 ? 4096 : *cap;
+    while (more < need)
+        more = more > UINT64_MAX / 2 ? need : more * 2;
+    if (more > SIZE_MAX)
+        return false;
+    unsigned char *grown = uturn__alloc_zeroed(a, (size_t)more, 1);
+    if (grown == NULL)
+        return false;
+    if (*cap != 0)
+        memcpy(grown, *table, (size_t)*cap);
+    uturn__free(a, *table, (size_t)*cap);
+    *table = grown;
+    *cap   = more;
+    return true;
+}
+
+uturn_status_t uturn__run_reserve_steps(struct uturn__run *run, uint64_t step)
+{
+    uturn_executor_t *ex = run->ex;
+    if (run->options.verify) {
+        unsigned char *t = (unsigned char *)ex->hashes;
+        uint64_t cap     = ex->hashes_cap * sizeof *ex->hashes;
+        if (!grow(&ex->alloc, &t, &cap, (step + 2) * sizeof *ex->hashes))
+            return uturn__fail(run->error, UTURN_E_NOMEM,
+                               "out of memory for the hashes of %llu states",
+                               (unsigned long long)(step + 2));
+        ex->hashes     = (uint64_t *)(void *)t;
+        ex->hashes_cap = cap / sizeof *ex->hashes;
+        run->hashes    = ex->hashes;
+        run->report.verify_bytes = cap;
+    }
+    if (run->record_bytes != 0 &&
+        !grow(&ex->alloc, &ex->records, &ex->records_cap,
+              (step + 1) * run->record_bytes))
+        return uturn__fail(run->error, UTURN_E_NOMEM,
+                           "out of memory for the records of %llu steps",
+                           (unsigned long long)(step + 1));
+    run->report.record_bytes = ex->records_cap;
+    return UTURN_OK;
+}
+
+int uturn__run_forward(struct uturn__run *run, uint64_t step)
+{
+    const uturn_model_t *m = &run->model;
+    if (run->record_bytes == 0)
+        return m->forward(m->user, step);
+    const bool again = step < run->frontier;
+    if (!again && run->online &&
+        uturn__run_reserve_steps(run, step) != UTURN_OK)
+        return -1; /* reported by the caller as an allocation failure */
+    run->frontier = again ? run->frontier : step + 1;
+    return m->forward_record(m->user, step,
+                             run->ex->records + step * run->record_bytes,
+                             again);
+}
+
+/* The model's word on x_step being the last, and what follows from it. */
+static uturn_status_t ask_end(struct uturn__run *run, uint64_t step)
+{
+    const struct uturn__planner *g = run->plan->planner;
+    const uturn_model_t *m         = &run->model;
+    if (m->is_last == NULL || m->is_last(m->user, step) == 0)
+        return UTURN_OK;
+    const uturn_status_t st = g->end(run->ex->gen);
+    if (st != UTURN_OK)
+        return uturn__fail(run->error, st,
+                           "the online plan could not end at x_%llu",
+                           (unsigned long long)step);
+    return UTURN_OK;
+}
+
+/* Bytes mode: the size of the state just reached, before the next fill. */
+static uturn_status_t give_size(struct uturn__run *run, uint64_t step)
+{
+    const struct uturn__planner *g = run->plan->planner;
+    const uturn_model_t *m         = &run->model;
+    if (g->sized == NULL || !g->sized(run->plan) || m->state_size == NULL)
+        return UTURN_OK;
+    const uint64_t bytes    = m->state_size(m->user, step);
+    const uturn_status_t st = g->set_size(run->ex->gen, step, bytes);
+    if (st != UTURN_OK)
+        return uturn__fail(run->error, st,
+                           "x_%llu (%llu bytes) cannot be planned within the "
+                           "budget of %llu bytes",
+                           (unsigned long long)step,
+                           (unsigned long long)bytes,
+                           (unsigned long long)run->budget);
+    return UTURN_OK;
+}
+
+uturn_status_t uturn__run_online_step(struct uturn__run *run,
+                                      const uturn_action_t *last)
+{
+    const struct uturn__planner *g = run->plan->planner;
+    if (last == NULL) /* before the first fill: x_0's size */
+        return give_size(run, 0);
+    uturn_status_t st = UTURN_OK;
+    if (g->awaits_end(run->ex->gen)) {
+        const uint64_t step = last->step_end;
+        st                  = ask_end(run, step);
+        if (st == UTURN_OK && g->steps_known(run->ex->gen) == 0)
+            st = give_size(run, step);
+    }
+    /* Known now: said by the model, or max_steps reached. */
+    const uint64_t n = g->steps_known(run->ex->gen);
+    if (n != 0) {
+        run->steps        = n;
+        run->seen.steps   = n;
+        run->report.steps = n;
+        const uint64_t fw = g->forward_total(run->ex->gen);
+        run->work_total   = fw != UINT64_MAX ? fw + n : UTURN_NONE;
+    }
+    return st;
+}

@@ -1,0 +1,1 @@
+stats revolve --steps 10 --budget 0 --state-bytes 8

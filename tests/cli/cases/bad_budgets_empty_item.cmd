@@ -1,0 +1,1 @@
+sweep --steps 10 --state-bytes 8 --budgets 1KiB,,2KiB

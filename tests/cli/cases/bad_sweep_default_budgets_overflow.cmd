@@ -1,0 +1,1 @@
+sweep --steps 10 --state-bytes 9223372036854775807

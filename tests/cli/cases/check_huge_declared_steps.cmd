@@ -1,0 +1,1 @@
+check huge_steps.plan

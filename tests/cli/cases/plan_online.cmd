@@ -1,0 +1,1 @@
+plan online --steps 6 --slots 2

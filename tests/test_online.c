@@ -1,0 +1,564 @@
+/*
+ * The online planner against independent truth: every realised plan is
+ * valid for a validator told n only at the end; exactly t(n+1, s) (the
+ * closed form of docs/model.md section 4, computed here) for every
+ * n <= (s+1)(s+2)/2; the first sweep does not depend on n (N against
+ * N + 1000); the executor runs a model that stops on a criterion only it
+ * knows and gets the store-all gradient bit for bit, with step records
+ * and with states whose sizes arrive as the run goes; stats, fingerprints
+ * and refusals. The full sweep (every n <= 2000, s <= 40) is
+ * tests/online_sweep.c.
+ */
+#include "online_drive.h"
+
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+
+Test(online, exactly_the_offline_optimum_up_to_the_first_band)
+{
+    for (uint64_t s = 1; s <= 40; s++) {
+        uturn_plan_t *plan = od_plan(s, 0);
+        cr_assert_not_null(plan);
+        const uint64_t band = (s + 1) * (s + 2) / 2;
+        for (uint64_t n = 1; n <= band; n++) {
+            const struct od_result r = od_drive(plan, n, NULL, 0, NULL);
+            cr_assert_eq(r.status, UTURN_OK, "s %llu n %llu: %s",
+                         (unsigned long long)s, (unsigned long long)n,
+                         r.message);
+            cr_assert_eq(r.forward_steps, od_t(n + 1, s),
+                         "s %llu n %llu: %llu forward steps, optimum %llu",
+                         (unsigned long long)s, (unsigned long long)n,
+                         (unsigned long long)r.forward_steps,
+                         (unsigned long long)od_t(n + 1, s));
+            cr_assert_leq(r.peak_slots, s);
+        }
+        uturn_plan_free(plan);
+    }
+}
+
+Test(online, the_first_sweep_does_not_depend_on_n)
+{
+    const uint64_t slots[] = {2, 3, 5, 10, 20};
+    const uint64_t ends[]  = {7, 64, 333, 1500};
+    enum { CAP = 8192 };
+    uturn_action_t *a = calloc(CAP, sizeof *a), *b = calloc(CAP, sizeof *b);
+    for (size_t i = 0; i < 5; i++) {
+        uturn_plan_t *plan = od_plan(slots[i], 0);
+        for (size_t j = 0; j < 4; j++) {
+            size_t na = 0, nb = 0;
+            const uint64_t n = ends[j];
+            cr_assert_eq(od_drive(plan, n, a, CAP, &na).status, UTURN_OK);
+            cr_assert_eq(od_drive(plan, n + 1000, b, CAP, &nb).status,
+                         UTURN_OK);
+            /* Up to and including advance n-1 n, the same actions. */
+            cr_assert_leq(na, nb);
+            cr_assert_eq(memcmp(a, b, na * sizeof *a), 0,
+                         "s %llu: the sweeps for %llu and %llu differ",
+                         (unsigned long long)slots[i], (unsigned long long)n,
+                         (unsigned long long)(n + 1000));
+        }
+        uturn_plan_free(plan);
+    }
+    free(a);
+    free(b);
+}
+
+Test(online, stats_before_the_end_say_online_and_no_steps)
+{
+    uturn_plan_t *plan = od_plan(7, 0);
+    uturn_stats_t s;
+    uturn_stats_init(&s);
+    cr_assert_eq(uturn_plan_stats(plan, &s), UTURN_OK);
+    cr_assert(s.online);
+    cr_assert_eq(s.steps, UTURN_NONE);
+    cr_assert_eq(s.slots, 7);
+    cr_assert_str_eq(uturn_planner_name(UTURN_PLANNER_ONLINE), "online");
+    uturn_planner_t id;
+    cr_assert_eq(uturn_planner_from_name("online", &id), UTURN_OK);
+    cr_assert_eq(id, UTURN_PLANNER_ONLINE);
+    /* The cursor's realised counts, after the end. */
+    uturn_cursor_t *c = NULL;
+    cr_assert_eq(uturn_cursor_create(plan, NULL, &c), UTURN_OK);
+    uturn_action_t a[64];
+    size_t count = 0;
+    uint64_t reached = 0;
+    while (uturn_cursor_read(c, a, 64, &count) == UTURN_OK && count > 0) {
+        if (a[count - 1].op == UTURN_OP_ADVANCE && reached < 30) {
+            reached = a[count - 1].step_end;
+            if (reached == 30)
+                cr_assert_eq(uturn_cursor_end(c), UTURN_OK);
+        }
+    }
+    uturn_stats_t got;
+    uturn_stats_init(&got);
+    cr_assert_eq(uturn_cursor_stats(c, &got), UTURN_OK);
+    cr_assert_eq(got.steps, 30);
+    cr_assert_eq(got.forward_steps, od_t(31, 7));
+    cr_assert_eq(got.reverse_steps, 30);
+    uturn_cursor_free(c);
+    uturn_plan_free(plan);
+}
+
+Test(online, max_steps_ends_the_sweep_by_itself)
+{
+    uturn_plan_t *plan = od_plan(4, 50);
+    /* Never told: the plan ends at 50. */
+    const struct od_result r = od_drive(plan, 0, NULL, 0, NULL);
+    cr_assert_eq(r.status, UTURN_E_INVALID_PLAN, "the validator was never "
+                                                "told n: %s",
+                 r.message);
+    uturn_cursor_t *c = NULL;
+    uturn_cursor_create(plan, NULL, &c);
+    uturn_action_t a[64];
+    size_t count = 0;
+    uint64_t advances_past = 0, reverses = 0;
+    while (uturn_cursor_read(c, a, 64, &count) == UTURN_OK && count > 0)
+        for (size_t i = 0; i < count; i++) {
+            advances_past += a[i].op == UTURN_OP_ADVANCE && a[i].step_end > 50;
+            reverses += a[i].op == UTURN_OP_REVERSE;
+        }
+    cr_assert_eq(advances_past, 0);
+    cr_assert_eq(reverses, 50);
+    uturn_stats_t got;
+    uturn_stats_init(&got);
+    uturn_cursor_stats(c, &got);
+    cr_assert_eq(got.steps, 50);
+    /* The same plan as an end revealed at 50 (the bound is not a rule). */
+    uturn_plan_t *open = od_plan(4, 0);
+    const struct od_result told = od_drive(open, 50, NULL, 0, NULL);
+    cr_assert_eq(told.status, UTURN_OK);
+    cr_assert_eq(got.forward_steps, told.forward_steps);
+    uturn_plan_free(open);
+    uturn_cursor_free(c);
+    uturn_plan_free(plan);
+}
+
+Test(online, the_fingerprint_follows_slots_max_steps_and_mode)
+{
+    uturn_problem_t p;
+    uturn_problem_init(&p);
+    p.planner = UTURN_PLANNER_ONLINE;
+    p.slots   = 5;
+    uint64_t fp[4];
+    for (int k = 0; k < 4; k++) {
+        if (k == 1)
+            p.slots = 6;
+        if (k == 2)
+            p.max_steps = 100;
+        if (k == 3) {
+            p.slots        = 0;
+            p.budget_bytes = 6000; /* bytes mode: sizes as the run goes */
+        }
+        uturn_plan_t *plan = NULL;
+        cr_assert_eq(uturn_plan_create(&p, NULL, &plan, NULL), UTURN_OK);
+        uturn_stats_t s;
+        uturn_stats_init(&s);
+        uturn_plan_stats(plan, &s);
+        fp[k] = s.fingerprint;
+        uturn_plan_free(plan);
+    }
+    for (int i = 0; i < 4; i++)
+        for (int j = i + 1; j < 4; j++)
+            cr_assert_neq(fp[i], fp[j], "requests %d and %d", i, j);
+}
+
+Test(online, refusals_name_the_problem)
+{
+    uturn_problem_t p;
+    uturn_problem_init(&p);
+    p.planner = UTURN_PLANNER_ONLINE;
+    p.steps   = 10;
+    p.slots   = 3;
+    uturn_plan_t *plan = NULL;
+    uturn_error_t err;
+    uturn_error_init(&err);
+    cr_assert_eq(uturn_plan_create(&p, NULL, &plan, &err), UTURN_E_INVALID_ARG);
+    cr_assert(strstr(err.message, "does not know the steps") != NULL, "%s",
+              err.message);
+    p.steps = 0;
+    p.slots = UTURN_ONLINE_MAX_SLOTS + 1;
+    cr_assert_eq(uturn_plan_create(&p, NULL, &plan, &err), UTURN_E_UNSUPPORTED);
+    cr_assert(strstr(err.message, "at most 256 slots") != NULL, "%s",
+              err.message);
+    p.slots = 0;
+    cr_assert_eq(uturn_plan_create(&p, NULL, &plan, &err), UTURN_E_INVALID_ARG);
+    cr_assert(strstr(err.message, "needs a capacity") != NULL, "%s",
+              err.message);
+    /* An offline plan's cursor refuses the end. */
+    p.planner = UTURN_PLANNER_REVOLVE;
+    p.steps   = 10;
+    p.slots   = 3;
+    cr_assert_eq(uturn_plan_create(&p, NULL, &plan, NULL), UTURN_OK);
+    uturn_cursor_t *c = NULL;
+    uturn_cursor_create(plan, NULL, &c);
+    cr_assert_eq(uturn_cursor_end(c), UTURN_E_UNSUPPORTED);
+    uturn_cursor_free(c);
+    uturn_plan_free(plan);
+    /* Not right after an advance: refused, and the plan goes on. */
+    plan = od_plan(3, 0);
+    uturn_cursor_create(plan, NULL, &c);
+    cr_assert_eq(uturn_cursor_end(c), UTURN_E_INVALID_ARG, "before any read");
+    uturn_action_t a;
+    cr_assert(uturn_cursor_next(c, &a));
+    cr_assert_eq(a.op, UTURN_OP_STORE);
+    cr_assert_eq(uturn_cursor_end(c), UTURN_E_INVALID_ARG,
+                 "the advance is still buffered");
+    uturn_cursor_free(c);
+    uturn_plan_free(plan);
+}
+
+/* ---- the executor ------------------------------------------------------ */
+
+/* x_{i+1} = x_i + h sin(x_i) (a vector); J = |x_n|^2 / 2. The model stops
+ * where its own criterion says: at a step it drew at random. */
+#define DIM 24
+struct stopper {
+    double x[DIM], xbar[DIM];
+    uint64_t stop_at, asked;
+};
+
+static int st_forward(void *u, uint64_t i)
+{
+    struct stopper *s = u;
+    (void)i;
+    for (int j = 0; j < DIM; j++)
+        s->x[j] += 0.01 * sin(s->x[j] + 0.1 * j);
+    return 0;
+}
+
+static int st_turn(void *u)
+{
+    struct stopper *s = u;
+    memcpy(s->xbar, s->x, sizeof s->x);
+    return 0;
+}
+
+static int st_adjoint(void *u, uint64_t i)
+{
+    struct stopper *s = u;
+    (void)i;
+    for (int j = 0; j < DIM; j++)
+        s->xbar[j] *= 1 + 0.01 * cos(s->x[j] + 0.1 * j);
+    return 0;
+}
+
+static int st_is_last(void *u, uint64_t step)
+{
+    struct stopper *s = u;
+    s->asked += 1;
+    return step == s->stop_at;
+}
+
+static uturn_model_t st_model(struct stopper *s)
+{
+    for (int j = 0; j < DIM; j++)
+        s->x[j] = 0.3 + 0.05 * j;
+    uturn_model_t m;
+    uturn_model_init(&m);
+    m.user        = s;
+    m.state       = s->x;
+    m.state_bytes = sizeof s->x;
+    m.forward     = st_forward;
+    m.turn        = st_turn;
+    m.adjoint     = st_adjoint;
+    m.is_last     = st_is_last;
+    return m;
+}
+
+/* The store-all gradient for n steps. */
+static void st_reference(uint64_t n, double *grad)
+{
+    uturn_problem_t p;
+    uturn_problem_init(&p);
+    p.planner = UTURN_PLANNER_STORE_ALL;
+    p.steps   = n;
+    uturn_plan_t *plan = NULL;
+    cr_assert_eq(uturn_plan_create(&p, NULL, &plan, NULL), UTURN_OK);
+    uturn_executor_t *ex = NULL;
+    uturn_executor_open(NULL, &ex, NULL);
+    struct stopper s = {.stop_at = UINT64_MAX};
+    uturn_model_t m  = st_model(&s);
+    m.is_last        = NULL;
+    cr_assert_eq(uturn_executor_run(ex, plan, &m, NULL, NULL, NULL, NULL),
+                 UTURN_OK);
+    memcpy(grad, s.xbar, sizeof s.xbar);
+    uturn_executor_free(ex);
+    uturn_plan_free(plan);
+}
+
+Test(online, the_executor_stops_where_the_model_says_and_gets_the_gradient)
+{
+    srand(12345);
+    uturn_executor_t *ex = NULL;
+    cr_assert_eq(uturn_executor_open(NULL, &ex, NULL), UTURN_OK);
+    const uint64_t slots[] = {1, 2, 3, 5, 12};
+    for (int trial = 0; trial < 20; trial++) {
+        const uint64_t n   = 1 + (uint64_t)(rand() % 400);
+        const uint64_t s   = slots[trial % 5];
+        uturn_plan_t *plan = od_plan(s, 0);
+        struct stopper st  = {.stop_at = n};
+        uturn_model_t m    = st_model(&st);
+        uturn_stats_t seen;
+        uturn_stats_init(&seen);
+        uturn_report_t rep;
+        uturn_report_init(&rep);
+        uturn_error_t err;
+        uturn_error_init(&err);
+        cr_assert_eq(uturn_executor_run(ex, plan, &m, NULL, &seen, &rep, &err),
+                     UTURN_OK, "n %llu s %llu: %s", (unsigned long long)n,
+                     (unsigned long long)s, err.message);
+        double want[DIM];
+        st_reference(n, want);
+        cr_assert_eq(memcmp(st.xbar, want, sizeof want), 0,
+                     "n %llu s %llu: the gradient differs",
+                     (unsigned long long)n, (unsigned long long)s);
+        cr_assert_eq(rep.steps, n);
+        cr_assert_eq(seen.steps, n);
+        cr_assert_eq(seen.reverse_steps, n);
+        cr_assert_eq(st.asked, n, "is_last asked once per first-sweep step");
+        if (n <= (s + 1) * (s + 2) / 2)
+            cr_assert_eq(seen.forward_steps, od_t(n + 1, s));
+        cr_assert_leq(seen.peak_slots, s);
+        uturn_plan_free(plan);
+    }
+    uturn_executor_free(ex);
+}
+
+/* Bytes mode: states that grow and shrink, sizes given as they come. */
+struct sized {
+    double x[64], xbar[64];
+    uint64_t stop_at;
+};
+
+static uint64_t sz_len(uint64_t step)
+{
+    return 8 + (step * 7) % 56; /* 8 .. 63 doubles */
+}
+
+static uint64_t sz_size(void *u, uint64_t step)
+{
+    (void)u;
+    return sz_len(step) * sizeof(double);
+}
+
+static int sz_forward(void *u, uint64_t i)
+{
+    struct sized *s = u;
+    for (uint64_t j = 0; j < 64; j++)
+        s->x[j] = j < sz_len(i + 1) ? s->x[j] + 0.01 * sin(s->x[j]) : 0.5;
+    return 0;
+}
+
+static int sz_turn(void *u)
+{
+    struct sized *s = u;
+    memcpy(s->xbar, s->x, sizeof s->x);
+    return 0;
+}
+
+static int sz_adjoint(void *u, uint64_t i)
+{
+    struct sized *s = u;
+    for (uint64_t j = 0; j < 64; j++)
+        s->xbar[j] = j < sz_len(i + 1) && j < sz_len(i)
+                         ? s->xbar[j] * (1 + 0.01 * cos(s->x[j]))
+                         : 0;
+    return 0;
+}
+
+static int sz_save(void *u, uint64_t step, void *dst, uint64_t bytes)
+{
+    const struct sized *s = u;
+    cr_assert_eq(bytes, sz_size(NULL, step));
+    memcpy(dst, s->x, bytes);
+    return 0;
+}
+
+static int sz_load(void *u, uint64_t step, const void *src, uint64_t bytes)
+{
+    struct sized *s = u;
+    cr_assert_eq(bytes, sz_size(NULL, step));
+    memcpy(s->x, src, bytes);
+    for (uint64_t j = sz_len(step); j < 64; j++)
+        s->x[j] = 0.5;
+    return 0;
+}
+
+static int sz_is_last(void *u, uint64_t step)
+{
+    return step == ((struct sized *)u)->stop_at;
+}
+
+static void sz_run(uturn_executor_t *ex, const uturn_plan_t *plan,
+                   uint64_t n, uturn_run_options_t *o, double *grad,
+                   uturn_stats_t *seen, uturn_report_t *rep)
+{
+    struct sized s = {.stop_at = n};
+    for (int j = 0; j < 64; j++)
+        s.x[j] = j < 8 ? 0.2 + 0.1 * j : 0.5;
+    uturn_model_t m;
+    uturn_model_init(&m);
+    m.user       = &s;
+    m.forward    = sz_forward;
+    m.turn       = sz_turn;
+    m.adjoint    = sz_adjoint;
+    m.save       = sz_save;
+    m.load       = sz_load;
+    m.state_size = sz_size;
+    m.is_last    = sz_is_last;
+    uturn_error_t err;
+    uturn_error_init(&err);
+    cr_assert_eq(uturn_executor_run(ex, plan, &m, o, seen, rep, &err),
+                 UTURN_OK, "%s", err.message);
+    memcpy(grad, s.xbar, sizeof s.xbar);
+}
+
+Test(online, sizes_given_as_they_come_never_pass_the_budget)
+{
+    uturn_executor_t *ex = NULL;
+    cr_assert_eq(uturn_executor_open(NULL, &ex, NULL), UTURN_OK);
+    const uint64_t n = 150;
+    /* The truth: store-all, every state kept at its own size. */
+    uturn_problem_t all;
+    uturn_problem_init(&all);
+    all.planner    = UTURN_PLANNER_STORE_ALL;
+    all.steps      = n;
+    all.slot_bytes = 64 * sizeof(double);
+    uturn_plan_t *ref = NULL;
+    cr_assert_eq(uturn_plan_create(&all, NULL, &ref, NULL), UTURN_OK);
+    double want[64], got[64];
+    uturn_stats_t seen;
+    uturn_report_t rep;
+    uturn_stats_init(&seen);
+    uturn_report_init(&rep);
+    sz_run(ex, ref, n, NULL, want, &seen, &rep);
+    uturn_plan_free(ref);
+    const uint64_t budgets[] = {600, 1500, 4000};
+    for (int b = 0; b < 3; b++) {
+        uturn_problem_t p;
+        uturn_problem_init(&p);
+        p.planner      = UTURN_PLANNER_ONLINE;
+        p.budget_bytes = budgets[b];
+        uturn_plan_t *plan = NULL;
+        cr_assert_eq(uturn_plan_create(&p, NULL, &plan, NULL), UTURN_OK);
+        uturn_stats_init(&seen);
+        uturn_report_init(&rep);
+        sz_run(ex, plan, n, NULL, got, &seen, &rep);
+        cr_assert_eq(memcmp(got, want, sizeof want), 0, "budget %llu",
+                     (unsigned long long)budgets[b]);
+        cr_assert_leq(seen.peak_bytes, budgets[b],
+                      "%llu bytes held at once, budget %llu",
+                      (unsigned long long)seen.peak_bytes,
+                      (unsigned long long)budgets[b]);
+        cr_assert_leq(rep.measured_peak_bytes, budgets[b]);
+        uturn_plan_free(plan);
+    }
+    uturn_executor_free(ex);
+}
+
+/* A record per step: the step's own h, drawn by a "controller" in the
+ * first sweep and given back on every recomputation. */
+struct recorded {
+    double x, xbar;
+    uint64_t stop_at, draws;
+    double hs[512];
+};
+
+static int rec_forward(void *u, uint64_t i, void *record, bool again)
+{
+    struct recorded *s = u;
+    double h           = 0;
+    if (!again) {
+        h = 0.001 * (double)(1 + (s->draws++ * 37) % 11);
+        memcpy(record, &h, sizeof h);
+        s->hs[i] = h;
+    } else {
+        memcpy(&h, record, sizeof h);
+        cr_assert_eq(h, s->hs[i], "the record of step %llu came back",
+                     (unsigned long long)i);
+    }
+    s->x += h * sin(s->x);
+    return 0;
+}
+
+static int rec_turn(void *u)
+{
+    ((struct recorded *)u)->xbar = 1;
+    return 0;
+}
+
+static int rec_adjoint(void *u, uint64_t i)
+{
+    struct recorded *s = u;
+    s->xbar *= 1 + s->hs[i] * cos(s->x);
+    return 0;
+}
+
+static int rec_is_last(void *u, uint64_t step)
+{
+    return step == ((struct recorded *)u)->stop_at;
+}
+
+Test(online, step_records_come_back_on_every_recomputation)
+{
+    const uint64_t n   = 300;
+    uturn_plan_t *plan = od_plan(4, 0);
+    uturn_executor_t *ex = NULL;
+    uturn_executor_open(NULL, &ex, NULL);
+    struct recorded s = {.x = 0.7, .stop_at = n};
+    uturn_model_t m;
+    uturn_model_init(&m);
+    m.user           = &s;
+    m.state          = &s.x;
+    m.state_bytes    = sizeof s.x;
+    m.forward_record = rec_forward;
+    m.record_bytes   = sizeof(double);
+    m.turn           = rec_turn;
+    m.adjoint        = rec_adjoint;
+    m.is_last        = rec_is_last;
+    uturn_stats_t seen;
+    uturn_stats_init(&seen);
+    uturn_report_t rep;
+    uturn_report_init(&rep);
+    cr_assert_eq(uturn_executor_run(ex, plan, &m, NULL, &seen, &rep, NULL),
+                 UTURN_OK);
+    cr_assert_eq(s.draws, n, "the controller ran once per step");
+    cr_assert_gt(seen.forward_steps, n, "steps were recomputed");
+    cr_assert_geq(rep.record_bytes, n * sizeof(double));
+    /* The truth: the same h's in one plain sweep. */
+    double x = 0.7, g = 1;
+    double xs[300];
+    for (uint64_t i = 0; i < n; i++) {
+        xs[i] = x;
+        x += s.hs[i] * sin(x);
+    }
+    for (uint64_t i = n; i-- > 0;)
+        g *= 1 + s.hs[i] * cos(xs[i]);
+    cr_assert_eq(s.xbar, g);
+    uturn_executor_free(ex);
+    uturn_plan_free(plan);
+}
+
+/* A budget that holds more than UTURN_ONLINE_MAX_SLOTS slots: a plan of
+ * that many (stats say so), inside the budget; asking for more slots
+ * outright is refused (above). */
+Test(online, large_budget_holds_the_most_slots)
+{
+    uturn_problem_t p;
+    uturn_problem_init(&p);
+    p.planner      = UTURN_PLANNER_ONLINE;
+    p.slot_bytes   = 100;
+    p.budget_bytes = 100u * 1000u; /* 1000 slots' worth */
+    uturn_plan_t *plan = NULL;
+    uturn_error_t err;
+    uturn_error_init(&err);
+    cr_assert_eq(uturn_plan_create(&p, NULL, &plan, &err), UTURN_OK, "%s",
+                 err.message);
+    uturn_stats_t s;
+    uturn_stats_init(&s);
+    cr_assert_eq(uturn_plan_stats(plan, &s), UTURN_OK);
+    cr_assert_eq(s.slots, UTURN_ONLINE_MAX_SLOTS);
+    cr_assert_leq(s.slots * p.slot_bytes, p.budget_bytes);
+    uturn_plan_free(plan);
+}
