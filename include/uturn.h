@@ -254,9 +254,10 @@ typedef enum uturn_dp_mode {
  * (only when unit_bytes is 0). dp keeps its costs in 32 bits: steps times
  * the sum of the costs must stay below 2^30.
  * `threads` is the number of threads that fill the tables (default 1; 0
- * also means 1). They are created and joined inside uturn_plan_create();
- * the plan is the same for every thread count, bit for bit. No field is
- * ever read from the environment.
+ * also means 1; at most UTURN_DP_MAX_THREADS, more is
+ * UTURN_E_INVALID_ARG). They are created and joined inside
+ * uturn_plan_create(); the plan is the same for every thread count, bit
+ * for bit. No field is ever read from the environment.
  * Since: 0.1
  */
 typedef struct uturn_problem {
@@ -332,6 +333,9 @@ typedef struct uturn_level_stats {
 UTURN_EXPORT void uturn_level_stats_init_size(uturn_level_stats_t *stats,
                                               size_t size);
 #define uturn_level_stats_init(p) uturn_level_stats_init_size((p), sizeof *(p))
+
+/** The most uturn_problem_t.threads dp takes. Since: 0.2 */
+#define UTURN_DP_MAX_THREADS 1024u
 
 /**
  * The default of uturn_problem_t.table_bytes (bytes): before 0.2, the
@@ -523,8 +527,9 @@ typedef struct uturn_plan uturn_plan_t;
  *                        unknown, slots and budget_bytes are both set, a
  *                        budget comes without slot_bytes, a stride is out
  *                        of 1..n or given to a planner other than periodic,
- *                        the planner needs a capacity and has none, or
- *                        dp_mode is not a uturn_dp_mode_t;
+ *                        the planner needs a capacity and has none,
+ *                        dp_mode is not a uturn_dp_mode_t, or dp's
+ *                        threads pass UTURN_DP_MAX_THREADS;
  *   UTURN_E_INFEASIBLE   the capacity is below the planner's minimum (the
  *                        error gives it in minimum_slots/minimum_bytes;
  *                        for hrevolve, no slot at all, or a level whose

@@ -90,6 +90,12 @@ static uturn_status_t admit(const uturn_plan_t *plan, uturn_error_t *error)
         return uturn__fail(error, UTURN_E_INVALID_ARG,
                            "dp_mode %d is not a uturn_dp_mode_t",
                            (int)p->dp_mode);
+    if (p->threads > UTURN_DP_MAX_THREADS)
+        return uturn__fail(error, UTURN_E_INVALID_ARG,
+                           "threads is %llu: dp fills its tables with at "
+                           "most %u threads",
+                           (unsigned long long)p->threads,
+                           (unsigned)UTURN_DP_MAX_THREADS);
     if (!plan->has_capacity)
         return uturn__fail(error, UTURN_E_INVALID_ARG,
                            "dp needs a capacity: budget_bytes (or slots for "
