@@ -79,7 +79,7 @@ uint64_t uturn__mpi_shape_key(const struct uturn__mpi_making *mk)
                                     p->max_steps,
                                     dp_table_bytes(p),
                                     (uint64_t)p->dp_mode};
-    uint64_t h = 0x757475726e2d6d70ull;
+    uint64_t h                   = 0x757475726e2d6d70ull;
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
         h = mix(h, fields[i]);
     /* Levels: how many and what each costs (capacities are each rank's). */

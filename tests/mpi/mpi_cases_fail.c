@@ -101,7 +101,7 @@ static bool disagrees(MPI_Comm comm, const chain_t *c, int what)
 bool case_disagree(MPI_Comm comm)
 {
     chain_t c;
-    bool ok = check(chain_init(&c, comm, 1000, 1000, STEPS), "chain_init");
+    bool ok  = check(chain_init(&c, comm, 1000, 1000, STEPS), "chain_init");
     int size = 0;
     MPI_Comm_size(comm, &size);
     for (int what = 0; what < 3 && size > 1; what++)
