@@ -350,6 +350,8 @@ static void same_stream(const uturn_plan_t *a, const uturn_plan_t *b)
     uturn_cursor_free(cb);
 }
 
+/* 1, 2 and 3 threads: the same actions and the same fingerprint, exact
+ * and approximate. */
 Test(dp_scale, threads_give_the_same_plan)
 {
     for (uint64_t seed = 1; seed <= 3; seed++) {
@@ -357,16 +359,40 @@ Test(dp_scale, threads_give_the_same_plan)
         for (int mode = 0; mode < 2; mode++) {
             const uturn_dp_mode_t m =
                 mode == 0 ? UTURN_DP_EXACT : UTURN_DP_APPROXIMATE;
-            uturn_plan_t *one = NULL, *three = NULL;
-            plan_chain(&c, m, 1, &one);
-            plan_chain(&c, m, 3, &three);
-            same_stream(one, three);
+            uturn_plan_t *one      = NULL;
+            const uturn_stats_t s1 = plan_chain(&c, m, 1, &one);
+            for (uint64_t threads = 2; threads <= 3; threads++) {
+                uturn_plan_t *more    = NULL;
+                const uturn_stats_t s = plan_chain(&c, m, threads, &more);
+                same_stream(one, more);
+                cr_assert_eq(s.fingerprint, s1.fingerprint, "%llu threads",
+                             (unsigned long long)threads);
+                cr_assert_eq(s.forward_cost, s1.forward_cost);
+                cr_assert_eq(s.lower_bound_cost, s1.lower_bound_cost);
+                uturn_plan_free(more);
+            }
             uturn_plan_free(one);
-            uturn_plan_free(three);
         }
         free(c.bytes);
         free(c.costs);
     }
+}
+
+/* More threads than dp takes is an error naming the limit, not a clamp. */
+Test(dp_scale, absurd_thread_counts_are_refused)
+{
+    uturn_problem_t p  = dp_problem(10);
+    p.slots            = 3;
+    p.threads          = UTURN_DP_MAX_THREADS;
+    uturn_plan_t *plan = NULL;
+    cr_assert_eq(uturn_plan_create(&p, NULL, &plan, NULL), UTURN_OK);
+    uturn_plan_free(plan);
+    p.threads = UTURN_DP_MAX_THREADS + 1ull;
+    uturn_error_t err;
+    uturn_error_init(&err);
+    cr_assert_eq(uturn_plan_create(&p, NULL, &plan, &err), UTURN_E_INVALID_ARG);
+    cr_assert_null(plan);
+    cr_assert(strstr(err.message, "at most 1024 threads"), "%s", err.message);
 }
 
 /* A budget too small for a checkpoint every few dozen steps: the coarse
