@@ -46,8 +46,7 @@ hyperfine --warmup 3 --runs 10 --style basic \
   | tee $out/hyperfine.txt
 
 # The dp-at-scale section comes from bench/dp_scale.sh, run by hand (it
-# takes a quarter of an hour): keep it across regenerations.
-dp_scale=$(sed -n '/^## dp at the sizes real chains have/,$p' bench/RESULTS.md)
+# takes half an hour or more): write-results.sh picks up its
+# bench/out/dp_scale.txt when it is there.
 bench/write-results.sh "$build" > bench/RESULTS.md
-if [ -n "$dp_scale" ]; then printf '\n%s\n' "$dp_scale" >> bench/RESULTS.md; fi
 echo "bench/RESULTS.md regenerated"
