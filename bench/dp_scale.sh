@@ -2,14 +2,17 @@
 # dp at the sizes real chains have (issue 12): the figures of the
 # "dp at the sizes real chains have" section of bench/RESULTS.md, printed
 # to standard output (bench/out/dp_scale.txt keeps a copy). Run by hand:
-# it takes a quarter of an hour, and the machine is shared, so every heavy
+# it takes half an hour or more, and the machine is shared, so every heavy
 # run is niced and repeated (median and range are reported).
-#   bench/dp_scale.sh [REPEATS]          (default 3)
+#   bench/dp_scale.sh [REPEATS [quick]]  (default 3)
+# quick: only the figures RESULTS.md needs (the shipped code's work at
+# n = 500, then the timings, the n = 1000 runs last), for a loaded machine.
 # Builds Release in build-bench/ (as bench/run.sh does) and the code before
 # the issue (commit b2ed60a) in build-bench-old/, for the "before" column.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repeats=${1:-3}
+quick=${2:-}
 build=build-bench
 old=build-bench-old
 out=bench/out
@@ -118,32 +121,46 @@ fi
 
 run() { echo "\$ $*"; nice "$@"; }
 control() { run $old/spin 1; run $old/spin 2; uptime; }
-{
-  control
-  echo "== work and time of each speed-up, n = 500 (one run each: the counts"
-  echo "   are exact; plain and clip take minutes)"
-  for v in plain clip adesc tiles bounds; do run $build/bench/dp_ideas_$v 500 1; done
-  echo "== the same at n = 300, $repeats runs each"
-  for v in plain clip adesc tiles bounds; do run $build/bench/dp_ideas_$v 300 "$repeats"; done
-  run $build/bench/dp_ideas_bounds 300 "$repeats" 2
-  echo "== before this issue (commit b2ed60a), same chains"
-  for n in 200 300 500; do run $old/driver $n; done
-  echo "== exact, unit 1 byte, half of store-all"
+ideas() { # N REPEATS VARIANTS...
+  local n=$1 r=$2; shift 2
+  for v in "$@"; do run $build/bench/dp_ideas_$v "$n" "$r"; done
+}
+before() { echo "== before this issue (commit b2ed60a), same chains"
+  for n in "$@"; do run $old/driver "$n"; done; }
+exact_small() { echo "== exact, unit 1 byte, half of store-all"
   control
   run $build/bench/bench_dp exact "$repeats" 1 200 500
-  run $build/bench/bench_dp exact "$repeats" 2 200 500
+  run $build/bench/bench_dp exact "$repeats" 2 200 500; }
+exact_big() { echo "== exact, n = 1000 (table limit raised), $1 thread(s)"
   control
-  run $build/bench/bench_dp exact 1 1 1000
-  run $build/bench/bench_dp exact 1 2 1000
-  echo "== approximate, n = 10,000"
+  run $build/bench/bench_dp exact 1 "$1" 1000; }
+approx() { echo "== approximate, n = 10,000"
   control
   run $build/bench/bench_dp approx "$repeats" 1 10000
-  run $build/bench/bench_dp approx "$repeats" 2 10000
-  echo "== approximate against exact, 20 chains of 300 steps"
-  run $build/bench/bench_dp quality 20 300
-  echo "== generous budget and absurd step counts"
+  run $build/bench/bench_dp approx "$repeats" 2 10000; }
+quality() { echo "== approximate against exact, 20 chains of 300 steps"
+  run $build/bench/bench_dp quality 20 300; }
+generous() { echo "== generous budget and absurd step counts"
   run $build/bench/bench_dp generous
   echo "   before this issue: 200 one-byte states, 1 MiB"
-  run $old/driver 200 1048576
+  run $old/driver 200 1048576; }
+{
+  control
+  if [ "$quick" = quick ]; then
+    echo "== quick: the required figures, shortest first; the work of the"
+    echo "   shipped code at n = 500 (the counts are exact)"
+    ideas 500 1 bounds
+    approx; quality; generous; exact_small; before 200 300
+    exact_big 1; exact_big 2
+  else
+    echo "== work and time of each speed-up, n = 500 (one run each: the counts"
+    echo "   are exact; plain and clip take minutes)"
+    ideas 500 1 plain clip adesc tiles bounds
+    echo "== the same at n = 300, $repeats runs each"
+    ideas 300 "$repeats" plain clip adesc tiles bounds
+    run $build/bench/dp_ideas_bounds 300 "$repeats" 2
+    before 200 300 500; exact_small; exact_big 1; exact_big 2
+    approx; quality; generous
+  fi
   control
 } 2>&1 | tee $out/dp_scale.txt
