@@ -224,7 +224,8 @@ typedef enum uturn_dp_mode {
  * by dynamic programming over segments and memory in units of `unit_bytes`,
  * every size rounded up, so a plan that fits in units fits in bytes; it is
  * exactly optimal when every size is a multiple of the unit. unit_bytes 0
- * picks the greatest common divisor of the sizes, which is always exact.
+ * picks the greatest common divisor of the sizes, which is always exact
+ * (since 0.2; 0.1 coarsened it when the table passed its limit).
  *
  * dp's tables (appended in 0.2): the exact table holds, for every segment
  * of the chain, one 4-byte cell per memory unit up to the smaller of the
