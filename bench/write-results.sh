@@ -42,9 +42,10 @@ cat <<MD
 
 ## dp: plan creation time
 
-Command: \`$build/bench/bench_dp 1\` (one \`uturn_plan_create()\` per row:
-the n = 1000 rows take minutes). Target: n = 200 at 1000 memory units in
-under 2 s.
+Command: \`$build/bench/bench_dp exact 1 1 100 200 500\` (one
+\`uturn_plan_create()\` per row; random sizes 1..8 and costs 1..10, budget
+half of store-all's need, unit 1 byte). The issue-12 figures (n = 1000,
+threads, the approximate planner) are in the last section.
 
 \`\`\`
 $(cat $out/dp.txt)
@@ -168,3 +169,32 @@ are the planners' own. JSON: \`bench/out/planners.json\`.
 
 $(cat $out/planners.md)
 MD
+if [ -f $out/dp_scale.txt ]; then
+cat <<MD
+
+## dp at the sizes real chains have
+
+Command: \`bench/dp_scale.sh [REPEATS]\`, run by hand (it takes half an
+hour or more on a shared machine; every heavy run is niced). Each figure
+below follows the command that printed it (\`$ ...\` lines), with the
+median and range over the repeats. Chains: random sizes 1..8 bytes and
+costs 1..10, budget half of store-all's need, unit 1 byte (bench_dp and the
+old driver draw the same chains; dp_ideas seeds with n, so its chains
+differ).
+\`dp_ideas_VARIANT\` are bench builds with the speed-ups turned off one
+after another; their counts (min-plus updates, bound tests, table bytes)
+are exact and the same on every machine, the targets being at most
+0.4 x n^3 M / 6 updates at n = 500. \`build-bench-old/driver\` is the code
+before issue 12 (commit b2ed60a). \`control\` lines time a fixed CPU load
+on 1 and 2 threads: when the two are equal the second core was there,
+when 2 threads take twice as long it was not (the machine is shared), and
+\`uptime\` gives the load average beside them. Targets (timings are
+reported, never tested): n = 500 at most 8 s and n = 1000 at most 60 s
+single-threaded; approximate n = 10,000 at most 10 s; approximate within
+5 % of exact on 20 chains of 300 steps.
+
+\`\`\`
+$(cat $out/dp_scale.txt)
+\`\`\`
+MD
+fi

@@ -88,7 +88,7 @@ if(IS_ABSOLUTE "${CMAKE_INSTALL_INCLUDEDIR}")
 else()
   set(_uturn_pc_includedir "\${prefix}/${CMAKE_INSTALL_INCLUDEDIR}")
 endif()
-set(_uturn_pc_libs_private "-lm -pthread")
+set(_uturn_pc_libs_private "-lm -pthread") # dp's pool, levels' I/O
 foreach(lib IN LISTS CMAKE_DL_LIBS)
   string(APPEND _uturn_pc_libs_private " -l${lib}")
 endforeach()

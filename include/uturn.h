@@ -203,6 +203,17 @@ UTURN_EXPORT uturn_status_t uturn_planner_from_name(const char *name,
                                                     uturn_planner_t *out);
 
 /**
+ * How the dp planner treats a table that would pass its limit (see
+ * uturn_problem_t). Values are fixed forever.
+ * Since: 0.2
+ */
+typedef enum uturn_dp_mode {
+    UTURN_DP_AUTO        = 0, /* exact when the table fits, else approximate */
+    UTURN_DP_EXACT       = 1, /* exact, or UTURN_E_UNSUPPORTED */
+    UTURN_DP_APPROXIMATE = 2  /* the approximate planner, always */
+} uturn_dp_mode_t;
+
+/**
  * What to plan. Prepare with uturn_problem_init(), then set the fields.
  *
  * Capacity comes from `slots`, or from `budget_bytes / slot_bytes` (rounded
@@ -224,9 +235,41 @@ UTURN_EXPORT uturn_status_t uturn_planner_from_name(const char *name,
  * by dynamic programming over segments and memory in units of `unit_bytes`,
  * every size rounded up, so a plan that fits in units fits in bytes; it is
  * exactly optimal when every size is a multiple of the unit. unit_bytes 0
- * picks the greatest common divisor of the sizes when the table then fits
- * its limit (UTURN_DP_TABLE_BYTES), else the budget divided by the largest
- * number of units that fits. Its time grows like steps^3 * units / 6.
+ * picks the greatest common divisor of the sizes, which is always exact
+ * (since 0.2; 0.1 coarsened it when the table passed its limit).
+ *
+ * dp's tables (appended in 0.2): the exact table holds, for every segment
+ * of the chain, one 4-byte cell per memory unit up to the smaller of the
+ * budget and what storing all of the segment's states needs (1000 steps
+ * of 1..8 bytes at 1-byte units and half of store-all's budget: about 2.7
+ * GB). The budget is first cut down to store-all's need, and a budget
+ * that holds store-all gets the store-all plan without any table.
+ * `table_bytes` caps what dp's tables may hold (default
+ * UTURN_DP_TABLE_BYTES, 1 GiB; 0 also means the default). `dp_mode` says
+ * what happens when the exact table would pass it:
+ *   UTURN_DP_AUTO         the exact plan when its table fits, else the
+ *                         approximate one (below);
+ *   UTURN_DP_EXACT        the exact plan or UTURN_E_UNSUPPORTED;
+ *   UTURN_DP_APPROXIMATE  always the approximate plan (for long chains:
+ *                         n in the thousands to tens of thousands).
+ * The approximate planner keeps a checkpoint at least every 16 steps in
+ * the top-level first sweep (each gap between two reversed exactly, with
+ * the exact table of segments of at most 16 steps) and, when the budget
+ * cannot afford that, also tries first sweeps whose checkpoints sit on a
+ * coarse grid of steps 8 to 16 apart, falling back to the plan that keeps
+ * x_0 alone; its plans are valid within the budget and its stats give a
+ * certified lower bound on the exact optimum
+ * (uturn_stats_t.lower_bound_cost). Its tables take about 1.2 KB per step
+ * plus one byte per step and memory unit of the budget (up to store-all's
+ * need), and its time grows like steps * 16 * units. When its tables pass
+ * table_bytes at the gcd unit, it narrows the band, then coarsens the unit
+ * (only when unit_bytes is 0). dp keeps its costs in 32 bits: steps times
+ * the sum of the costs must stay below 2^30.
+ * `threads` is the number of threads that fill the tables (default 1; 0
+ * also means 1; at most UTURN_DP_MAX_THREADS, more is
+ * UTURN_E_INVALID_ARG). They are created and joined inside
+ * uturn_plan_create(); the plan is the same for every thread count, bit
+ * for bit. No field is ever read from the environment.
  * Since: 0.1
  */
 typedef struct uturn_problem {
@@ -254,6 +297,11 @@ typedef struct uturn_problem {
      * without it such a plan reaches those slots times the period, and
      * its cursor stops there (no turn: the run fails). */
     uint64_t max_steps;
+    /* Appended in 0.2: dp at scale (see above). */
+    uint64_t threads;        /* dp: threads filling its tables; default 1 */
+    uint64_t table_bytes;    /* dp: most its tables may hold; default
+                                UTURN_DP_TABLE_BYTES */
+    uturn_dp_mode_t dp_mode; /* dp: default UTURN_DP_AUTO */
 } uturn_problem_t;
 
 /**
@@ -303,7 +351,13 @@ UTURN_EXPORT void uturn_level_stats_init_size(uturn_level_stats_t *stats,
                                               size_t size);
 #define uturn_level_stats_init(p) uturn_level_stats_init_size((p), sizeof *(p))
 
-/** The most memory the dp planner's table may take (bytes). Since: 0.1 */
+/** The most uturn_problem_t.threads dp takes. Since: 0.2 */
+#define UTURN_DP_MAX_THREADS 1024u
+
+/**
+ * The default of uturn_problem_t.table_bytes (bytes): before 0.2, the
+ * fixed limit of dp's table. Since: 0.1
+ */
 #define UTURN_DP_TABLE_BYTES (1024ull * 1024 * 1024)
 
 /**
@@ -326,7 +380,8 @@ UTURN_EXPORT void uturn_level_stats_init_size(uturn_level_stats_t *stats,
 #define UTURN_ONLINE_MAX_SLOTS 256
 
 /**
- * Set every field of @p problem to its default (revolve, everything else
+ * Set every field of @p problem to its default (revolve, threads 1,
+ * table_bytes UTURN_DP_TABLE_BYTES, dp_mode UTURN_DP_AUTO, everything else
  * 0) and record its size. NULL is a no-op.
  * Thread safety: safe. Since: 0.1
  */
@@ -340,6 +395,16 @@ UTURN_EXPORT void uturn_problem_init_size(uturn_problem_t *problem,
  * The counts of docs/model.md section 3; the names mean the same
  * everywhere (C structs, CLI text and JSON).
  * Prepare with uturn_stats_init().
+ *
+ * The last four fields (appended in 0.2) are dp's; other planners leave
+ * them false/0. `exact` says forward_cost is the least any nested plan
+ * can cost in bytes (the unit divides every size and the table was not
+ * replaced by the approximate planner). `lower_bound_cost` is a certified
+ * lower bound on that least cost: forward_cost itself when exact, else a
+ * bound that no nested plan within the budget goes below, so
+ * forward_cost / lower_bound_cost bounds how far the plan can be from the
+ * optimum. `planning_seconds` is the wall time uturn_plan_create() spent
+ * on the plan (it varies from run to run; everything else does not).
  * Since: 0.1
  */
 typedef struct uturn_stats {
@@ -365,6 +430,11 @@ typedef struct uturn_stats {
     uint64_t cost;        /* forward_cost + every write and read cost */
     uint64_t levels;      /* storage levels (1 without levels) */
     bool online;          /* made without knowing the steps */
+    /* Appended in 0.2: dp's (see above). */
+    bool exact;                /* dp: forward_cost is the exact optimum */
+    uint64_t unit_bytes;       /* dp: bytes per memory unit of its tables */
+    uint64_t lower_bound_cost; /* dp: no nested plan costs less */
+    double planning_seconds;   /* dp: wall time spent planning */
 } uturn_stats_t;
 
 /**
@@ -443,7 +513,10 @@ typedef struct uturn_plan uturn_plan_t;
  * does not grow with n for store-all, sqrt, periodic with a stride and
  * revolve (O(r^2 log s) for revolve); choosing periodic's stride for a
  * capacity takes O(sqrt n) (up to 2^40 steps); dp solves its table, in
- * time growing like n^3 * units / 6, and holds it.
+ * time growing like n^3 * units / 6 at most (bounds skip most of it), and
+ * holds it; with problem->threads above 1 it creates that many threads and
+ * joins them before returning (threads it cannot create are left out: the
+ * work is the same, done by fewer).
  *
  * What each planner needs: store-all, sqrt and periodic with a stride,
  * nothing but steps; revolve and periodic without a stride, a capacity;
@@ -471,7 +544,9 @@ typedef struct uturn_plan uturn_plan_t;
  *                        unknown, slots and budget_bytes are both set, a
  *                        budget comes without slot_bytes, a stride is out
  *                        of 1..n or given to a planner other than periodic,
- *                        or the planner needs a capacity and has none;
+ *                        the planner needs a capacity and has none,
+ *                        dp_mode is not a uturn_dp_mode_t, or dp's
+ *                        threads pass UTURN_DP_MAX_THREADS;
  *   UTURN_E_INFEASIBLE   the capacity is below the planner's minimum (the
  *                        error gives it in minimum_slots/minimum_bytes;
  *                        for hrevolve, no slot at all, or a level whose
@@ -480,13 +555,17 @@ typedef struct uturn_plan uturn_plan_t;
  *   UTURN_E_UNSUPPORTED  per-step sizes or costs for a planner other than
  *                        dp (hrevolve included, this round); periodic
  *                        asked to choose a stride for more than 2^40
- *                        steps; dp costs past 32 bits, or a table past
- *                        UTURN_DP_TABLE_BYTES at the unit given (the
- *                        message names a unit that fits); several levels
- *                        for a planner other than hrevolve and online;
- *                        online with levels whose costs decrease or pass
- *                        2^24, or whose max_steps or period search needs
- *                        tables past hrevolve's limits; hrevolve past
+ *                        steps; dp costs past 32 bits; dp's exact table
+ *                        past table_bytes at the unit given (the message
+ *                        names a unit that fits) or, with UTURN_DP_EXACT,
+ *                        at the gcd unit; a chain so long that even dp's
+ *                        approximate tables cannot fit table_bytes
+ *                        (refused in time and memory that do not grow
+ *                        with steps); several levels for a planner other
+ *                        than hrevolve and online; online with levels
+ *                        whose costs decrease or pass 2^24, or whose
+ *                        max_steps or period search needs tables past
+ *                        hrevolve's limits; hrevolve past
  *                        its limits (the message gives the table bytes and
  *                        the work it would need, and names the
  *                        alternative: fewer steps or slots, or for very
@@ -684,7 +763,8 @@ typedef struct uturn_cursor uturn_cursor_t;
 /**
  * Start walking @p plan from its first action. A cursor holds O(slots)
  * memory (dp's: O(steps)), never the whole action list (a parsed plan's
- * list belongs to the plan). Any number of cursors may walk one plan at the same time.
+ * list belongs to the plan). Any number of cursors may walk one plan at the
+ * same time.
  * @param alloc  Allocator for the cursor, or NULL for the plan's.
  * @param[out] out  The new cursor; set to NULL on failure.
  * @return UTURN_OK; UTURN_E_INVALID_ARG (NULL pointer); UTURN_E_NOMEM.

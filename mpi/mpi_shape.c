@@ -1,7 +1,9 @@
 /*
  * What every rank must share before the ranks can agree on a plan: the
  * planner, the steps, the stride, whether states have per-step sizes and
- * steps per-step costs, and the options. A rank's own problem is checked
+ * steps per-step costs, dp's table limit and mode (they decide between
+ * its exact and approximate plans), and the options; not dp's thread
+ * count, which never changes a plan. A rank's own problem is checked
  * here before the first vote, so that a rank with a bad argument fails
  * with every other rank instead of leaving them waiting.
  */
@@ -56,15 +58,28 @@ static uint64_t mix(uint64_t h, uint64_t v)
     return z ^ (z >> 31);
 }
 
+/* dp's table limit as it applies (0 is the default). */
+static uint64_t dp_table_bytes(const uturn_problem_t *p)
+{
+    return p->table_bytes != 0 ? p->table_bytes : UTURN_DP_TABLE_BYTES;
+}
+
 uint64_t uturn__mpi_shape_key(const struct uturn__mpi_making *mk)
 {
     const uturn_problem_t *p     = &mk->problem;
     const uturn_mpi_options_t *o = &mk->options;
-    const uint64_t fields[]      = {
-             (uint64_t)p->planner,  p->steps, p->stride,      p->step_bytes != NULL,
-             p->step_costs != NULL, o->units, o->table_bytes, o->compare,
-             p->max_steps};
-    uint64_t h = 0x757475726e2d6d70ull;
+    const uint64_t fields[]      = {(uint64_t)p->planner,
+                                    p->steps,
+                                    p->stride,
+                                    p->step_bytes != NULL,
+                                    p->step_costs != NULL,
+                                    o->units,
+                                    o->table_bytes,
+                                    o->compare,
+                                    p->max_steps,
+                                    dp_table_bytes(p),
+                                    (uint64_t)p->dp_mode};
+    uint64_t h                   = 0x757475726e2d6d70ull;
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
         h = mix(h, fields[i]);
     /* Levels: how many and what each costs (capacities are each rank's). */
@@ -82,20 +97,36 @@ uint64_t uturn__mpi_shape_key(const struct uturn__mpi_making *mk)
     return h;
 }
 
+/* dp's table limit and mode where they are not the defaults (the text
+ * stays short enough for two ranks' in one message). */
+static void dp_text(const uturn_problem_t *p, char *buf, size_t cap)
+{
+    buf[0]         = '\0';
+    const int used = dp_table_bytes(p) != UTURN_DP_TABLE_BYTES
+                         ? snprintf(buf, cap, ", dp table %llu",
+                                    (unsigned long long)dp_table_bytes(p))
+                         : 0;
+    if (p->dp_mode != UTURN_DP_AUTO && used >= 0 && (size_t)used < cap)
+        snprintf(buf + used, cap - (size_t)used, ", dp_mode %d",
+                 (int)p->dp_mode);
+}
+
 void uturn__mpi_shape_text(const struct uturn__mpi_making *mk, char *buf,
                            size_t cap)
 {
     const uturn_problem_t *p = &mk->problem;
     const char *name         = uturn_planner_name(p->planner);
+    char dp[48];
+    dp_text(p, dp, sizeof dp);
     snprintf(
         buf, cap,
         "planner %s, %llu steps, stride %llu, sizes %s, costs %s, "
-        "units %llu, table %llu, compare %d, levels %llu",
+        "units %llu, table %llu, compare %d, levels %llu%s",
         name != NULL ? name : "?", (unsigned long long)p->steps,
         (unsigned long long)p->stride, p->step_bytes ? "yes" : "no",
         p->step_costs ? "yes" : "no", (unsigned long long)mk->options.units,
         (unsigned long long)mk->options.table_bytes, (int)mk->options.compare,
-        (unsigned long long)(p->levels != NULL ? p->level_count : 0));
+        (unsigned long long)(p->levels != NULL ? p->level_count : 0), dp);
 }
 
 static void check_sized(struct uturn__mpi_making *mk)

@@ -158,6 +158,9 @@ void uturn__mpi_make_sized(struct uturn__mpi_making *mk)
     a.step_costs   = costs ? mk->units + n : NULL;
     a.budget_bytes = U;
     a.unit_bytes   = 1;
+    a.threads     = mk->problem.threads; /* this rank's: the plan is the same */
+    a.table_bytes = mk->problem.table_bytes; /* agreed by the first vote */
+    a.dp_mode     = mk->problem.dp_mode;     /* likewise */
     uturn_error_t e;
     uturn_error_init(&e);
     const uturn_status_t st =

@@ -144,11 +144,13 @@ UTURN_MPI_EXPORT void uturn_mpi_plan_info_init_size(uturn_mpi_plan_info_t *info,
 
 /**
  * Agree on one plan over @p comm: collective, every rank with its own
- * @p problem. Every rank must give the same planner, steps, stride and
- * options, and either every rank gives per-step sizes or none does
- * (disagreement is UTURN_E_INVALID_ARG naming the first rank that differs
- * from rank 0). What each rank may choose for itself is its budget and
- * its state size.
+ * @p problem. Every rank must give the same planner, steps, stride,
+ * options, and dp's table_bytes and dp_mode (they decide between dp's
+ * exact and approximate plans; since 0.2), and either every rank gives
+ * per-step sizes or none does (disagreement is UTURN_E_INVALID_ARG naming
+ * the first rank that differs from rank 0). What each rank may choose for
+ * itself is its budget, its state size and dp's threads (a plan is the
+ * same for any thread count).
  *
  * Uniform states (problem->slot_bytes: this rank's state size): each rank
  * works out how many slots its own budget holds at its own real slot cost

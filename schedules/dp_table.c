@@ -1,84 +1,426 @@
-/* dp's dynamic program: see dp.h. The inner loops run over memory, so
- * they are plain array operations the compiler vectorises. */
+/*
+ * dp's exact table (see dp.h): its layout, its size, its fill order and
+ * the splits the generator reads back.
+ *
+ * Row clipping. F(a, e, m) = LB(a, e) for every m >= U(a, e) (dp.h), so
+ * row (a, e) keeps only min(cap, U(a, e)) + 1 cells and reads as its last
+ * cell past its end. Every read of another row (left rows (a, j), right
+ * rows (j, e) at m - u_j) goes through that clamp, so every cell has the
+ * value the unclipped table would give it.
+ *
+ * Fill order. Cell (a, e) reads the rows (a, j), j < e (same a, shorter)
+ * and (j, e), j > a (same e, later a). Tiles of TILE consecutive e, each
+ * swept with a descending, meet both: a tile's own columns are read by
+ * every a below and stay in cache, and the left rows (a, j) of one a are
+ * shared by the tile's cells. A tile needs, at row a, the rows (a, j) of
+ * the tiles before it: that is the only hand-off between threads (each
+ * tile is one thread's, and waits for the tile before it to pass a).
+ */
 #include "dp.h"
 
 #include <assert.h>
 
-uint64_t uturn__dp_table_bytes(uint64_t n, uint64_t M)
+#define TILE 8u
+#define SMALL_ROW                                                              \
+    64u /* cells up to which every split is tried on every cell                \
+         */
+
+uint64_t uturn__dp_table_rows(uint64_t n, uint64_t max_len)
 {
-    const uint64_t states = n + 1;
-    uint64_t rows = 0, cells = 0, bytes = 0;
-    if (uturn__mul_u64(states, states - 1, &rows) != UTURN_OK ||
-        uturn__mul_u64(rows / 2, M + 1, &cells) != UTURN_OK ||
-        uturn__mul_u64(cells, sizeof(uint32_t), &bytes) != UTURN_OK)
+    /* Rows of a: e from a + 2 to min(a + max_len, n + 1). */
+    const uint64_t len  = max_len < n + 1 ? max_len : n + 1;
+    const uint64_t full = n + 2 - len; /* a with all len - 1 rows */
+    uint64_t rows = 0, tail = 0;
+    const uint64_t short_rows = len - 1;
+    if (uturn__mul_u64(full, short_rows, &rows) != UTURN_OK)
         return 0;
+    /* The last len - 1 values of a have len - 2, .., 0 rows. */
+    if (uturn__mul_u64(short_rows, short_rows - 1, &tail) != UTURN_OK ||
+        uturn__add_u64(rows, tail / 2, &rows) != UTURN_OK)
+        return 0;
+    return rows;
+}
+
+/* Cells of row (a, e). */
+static uint64_t row_length(const struct uturn__dp_chain *c, uint64_t a,
+                           uint64_t e, uint64_t cap)
+{
+#ifdef UTURN_DP_BENCH_NO_CLIP
+    (void)a;
+    (void)e;
+    (void)c;
+    return cap + 1;
+#endif
+    const uint64_t u = uturn__dp_interior(c, a, e);
+    return (u < cap ? u : cap) + 1;
+}
+
+#define ROW_BYTES UTURN__DP_ROW_BYTES
+
+uint64_t uturn__dp_table_bytes(const struct uturn__dp_chain *c,
+                               uint64_t max_len, uint64_t cap, uint64_t limit)
+{
+    const uint64_t rows = uturn__dp_table_rows(c->n, max_len);
+    uint64_t bytes      = 0;
+    if (rows == 0 || uturn__mul_u64(rows, ROW_BYTES, &bytes) != UTURN_OK ||
+        bytes > limit || cap >= UTURN__DP_INF)
+        return UINT64_MAX;
+    bytes += (c->n + 2) * sizeof(uint64_t);
+    for (uint64_t a = 0; a <= c->n; a++) {
+        const uint64_t top = a + max_len < c->n + 1 ? a + max_len : c->n + 1;
+        for (uint64_t e = a + 2; e <= top; e++) {
+            const uint64_t chunks = uturn__dp_chunks(row_length(c, a, e, cap));
+            bytes += (chunks - 1) * 4 * (UTURN__DP_CHUNK + UTURN__DP_SUMS);
+        }
+        if (bytes > limit)
+            return UINT64_MAX;
+    }
     return bytes;
 }
 
-/* row[m] = min(row[m], c + left[m]): x_j is reversed at once. */
-static void relax_inline(uint32_t *row, const uint32_t *left, uint32_t c,
-                         uint64_t M)
+void uturn__dp_table_free(struct uturn__dp_table *t,
+                          const uturn_allocator_t *alloc)
 {
-    for (uint64_t m = 0; m <= M; m++) {
-        const uint32_t v = c + left[m];
-        row[m]           = v < row[m] ? v : row[m];
+    const uint64_t n = t->n;
+    uturn__free(alloc, t->base, (size_t)(n + 2) * sizeof *t->base);
+    uturn__free(alloc, t->offset, (size_t)t->rows * sizeof *t->offset);
+    uturn__free(alloc, t->length, (size_t)t->rows * sizeof *t->length);
+    uturn__free(alloc, t->cells, (size_t)t->cell_count * sizeof *t->cells);
+    uturn__free(alloc, t->summary,
+                (size_t)(t->cell_count / UTURN__DP_STEP) * sizeof *t->summary);
+    *t = (struct uturn__dp_table){0};
+}
+
+/* Row indices and cell offsets; the caller checked the size. */
+static void lay_out(struct uturn__dp_table *t, const struct uturn__dp_chain *c)
+{
+    uint64_t row = 0, cells = 0;
+    for (uint64_t a = 0; a <= t->n; a++) {
+        t->base[a] = row;
+        const uint64_t top =
+            a + t->max_len < t->n + 1 ? a + t->max_len : t->n + 1;
+        for (uint64_t e = a + 2; e <= top; e++, row++) {
+            const uint64_t len = row_length(c, a, e, t->cap);
+            t->offset[row]     = cells;
+            t->length[row]     = (uint32_t)len;
+            cells += uturn__dp_chunks(len) * UTURN__DP_CHUNK;
+        }
     }
+    t->base[t->n + 1] = row;
+    assert(row == t->rows && cells == t->cell_count);
 }
 
-/* row[m] = min(row[m], c + left[m] + right[m - u]) for m >= u. */
-static void relax_stored(uint32_t *row, const uint32_t *left,
-                         const uint32_t *right, uint32_t c, uint64_t u,
-                         uint64_t M)
+/* Cells of every row, counted the way lay_out places them. */
+static uint64_t cell_count(const struct uturn__dp_chain *c, uint64_t max_len,
+                           uint64_t cap)
 {
-    for (uint64_t m = u; m <= M; m++) {
-        const uint32_t v = c + left[m] + right[m - u];
-        row[m]           = v < row[m] ? v : row[m];
+    uint64_t cells = 0;
+    for (uint64_t a = 0; a <= c->n; a++) {
+        const uint64_t top = a + max_len < c->n + 1 ? a + max_len : c->n + 1;
+        for (uint64_t e = a + 2; e <= top; e++)
+            cells +=
+                uturn__dp_chunks(row_length(c, a, e, cap)) * UTURN__DP_CHUNK;
     }
+    return cells;
 }
 
-static void solve_segment(struct uturn__dp *dp, uint64_t a, uint64_t e)
+uturn_status_t uturn__dp_table_alloc(struct uturn__dp_table *t,
+                                     const struct uturn__dp_chain *c,
+                                     uint64_t max_len, uint64_t cap,
+                                     const uturn_allocator_t *alloc)
 {
-    uint32_t *row = uturn__dp_row(dp, a, e);
-    for (uint64_t m = 0; m <= dp->M; m++)
-        row[m] = 3 * UTURN__DP_INF; /* sums of three terms stay in 32 bits */
-    for (uint64_t j = a + 1; j < e; j++) {
-        const uint32_t c     = (uint32_t)(dp->prefix[j] - dp->prefix[a]);
-        const uint32_t *left = j - a == 1 ? dp->zero : uturn__dp_row(dp, a, j);
-        if (j == e - 1)
-            relax_inline(row, left, c, dp->M);
-        else if (dp->units[j] <= dp->M)
-            relax_stored(row, left, uturn__dp_row(dp, j, e), c, dp->units[j],
-                         dp->M);
-    }
-    for (uint64_t m = 0; m <= dp->M; m++)
-        row[m] = row[m] < UTURN__DP_INF ? row[m] : UTURN__DP_INF;
+    *t            = (struct uturn__dp_table){.n = c->n, .cap = cap};
+    t->max_len    = max_len < c->n + 1 ? max_len : c->n + 1;
+    t->rows       = uturn__dp_table_rows(c->n, t->max_len);
+    t->cell_count = cell_count(c, t->max_len, cap);
+    t->base       = uturn__alloc(alloc, (size_t)(c->n + 2) * sizeof *t->base);
+    t->offset     = uturn__alloc(alloc, (size_t)t->rows * sizeof *t->offset);
+    t->length     = uturn__alloc(alloc, (size_t)t->rows * sizeof *t->length);
+    t->cells   = uturn__alloc(alloc, (size_t)t->cell_count * sizeof *t->cells);
+    t->summary = uturn__alloc(alloc, (size_t)(t->cell_count / UTURN__DP_STEP) *
+                                         sizeof *t->summary);
+    if (t->base == NULL || t->offset == NULL || t->length == NULL ||
+        t->cells == NULL || t->summary == NULL)
+        return UTURN_E_NOMEM;
+    lay_out(t, c);
+    return UTURN_OK;
 }
 
-void uturn__dp_solve(struct uturn__dp *dp)
+struct uturn__dp_ref uturn__dp_table_row(const struct uturn__dp_table *t,
+                                         uint64_t a, uint64_t e)
 {
-    const uint64_t states = dp->n + 1;
-    for (uint64_t l = 2; l <= states; l++)
-        for (uint64_t a = 0; a + l <= states; a++)
-            solve_segment(dp, a, a + l);
+    assert(e > a && e - a <= t->max_len && e <= t->n + 1);
+    if (e - a == 1)
+        return uturn__dp_zero;
+    const uint64_t row = t->base[a] + (e - a - 2);
+    const uint64_t o   = t->offset[row];
+    return (struct uturn__dp_ref){t->cells + o, t->summary + o / UTURN__DP_STEP,
+                                  t->length[row]};
 }
 
-uint64_t uturn__dp_split(const struct uturn__dp *dp, uint64_t a, uint64_t e,
-                         uint64_t m)
+uint32_t uturn__dp_value(const struct uturn__dp_table *t, uint64_t a,
+                         uint64_t e, uint64_t m)
+{
+    if (e - a == 1)
+        return 0;
+    const struct uturn__dp_ref r = uturn__dp_table_row(t, a, e);
+    return uturn__dp_at(&r, m);
+}
+
+uint64_t uturn__dp_split(const struct uturn__dp_table *t,
+                         const struct uturn__dp_chain *c, uint64_t a,
+                         uint64_t e, uint64_t m)
 {
     assert(e - a >= 2);
     uint64_t best_j = e - 1, best = UINT64_MAX;
     for (uint64_t j = a + 1; j < e; j++) {
-        const uint64_t left = j - a == 1 ? 0 : uturn__dp_row(dp, a, j)[m];
+        const uint64_t left = uturn__dp_value(t, a, j, m);
         uint64_t right      = 0;
         if (j != e - 1)
-            right = dp->units[j] <= m
-                        ? uturn__dp_row(dp, j, e)[m - dp->units[j]]
-                        : UTURN__DP_INF;
-        const uint64_t v = dp->prefix[j] - dp->prefix[a] + left + right;
+            right = c->units[j] <= m ? uturn__dp_value(t, j, e, m - c->units[j])
+                                     : UTURN__DP_INF;
+        const uint64_t v = uturn__dp_cost(c, a, j) + left + right;
         if (v < best && left < UTURN__DP_INF && right < UTURN__DP_INF) {
             best   = v;
             best_j = j;
         }
     }
     return best_j;
+}
+
+/* ---- the fill ----------------------------------------------------------- */
+
+struct solve {
+    struct uturn__dp_table *t;
+    const struct uturn__dp_chain *c;
+    struct uturn__dp_work *work; /* one per worker */
+    struct uturn__dp_cand **cand;
+    uint32_t **scratch;
+    uint64_t tiles;
+};
+
+/* The candidates of cell (a, e): every split j, in ascending order (small
+ * j first: storing the next state is usually near the best, which lets
+ * the bounds skip more of the rest). */
+static size_t candidates(const struct solve *s, uint64_t a, uint64_t e,
+                         uint64_t length, struct uturn__dp_cand *out)
+{
+    size_t count = 0;
+    for (uint64_t j = a + 1; j < e; j++) {
+        const bool inline_right = j == e - 1;
+        const uint64_t u        = inline_right ? 0 : s->c->units[j];
+        if (u >= length)
+            continue; /* x_j cannot be stored within this row */
+        out[count++] = (struct uturn__dp_cand){
+            .left = uturn__dp_table_row(s->t, a, j),
+            .right =
+                inline_right ? uturn__dp_zero : uturn__dp_table_row(s->t, j, e),
+            .shift = (uint32_t)u,
+            .cost  = (uint32_t)uturn__dp_cost(s->c, a, j)};
+    }
+    return count;
+}
+
+/* Row (a, e) as a reference (the zero row for e - a == 1). */
+static inline struct uturn__dp_ref ref_of(const struct uturn__dp_table *t,
+                                          uint64_t a, uint64_t e)
+{
+    if (e - a == 1)
+        return uturn__dp_zero;
+    const uint64_t row = t->base[a] + (e - a - 2);
+    return (struct uturn__dp_ref){t->cells + t->offset[row], NULL,
+                                  t->length[row]};
+}
+
+/* row[m] = min(row[m], c + left[m] + right[m - u]) for u <= m < len:
+ * straight while both reads are inside the padded rows, clamped after. */
+static inline void relax_short(uint32_t *row, uint32_t len,
+                               struct uturn__dp_ref l, struct uturn__dp_ref r,
+                               uint64_t u, uint32_t c)
+{
+    /* Every row is at least one padded chunk: below 16, no clamp. */
+    const uint64_t lp = uturn__dp_chunks(l.length) * UTURN__DP_CHUNK;
+    const uint64_t rp = uturn__dp_chunks(r.length) * UTURN__DP_CHUNK + u;
+    uint64_t straight = len < lp ? len : lp;
+    straight          = straight < rp ? straight : rp;
+    uint64_t m        = u;
+    for (; m < straight; m++) {
+        const uint32_t v = c + l.cells[m] + r.cells[m - u];
+        row[m]           = v < row[m] ? v : row[m];
+    }
+    for (; m < len; m++) {
+        const uint32_t v = c + uturn__dp_at(&l, m) + uturn__dp_at(&r, m - u);
+        row[m]           = v < row[m] ? v : row[m];
+    }
+}
+
+/* Cells of row (a, e) (the zero row's for e - a == 1). */
+static inline const uint32_t *cells_of(const struct uturn__dp_table *t,
+                                       uint64_t a, uint64_t e)
+{
+    if (e - a == 1)
+        return uturn__dp_zero.cells;
+    return t->cells + t->offset[t->base[a] + (e - a - 2)];
+}
+
+/* A row of one chunk: every row holds at least one padded chunk, so no
+ * read below 16 needs a clamp. */
+static void relax_chunk_row(const struct solve *s, uint64_t a, uint64_t e,
+                            uint32_t *cells, uint32_t len)
+{
+    for (uint64_t j = a + 1; j < e; j++) {
+        const uint64_t u = j == e - 1 ? 0 : s->c->units[j];
+        if (u >= len)
+            continue;
+        const uint32_t c     = (uint32_t)uturn__dp_cost(s->c, a, j);
+        const uint32_t *left = cells_of(s->t, a, j);
+        const uint32_t *right =
+            j == e - 1 ? uturn__dp_zero.cells : cells_of(s->t, j, e);
+        for (uint64_t m = u; m < len; m++) {
+            const uint32_t v = c + left[m] + right[m - u];
+            cells[m]         = v < cells[m] ? v : cells[m];
+        }
+    }
+}
+
+/* A short row (a few chunks): every split on every cell, as the plain
+ * dynamic program does; with so few chunks to skip, the bounds would cost
+ * more than they save. Same minimum as the general path. */
+static void solve_small(const struct solve *s, uint64_t a, uint64_t e,
+                        uint32_t *cells, uint32_t *summary, uint32_t len,
+                        struct uturn__dp_work *work)
+{
+    const uint64_t padded = uturn__dp_chunks(len) * UTURN__DP_CHUNK;
+    for (uint64_t m = 0; m < padded; m++)
+        cells[m] = UINT32_MAX;
+    if (len <= UTURN__DP_CHUNK) {
+        relax_chunk_row(s, a, e, cells, len);
+    } else {
+        for (uint64_t j = a + 1; j < e; j++) {
+            const uint64_t u = j == e - 1 ? 0 : s->c->units[j];
+            if (u < len)
+                relax_short(cells, len, ref_of(s->t, a, j),
+                            j == e - 1 ? uturn__dp_zero : ref_of(s->t, j, e), u,
+                            (uint32_t)uturn__dp_cost(s->c, a, j));
+        }
+    }
+    work->cells += (e - a - 1) * len;
+    for (uint64_t m = 0; m < padded; m++) {
+        const uint32_t v = m < len ? cells[m] : cells[len - 1];
+        cells[m]         = v < UTURN__DP_INF ? v : UTURN__DP_INF;
+    }
+    for (uint64_t k = 0; k < padded / UTURN__DP_STEP; k++)
+        summary[k] = cells[k * UTURN__DP_STEP + UTURN__DP_STEP - 1];
+    work->rows += 1;
+}
+
+static void solve_cell(const struct solve *s, uint64_t worker, uint64_t a,
+                       uint64_t e)
+{
+    const uint64_t row = s->t->base[a] + (e - a - 2);
+    const uint64_t o   = s->t->offset[row];
+    const uint32_t len = s->t->length[row];
+    if (len <= SMALL_ROW) {
+        solve_small(s, a, e, s->t->cells + o,
+                    s->t->summary + o / UTURN__DP_STEP, len, &s->work[worker]);
+        return;
+    }
+    const size_t count            = candidates(s, a, e, len, s->cand[worker]);
+    const struct uturn__dp_fill f = {.cells = s->t->cells + o,
+                                     .summary =
+                                         s->t->summary + o / UTURN__DP_STEP,
+                                     .length  = len,
+                                     .k_lo    = 0,
+                                     .k_hi    = (uint32_t)uturn__dp_chunks(len),
+                                     .scratch = s->scratch[worker]};
+    uturn__dp_row_fill(&f, s->cand[worker], count, &s->work[worker]);
+}
+
+/* One tile: columns e in [2 + TILE t, 2 + TILE (t + 1)), a descending. */
+static void solve_tile(const struct solve *s, struct uturn__dp_pool *pool,
+                       uint64_t worker, uint64_t tile)
+{
+    const uint64_t n  = s->t->n;
+    const uint64_t e0 = 2 + TILE * tile;
+    const uint64_t e1 = e0 + TILE < n + 2 ? e0 + TILE : n + 2;
+    const uint64_t lo = e0 > s->t->max_len ? e0 - s->t->max_len : 0;
+    uturn__dp_progress_publish(pool, tile, e1 - 2);
+    for (uint64_t a = e1 - 2; a-- > lo;) {
+        if (tile > 0)
+            uturn__dp_progress_wait(pool, tile - 1, a);
+        for (uint64_t e = e0 > a + 2 ? e0 : a + 2; e < e1; e++)
+            if (e - a <= s->t->max_len)
+                solve_cell(s, worker, a, e);
+        uturn__dp_progress_publish(pool, tile, a);
+    }
+    uturn__dp_progress_publish(pool, tile, 0);
+}
+
+static void solve_task(struct uturn__dp_pool *pool, void *ctx, uint64_t worker)
+{
+    const struct solve *s = ctx;
+#ifdef UTURN_DP_BENCH_LENGTHS
+    (void)pool;
+    if (worker == 0)
+        for (uint64_t l = 2; l <= s->t->max_len; l++)
+            for (uint64_t a = 0; a + l <= s->t->n + 1; a++)
+                solve_cell(s, 0, a, a + l);
+    return;
+#endif
+    uint64_t tile = 0;
+    while (uturn__dp_pool_take(pool, s->tiles, &tile))
+        solve_tile(s, pool, worker, tile);
+}
+
+/* Per-worker candidate lists and chunk scratch. */
+static uturn_status_t scratch_alloc(struct solve *s, uint64_t workers,
+                                    const uturn_allocator_t *alloc, bool free)
+{
+    const size_t cand_bytes = (size_t)(s->t->n + 1) * sizeof **s->cand;
+    const size_t scratch_bytes =
+        (size_t)(uturn__dp_chunks(s->t->cap + 1)) * sizeof **s->scratch;
+    uturn_status_t status = UTURN_OK;
+    for (uint64_t w = 0; w < workers; w++) {
+        if (free) {
+            uturn__free(alloc, s->cand[w], cand_bytes);
+            uturn__free(alloc, s->scratch[w], scratch_bytes);
+            continue;
+        }
+        s->cand[w]    = uturn__alloc(alloc, cand_bytes);
+        s->scratch[w] = uturn__alloc(alloc, scratch_bytes);
+        if (s->cand[w] == NULL || s->scratch[w] == NULL)
+            status = UTURN_E_NOMEM;
+    }
+    return status;
+}
+
+uturn_status_t uturn__dp_table_solve(struct uturn__dp_table *t,
+                                     const struct uturn__dp_chain *c,
+                                     uint64_t threads,
+                                     const uturn_allocator_t *alloc,
+                                     struct uturn__dp_work *work)
+{
+    struct solve s = {.t = t, .c = c, .tiles = (t->n + TILE - 1) / TILE};
+    const uint64_t workers =
+        threads < s.tiles ? (threads > 0 ? threads : 1) : s.tiles;
+    s.work = uturn__alloc_zeroed(alloc, workers, sizeof *s.work);
+    s.cand =
+        uturn__alloc_zeroed(alloc, workers, sizeof(struct uturn__dp_cand *));
+    s.scratch = uturn__alloc_zeroed(alloc, workers, sizeof(uint32_t *));
+    uturn_status_t status = UTURN_E_NOMEM;
+    if (s.work != NULL && s.cand != NULL && s.scratch != NULL &&
+        scratch_alloc(&s, workers, alloc, false) == UTURN_OK)
+        status = uturn__dp_pool_run(workers, s.tiles, solve_task, &s, alloc);
+    for (uint64_t w = 0; s.work != NULL && w < workers; w++) {
+        work->cells += s.work[w].cells;
+        work->tests += s.work[w].tests;
+        work->rows += s.work[w].rows;
+    }
+    if (s.cand != NULL && s.scratch != NULL)
+        scratch_alloc(&s, workers, alloc, true);
+    uturn__free(alloc, s.work, (size_t)workers * sizeof *s.work);
+    uturn__free(alloc, s.cand,
+                (size_t)workers * sizeof(struct uturn__dp_cand *));
+    uturn__free(alloc, s.scratch, (size_t)workers * sizeof(uint32_t *));
+    return status;
 }

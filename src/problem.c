@@ -19,8 +19,11 @@ void uturn_problem_init_size(uturn_problem_t *problem, size_t size)
 {
     uturn_problem_t d;
     memset(&d, 0, sizeof d);
-    d.size    = sizeof d;
-    d.planner = UTURN_PLANNER_REVOLVE;
+    d.size        = sizeof d;
+    d.planner     = UTURN_PLANNER_REVOLVE;
+    d.threads     = 1;
+    d.table_bytes = UTURN_DP_TABLE_BYTES;
+    d.dp_mode     = UTURN_DP_AUTO;
     uturn__init_sized(problem, size, &d, sizeof d);
 }
 

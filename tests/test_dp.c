@@ -615,3 +615,74 @@ Test(dp, uniform_slots_report_the_capacity)
     cr_assert_eq(s.peak_slots, 5);
     uturn_plan_free(plan);
 }
+
+/* ---- 4. approximate plans and certified bounds --------------------------- */
+
+static uturn_stats_t dp_mode_stats(const struct instance *in, uint64_t budget,
+                                   uint64_t unit, uturn_dp_mode_t mode)
+{
+    uturn_problem_t p;
+    uturn_problem_init(&p);
+    p.planner          = UTURN_PLANNER_DP;
+    p.steps            = in->n;
+    p.budget_bytes     = budget;
+    p.slot_bytes       = 8;
+    p.step_bytes       = in->bytes;
+    p.step_costs       = in->costs;
+    p.unit_bytes       = unit;
+    p.dp_mode          = mode;
+    uturn_plan_t *plan = NULL;
+    uturn_error_t err;
+    uturn_error_init(&err);
+    cr_assert_eq(uturn_plan_create(&p, NULL, &plan, &err), UTURN_OK, "%s",
+                 err.message);
+    uturn_stats_t s, seen;
+    uturn_stats_init(&s);
+    uturn_stats_init(&seen);
+    uturn_plan_stats(plan, &s);
+    cr_assert_eq(uturn_plan_walk(plan, &seen, &err), UTURN_OK, "%s",
+                 err.message);
+    cr_assert_eq(seen.forward_cost, s.forward_cost);
+    cr_assert_leq(seen.peak_bytes, budget);
+    uturn_plan_free(plan);
+    return s;
+}
+
+/* Every nested schedule, every budget: the approximate planner is never
+ * below the optimum and its bound never above; a coarse unit's plan is not
+ * claimed exact unless the unit divides every size, and its bound is
+ * certified; exact plans are their own bound. */
+Test(dp, bounds_bracket_the_nested_optimum)
+{
+    uint64_t rng = 8;
+    for (int k = 0; k < 150; k++) {
+        struct instance in;
+        random_instance(&rng, MAX_N, false, &in);
+        const uint64_t u = pick(&rng, 2, 4);
+        for (uint64_t b = in.bytes[0]; b <= sum_bytes(&in); b++) {
+            const uint64_t opt    = nested_optimum(&in, b);
+            const uturn_stats_t e = dp_mode_stats(&in, b, 0, UTURN_DP_AUTO);
+            cr_assert(e.exact);
+            cr_assert_eq(e.lower_bound_cost, e.forward_cost);
+            cr_assert_eq(e.forward_cost, opt);
+            const uturn_stats_t a =
+                dp_mode_stats(&in, b, 0, UTURN_DP_APPROXIMATE);
+            /* Exact only when store-all fits (no approximation needed). */
+            cr_assert(!a.exact || a.forward_cost == opt);
+            cr_assert_geq(a.forward_cost, opt);
+            cr_assert_leq(a.lower_bound_cost, opt, "k=%d b=%llu", k,
+                          (unsigned long long)b);
+            if (b / u < (in.bytes[0] + u - 1) / u)
+                continue; /* x_0 rounded up does not fit */
+            const uturn_stats_t c = dp_mode_stats(&in, b, u, UTURN_DP_AUTO);
+            cr_assert_geq(c.forward_cost, opt);
+            cr_assert_leq(c.lower_bound_cost, opt, "k=%d b=%llu u=%llu", k,
+                          (unsigned long long)b, (unsigned long long)u);
+            cr_assert_eq(c.unit_bytes, u);
+            if (!c.exact)
+                continue;
+            for (uint64_t i = 0; i < in.n; i++)
+                cr_assert_eq(in.bytes[i] % u, 0);
+        }
+    }
+}

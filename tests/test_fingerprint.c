@@ -171,6 +171,12 @@ Test(fingerprint, changes_with_every_parameter_of_the_stream)
     cr_assert_neq(fingerprint_of(&dp), d0, "a cost");
     costs[3] -= 1;
     cr_assert_eq(fingerprint_of(&dp), d0, "the same request again");
+    dp.threads = 3;
+    cr_assert_eq(fingerprint_of(&dp), d0, "dp's thread count");
+    dp.threads = 1;
+    dp.dp_mode = UTURN_DP_APPROXIMATE;
+    cr_assert_neq(fingerprint_of(&dp), d0, "dp's approximate planner");
+    dp.dp_mode    = UTURN_DP_AUTO;
     dp.unit_bytes = 16;
     cr_assert_neq(fingerprint_of(&dp), d0, "dp's memory unit");
 }

@@ -35,6 +35,10 @@ struct cli_options {
     const char *level_dir; /* sweep --run: where file levels go */
     uint64_t unit;
     bool has_unit;
+    /* dp's --threads, --table-bytes and --dp-mode */
+    uint64_t threads, table_bytes;
+    uturn_dp_mode_t dp_mode;
+    bool has_threads, has_table_bytes, has_dp_mode;
     /* budget: the bound asked for, factor_num / factor_den or cost */
     uint64_t factor_num, factor_den, cost;
     const char *factor_text;
@@ -101,6 +105,21 @@ bool cli_size(const char *what, const char *text, uint64_t *out);
  * values, each at least 1, into a malloc'd array. CLI_OK or exit status. */
 int cli_read_values(const char *opt, const char *path, bool size, uint64_t n,
                     uint64_t **out);
+
+/* dp's options and counts (cli_dp.c). --dp-mode's value into *out, or
+ * false with the message printed. */
+bool cli_dp_mode(const char *text, uturn_dp_mode_t *out);
+/* Whether any of dp's own options was given. */
+bool cli_dp_given(const struct cli_options *o);
+/* Check dp's options and set them in p; has_dp: dp is (among) the
+ * planners. CLI_OK or CLI_BAD_INPUT (message printed). */
+int cli_dp_apply(const struct cli_options *o, bool has_dp, uturn_problem_t *p);
+/* Copy dp's counts (exact .. planning_seconds) from one stats to another. */
+void cli_dp_keep(const uturn_stats_t *from, uturn_stats_t *to);
+/* dp's counts as text lines, JSON members (", \"exact\": ...") or the
+ * comment line of a plan file. lower_bound_cost only when not exact. */
+enum cli_dp_form { CLI_DP_TEXT, CLI_DP_JSON, CLI_DP_COMMENT };
+void cli_dp_print(FILE *out, const uturn_stats_t *s, enum cli_dp_form form);
 
 /* Print "uturn: MESSAGE" on stderr; returns CLI_BAD_INPUT. */
 int cli_fail(const char *fmt, ...)

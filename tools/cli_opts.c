@@ -28,6 +28,13 @@ static bool apply_sweep(struct cli_options *o, const char *name, const char *v)
         return o->run = true, true;
     if (strcmp(name, "unit") == 0)
         return o->has_unit = true, cli_size("--unit", v, &o->unit);
+    if (strcmp(name, "threads") == 0)
+        return o->has_threads = true, cli_number("--threads", v, &o->threads);
+    if (strcmp(name, "table-bytes") == 0)
+        return o->has_table_bytes = true,
+               cli_size("--table-bytes", v, &o->table_bytes);
+    if (strcmp(name, "dp-mode") == 0)
+        return o->has_dp_mode = true, cli_dp_mode(v, &o->dp_mode);
     if (strcmp(name, "sizes") == 0)
         return o->sizes_path = v, true;
     if (strcmp(name, "costs") == 0)

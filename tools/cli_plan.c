@@ -13,7 +13,9 @@ static const struct cli_spec plan_specs[] = {
     {"walk", false, '\0'},      {"sizes", true, '\0'},
     {"costs", true, '\0'},      {"unit", true, '\0'},
     {"levels", true, 'l'},      {"help", false, 'h'},
-    {"max-steps", true, '\0'},  {NULL, false, '\0'}};
+    {"max-steps", true, '\0'},  {"threads", true, 't'},
+    {"table-bytes", true, '\0'}, {"dp-mode", true, '\0'},
+    {NULL, false, '\0'}};
 
 /* The options of plan and stats, for their --help. */
 #define PLAN_OPTIONS                                                           \
@@ -34,6 +36,13 @@ static const struct cli_spec plan_specs[] = {
     "      --costs FILE        dp: the cost of each step, one per line\n"      \
     "      --unit SIZE         dp: its memory resolution (default: the\n"      \
     "                          sizes' gcd)\n"                                  \
+    "  -t, --threads N         dp: threads filling its tables (default 1;\n"   \
+    "                          the plan is the same for any N)\n"              \
+    "      --table-bytes SIZE  dp: the most its tables may hold (default\n"    \
+    "                          1GiB)\n"                                        \
+    "      --dp-mode MODE      dp: auto (exact when its table fits, else\n"    \
+    "                          approximate; the default), exact, or\n"         \
+    "                          approximate\n"                                  \
     "  -f, --format text|json  the output (default text)\n"                    \
     "  -j, --json              --format json\n"                                \
     "  -h, --help\n"                                                           \
@@ -212,6 +221,8 @@ static int open_plan(int argc, char **argv, struct cli_options *o,
     struct cli_levels levels;
     rc = build_problem(o, &problem);
     if (rc == CLI_OK)
+        rc = cli_dp_apply(o, problem.planner == UTURN_PLANNER_DP, &problem);
+    if (rc == CLI_OK)
         rc = load_steps(o, &problem, &sizes, &costs);
     if (rc == CLI_OK)
         rc = load_levels(o, &levels, &problem);
@@ -233,6 +244,15 @@ static int open_plan(int argc, char **argv, struct cli_options *o,
     return rc;
 }
 
+/* dp's counts after its plan text, as a comment that uturn check skips. */
+static void print_dp_comment(const uturn_plan_t *plan)
+{
+    uturn_stats_t s;
+    uturn_stats_init(&s);
+    uturn_plan_stats(plan, &s);
+    cli_dp_print(stdout, &s, CLI_DP_COMMENT);
+}
+
 int cli_cmd_plan(int argc, char **argv)
 {
     struct cli_options o = {.command = "plan"};
@@ -247,6 +267,8 @@ int cli_cmd_plan(int argc, char **argv)
         uturn_error_init(&error);
         const uturn_status_t status = uturn_plan_write(plan, stdout, &error);
         rc = status == UTURN_OK ? CLI_OK : cli_library_error(status, &error);
+        if (rc == CLI_OK && strcmp(o.positional, "dp") == 0)
+            print_dp_comment(plan);
     }
     uturn_plan_free(plan);
     return rc;
@@ -301,6 +323,7 @@ int cli_cmd_stats(int argc, char **argv)
                  CLI_CANNOT);
     }
     shown.online = predicted.online;
+    cli_dp_keep(&predicted, &shown); /* the walk knows nothing of them */
     if (rc == CLI_OK)
         cli_print_stats(stdout, o.positional, &shown, problem.stride, o.format,
                         plan);

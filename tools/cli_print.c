@@ -103,6 +103,8 @@ void cli_print_stats(FILE *out, const char *planner, const uturn_stats_t *s,
                 s->recompute_factor, (unsigned long long)s->fingerprint);
         if (s->online)
             fputs(", \"online\": true", out);
+        if (strcmp(planner, "dp") == 0)
+            cli_dp_print(out, s, CLI_DP_JSON);
         if (levels)
             print_levels_json(out, plan, s->levels);
         fputs("}\n", out);
@@ -119,6 +121,8 @@ void cli_print_stats(FILE *out, const char *planner, const uturn_stats_t *s,
             (unsigned long long)s->fingerprint);
     if (s->online)
         fprintf(out, "%-17s true\n", "online");
+    if (strcmp(planner, "dp") == 0)
+        cli_dp_print(out, s, CLI_DP_TEXT);
     if (levels)
         print_levels_text(out, plan, s->levels);
 }
@@ -149,10 +153,13 @@ int cli_print_plan_json(FILE *out, const uturn_plan_t *plan)
         return cli_library_error(UTURN_E_NOMEM, NULL);
     fprintf(out,
             "{\"planner\": \"%s\", \"steps\": %llu, \"slots\": %llu, "
-            "\"slot_bytes\": %llu, \"budget_bytes\": %llu, \"actions\": [",
+            "\"slot_bytes\": %llu, \"budget_bytes\": %llu",
             uturn_planner_name(p.planner), (unsigned long long)s.steps,
             (unsigned long long)s.slots, (unsigned long long)s.slot_bytes,
             (unsigned long long)s.budget_bytes);
+    if (p.planner == UTURN_PLANNER_DP)
+        cli_dp_print(out, &s, CLI_DP_JSON);
+    fputs(", \"actions\": [", out);
     uturn_action_t a;
     for (bool first = true; uturn_cursor_next(cursor, &a); first = false) {
         fputs(first ? "\n  " : ",\n  ", out);

@@ -39,6 +39,8 @@ static const char sweep_help[] =
     "                          the largest\n"
     "      --costs FILE        plan only: the cost of each step; --unit SIZE:\n"
     "                          dp's memory resolution\n"
+    "  -t, --threads N, --table-bytes SIZE, --dp-mode MODE  dp, as in\n"
+    "                          'uturn plan'\n"
     "  -l, --levels LIST       storage past memory, fixed while the budgets\n"
     "                          sweep memory: mem[:w=W:r=R],disk:SLOTS|SIZE:\n"
     "                          w=W:r=R,... (default planners hrevolve, which\n"
@@ -63,6 +65,8 @@ static const struct cli_spec sweep_specs[] = {
     {"costs", true, '\0'},       {"unit", true, '\0'},
     {"help", false, 'h'},        {"levels", true, 'l'},
     {"level-dir", true, '\0'},   {"model-args", true, '\0'},
+    {"threads", true, 't'},      {"table-bytes", true, '\0'},
+    {"dp-mode", true, '\0'},
     {NULL, false, '\0'}};
 
 /* Split a comma list in place into at most max words; an empty item
@@ -358,6 +362,11 @@ static int sweep_lists(const struct cli_options *o, struct sweep *sw)
         rc = parse_range(sw, o->budget_range);
     else if (rc == CLI_OK)
         rc = default_budgets(sw);
+    bool has_dp = false;
+    for (size_t i = 0; i < sw->planner_count; i++)
+        has_dp = has_dp || sw->planners[i] == UTURN_PLANNER_DP;
+    if (rc == CLI_OK) /* dp's rows take threads, table_bytes and dp_mode */
+        rc = cli_dp_apply(o, has_dp, &sw->dp);
     return rc;
 }
 
@@ -387,6 +396,7 @@ int cli_cmd_sweep(int argc, char **argv)
     if (rc != CLI_OK || o.help)
         return o.help ? (fputs(sweep_help, stdout), CLI_OK) : rc;
     struct sweep sw = {0};
+    uturn_problem_init(&sw.dp);
     struct sweep_model model;
     memset(&model, 0, sizeof model);
     rc = sweep_setup(&o, &sw);

@@ -137,10 +137,13 @@ static int fill_row(struct runner *r, const struct sweep *sw,
     p.slot_bytes   = sw->state_bytes;
     p.budget_bytes = row->budget_bytes;
     if (row->planner == UTURN_PLANNER_DP) {
-        p.step_bytes = sw->sizes;
-        p.step_costs = sw->costs;
-        p.unit_bytes = sw->unit;
-        p.slot_bytes = sw->sizes != NULL ? 0 : sw->state_bytes;
+        p.step_bytes  = sw->sizes;
+        p.step_costs  = sw->costs;
+        p.unit_bytes  = sw->unit;
+        p.slot_bytes  = sw->sizes != NULL ? 0 : sw->state_bytes;
+        p.threads     = sw->dp.threads;
+        p.table_bytes = sw->dp.table_bytes;
+        p.dp_mode     = sw->dp.dp_mode;
     }
     uturn_level_t levels[CLI_MAX_LEVELS];
     sweep_row_levels(sw, row, levels, &p);

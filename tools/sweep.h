@@ -73,6 +73,7 @@ struct sweep {
     const char *plot;
     uint64_t *sizes, *costs; /* per-step, for dp (others: largest size) */
     uint64_t unit;
+    uturn_problem_t dp; /* dp's threads, table_bytes and dp_mode (only) */
     /* --levels: level 0's capacity is each row's budget; planners of one
      * level plan memory alone, for comparison. */
     struct cli_levels levels;

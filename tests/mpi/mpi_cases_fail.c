@@ -82,19 +82,30 @@ bool case_sized_infeasible(MPI_Comm comm)
                         ": its budget of 512 bytes holds no x_0");
 }
 
+/* The last rank changes one thing rank 0 must share: every rank fails. */
+static bool disagrees(MPI_Comm comm, const chain_t *c, int what)
+{
+    uturn_problem_t p;
+    uniform_problem(c, BUDGET, &p);
+    p.planner = UTURN_PLANNER_DP;
+    if (is_last(comm) && what == 0)
+        p.steps += 1;
+    else if (is_last(comm) && what == 1)
+        p.table_bytes = 1u << 20; /* dp's exact or approximate plan */
+    else if (is_last(comm) && what == 2)
+        p.dp_mode = UTURN_DP_APPROXIMATE;
+    return create_fails(comm, &p, UTURN_E_INVALID_ARG,
+                        " disagrees with rank 0");
+}
+
 bool case_disagree(MPI_Comm comm)
 {
     chain_t c;
-    bool ok = check(chain_init(&c, comm, 1000, 1000, STEPS), "chain_init");
-    uturn_problem_t p;
-    uniform_problem(&c, BUDGET, &p);
+    bool ok  = check(chain_init(&c, comm, 1000, 1000, STEPS), "chain_init");
     int size = 0;
     MPI_Comm_size(comm, &size);
-    if (size > 1 && is_last(comm))
-        p.steps += 1;
-    if (size > 1)
-        ok &= create_fails(comm, &p, UTURN_E_INVALID_ARG,
-                           " disagrees with rank 0");
+    for (int what = 0; what < 3 && size > 1; what++)
+        ok &= disagrees(comm, &c, what);
     chain_free(&c);
     return ok;
 }

@@ -115,6 +115,7 @@ bool case_sized(MPI_Comm comm)
     p.steps              = SIZED_STEPS;
     p.step_bytes         = sizes;
     p.budget_bytes       = SIZED_BUDGET;
+    p.threads            = 1 + r % 3; /* never part of what ranks agree on */
     uturn_executor_t *ex = NULL;
     ok &= check(uturn_executor_create(NULL, &ex, NULL) == UTURN_OK, "executor");
     uturn_mpi_plan_t *mp = NULL;
@@ -270,6 +271,7 @@ bool case_dp_uniform(MPI_Comm comm)
     uniform_problem(&c, SIZED_BUDGET, &p);
     p.planner            = UTURN_PLANNER_DP;
     p.step_costs         = costs;
+    p.threads            = 1 + (uint64_t)rank % 3; /* the plan alone: 1 */
     uturn_executor_t *ex = NULL;
     ok &= check(uturn_executor_create(NULL, &ex, NULL) == UTURN_OK, "ex");
     uturn_mpi_plan_t *mp = NULL;

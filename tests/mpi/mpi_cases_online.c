@@ -107,6 +107,7 @@ static bool online_run(const uturn_mpi_plan_t *mp, uturn_executor_t *ex,
     uturn_model_t model;
     online_model(e, own, &model);
     uturn_stats_t seen;
+    uturn_stats_init(&seen);
     uturn_mpi_report_t all;
     uturn_mpi_report_init(&all);
     uturn_error_t err;

@@ -37,6 +37,9 @@ static void problems(void)
     FIELD(uturn_problem_t, levels);
     FIELD(uturn_problem_t, level_count);
     FIELD(uturn_problem_t, max_steps);
+    FIELD(uturn_problem_t, threads);
+    FIELD(uturn_problem_t, table_bytes);
+    FIELD(uturn_problem_t, dp_mode);
     SIZE(uturn_problem_t);
     FIELD(uturn_level_t, size);
     FIELD(uturn_level_t, name);
@@ -80,6 +83,10 @@ static void stats(void)
     FIELD(uturn_stats_t, cost);
     FIELD(uturn_stats_t, levels);
     FIELD(uturn_stats_t, online);
+    FIELD(uturn_stats_t, exact);
+    FIELD(uturn_stats_t, unit_bytes);
+    FIELD(uturn_stats_t, lower_bound_cost);
+    FIELD(uturn_stats_t, planning_seconds);
     SIZE(uturn_stats_t);
     FIELD(uturn_action_t, op);
     FIELD(uturn_action_t, step);

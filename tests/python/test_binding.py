@@ -214,6 +214,30 @@ class StepArrays(Case):
         with uturn.Plan.create(p) as plan:
             self.assertEqual(plan.stats().forward_steps, 6)
 
+    def test_dp_threads_table_bytes_and_mode(self):
+        # The plan is the same for any thread count (its fingerprint too);
+        # a table limit that the exact table passes gives the approximate
+        # plan, with a certified bound no higher than the exact optimum.
+        sizes = [1 + i % 8 for i in range(120)]
+        stats = []
+        for kw in [{}, {"threads": 3}, {"table_bytes": 200000},
+                   {"dp_mode": uturn.DP_APPROXIMATE}]:
+            p = uturn.problem(120, planner="dp", budget_bytes=200,
+                              step_bytes=sizes, **kw)
+            with uturn.Plan.create(p) as plan:
+                stats.append(plan.stats())
+        exact, threads, limit, approx = stats
+        self.assertTrue(exact.exact)
+        self.assertEqual(exact.unit_bytes, 1)
+        self.assertEqual(exact.lower_bound_cost, exact.forward_cost)
+        self.assertEqual((threads.fingerprint, threads.forward_cost),
+                         (exact.fingerprint, exact.forward_cost))
+        for s in (limit, approx):
+            self.assertFalse(s.exact)
+            self.assertGreaterEqual(s.forward_cost, exact.forward_cost)
+            self.assertLessEqual(s.lower_bound_cost, exact.forward_cost)
+            self.assertGreaterEqual(s.planning_seconds, 0.0)
+
     def test_an_array_of_the_wrong_length(self):
         self.refused(ValueError, lambda: uturn.problem(
             4, planner="dp", budget_bytes=16, step_bytes=[8, 8, 8]),

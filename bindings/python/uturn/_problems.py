@@ -6,7 +6,7 @@ import operator
 
 from . import _checks
 from ._load import lib
-from ._protos import OK, PLANNER_ONLINE
+from ._protos import DP_AUTO, DP_TABLE_BYTES, OK, PLANNER_ONLINE
 from ._structs import Level, _Struct, enum, u64
 
 # The library's words for a step count that does not fit the planner
@@ -123,7 +123,8 @@ class Problem(_Struct):
                 ("step_bytes", ctypes.POINTER(u64)),
                 ("step_costs", ctypes.POINTER(u64)), ("unit_bytes", u64),
                 ("levels", ctypes.POINTER(Level)), ("level_count", u64),
-                ("max_steps", u64)]
+                ("max_steps", u64), ("threads", u64),
+                ("table_bytes", u64), ("dp_mode", enum)]
     _ARRAYS = ("step_bytes", "step_costs")
 
     def __setattr__(self, name, value):
@@ -178,7 +179,8 @@ class Problem(_Struct):
 
 def problem(steps, planner="revolve", slots=0, slot_bytes=0, budget_bytes=0,
             stride=0, unit_bytes=0, step_bytes=None, step_costs=None,
-            levels=None, max_steps=0):
+            levels=None, max_steps=0, threads=1,
+            table_bytes=DP_TABLE_BYTES, dp_mode=DP_AUTO):
     """A Problem with the library's defaults and the given fields set.
     ``planner`` is a name ("revolve", "hrevolve", "dp", "online", ...) or
     a PLANNER_ value; ``steps`` is at least 1, or exactly 0 for the online
@@ -190,7 +192,10 @@ def problem(steps, planner="revolve", slots=0, slot_bytes=0, budget_bytes=0,
     more, up to 2**64-1. ``step_bytes`` and ``step_costs`` (the dp
     planner's) are None or one integer per step; ``levels`` (storage
     levels, fastest first; several need hrevolve) is None or a list of
-    uturn.level(). Values Python cannot hand to C raise ValueError or
+    uturn.level(). ``threads`` (dp: threads filling its tables; the plan
+    is the same for any count), ``table_bytes`` (dp: the most its tables
+    may hold) and ``dp_mode`` (DP_AUTO, DP_EXACT or DP_APPROXIMATE) are
+    dp's. Values Python cannot hand to C raise ValueError or
     OverflowError naming the argument, and so does a step count the
     planner cannot take (in the library's words)."""
     p = Problem()
@@ -205,6 +210,9 @@ def problem(steps, planner="revolve", slots=0, slot_bytes=0, budget_bytes=0,
     p.step_costs = step_costs
     p.levels = levels
     p.max_steps = max_steps
+    p.threads = threads
+    p.table_bytes = table_bytes
+    p.dp_mode = dp_mode
     p.check_steps()
     p.check_arrays()
     return p

@@ -149,7 +149,9 @@ class LevelStats(_Struct):
 class Stats(_Struct):
     """uturn_stats_t: the counts of docs/model.md section 3, predicted
     (Plan.stats()) or observed (Executor.run()). ``fingerprint`` is the
-    plan's (Plan.fingerprint()); ``online`` is True for an online plan."""
+    plan's (Plan.fingerprint()); ``online`` is True for an online plan;
+    ``exact``, ``unit_bytes``, ``lower_bound_cost`` and ``planning_seconds``
+    are dp's."""
     _init = "uturn_stats_init_size"
     _fields_ = [("size", ctypes.c_size_t)] + [
         (name, u64) for name in (
@@ -158,7 +160,9 @@ class Stats(_Struct):
             "actions", "slots", "slot_bytes", "budget_bytes",
             "forward_cost", "recompute_cost")
     ] + [("recompute_factor", ctypes.c_double), ("fingerprint", u64),
-         ("cost", u64), ("levels", u64), ("online", ctypes.c_bool)]
+         ("cost", u64), ("levels", u64), ("online", ctypes.c_bool),
+         ("exact", ctypes.c_bool), ("unit_bytes", u64),
+         ("lower_bound_cost", u64), ("planning_seconds", ctypes.c_double)]
 
 
 class Action(_Struct):

@@ -1,0 +1,1 @@
+stats dp -n 100 -b 4 -B 8 --dp-mode approximate

@@ -1,0 +1,1 @@
+stats dp -n 20 -s 4 --table-bytes 0

@@ -1,0 +1,1 @@
+plan dp -n 20 -s 4 -t two

@@ -1,0 +1,1 @@
+plan dp -n 5 -s 2

@@ -1,0 +1,1 @@
+plan dp -n 3 -s 2 -j
