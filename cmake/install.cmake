@@ -1,4 +1,5 @@
-# Install rules: the header and its two generated companions,
+# Install rules: the header, the header-only C++ layer (uturn.hpp) beside
+# it, the two generated companions,
 # both libraries, the `uturn` CLI, the CMake package (uturn::uturn,
 # uturn::uturn_static), uturn.pc, and the Fortran and Python bindings;
 # with the MPI layer, also uturn_mpi.h, libuturn_mpi, the package's mpi
@@ -23,6 +24,8 @@ install(TARGETS uturn uturn_static EXPORT uturnTargets
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(FILES
   ${PROJECT_SOURCE_DIR}/include/uturn.h
+  ${PROJECT_SOURCE_DIR}/include/uturn.hpp
+  ${PROJECT_SOURCE_DIR}/include/uturn_model_plugin.h
   ${PROJECT_BINARY_DIR}/include/uturn_export.h
   ${PROJECT_BINARY_DIR}/include/uturn_version.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
@@ -30,6 +33,7 @@ install(FILES
 # The model and the table of bad inputs: the header points readers here.
 install(FILES ${PROJECT_SOURCE_DIR}/docs/model.md
   ${PROJECT_SOURCE_DIR}/docs/bad-input.md
+  ${PROJECT_SOURCE_DIR}/docs/migrating-from-revolve.md
   DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
 # The installed CLI finds the installed libuturn wherever the prefix ends up.

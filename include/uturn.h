@@ -302,7 +302,9 @@ UTURN_EXPORT void uturn_level_stats_init_size(uturn_level_stats_t *stats,
 /**
  * The most slots an online plan holds (its reversal, planned exactly at
  * the end, is a search that grows like slots^4 in bad cases): more slots
- * are refused, and a byte budget's plan holds at most this many.
+ * asked for are refused (UTURN_E_UNSUPPORTED); a byte budget that holds
+ * more makes a plan of this many (stats.slots), using less memory than it
+ * allows.
  * Since: 0.2
  */
 #define UTURN_ONLINE_MAX_SLOTS 256
@@ -812,6 +814,8 @@ UTURN_EXPORT void uturn_validator_free(uturn_validator_t *validator);
  * and buffers leak and the executor is left mid-run. Catch inside the
  * callback, keep what you caught, and return non-zero; the run then stops
  * with UTURN_E_CALLBACK, frees everything, and you rethrow after it.
+ * From C++, <uturn.hpp> (installed beside this header) does that for any
+ * callable: Executor::run() rethrows the callback's own exception.
  * Since: 0.1
  */
 typedef struct uturn_model {

@@ -70,6 +70,30 @@ static int gated_load(void *user, uint64_t step, const void *src,
     return g->user.load(g->user.user, step, src, bytes);
 }
 
+/* Online plans: every rank is asked after each first-sweep step, and the
+ * ranks end together when any says its state is the last (one collective
+ * per first-sweep step; none in the reversal, where it is not asked). A
+ * rank without an is_last of its own votes "not last". */
+static int gated_is_last(void *user, uint64_t step)
+{
+    struct uturn__mpi_gate *g = user;
+    if (g->state != UTURN__GATE_OPEN && pass(g) != 0)
+        return 0; /* the run stops at the next gated callback */
+    int mine = g->user.is_last != NULL &&
+               g->user.is_last(g->user.user, step) != 0;
+    uturn__mpi_lor(&g->comm, &mine);
+    return mine;
+}
+
+static int gated_forward_record(void *user, uint64_t step, void *record,
+                                bool again)
+{
+    struct uturn__mpi_gate *g = user;
+    if (g->state != UTURN__GATE_OPEN && pass(g) != 0)
+        return UTURN__MPI_REFUSED;
+    return g->user.forward_record(g->user.user, step, record, again);
+}
+
 /* A size query, asked during the preflight: passed through, never
  * gated (it must not communicate). */
 static uint64_t passed_state_size(void *user, uint64_t step)
@@ -91,4 +115,7 @@ void uturn__mpi_gate_model(struct uturn__mpi_gate *g, uturn_model_t *out)
     out->save              = m->save != NULL ? gated_save : NULL;
     out->load              = m->load != NULL ? gated_load : NULL;
     out->state_size        = m->state_size != NULL ? passed_state_size : NULL;
+    out->is_last           = gated_is_last;
+    out->forward_record =
+        m->forward_record != NULL ? gated_forward_record : NULL;
 }

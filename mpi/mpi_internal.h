@@ -66,6 +66,8 @@ void uturn__mpi_bcast(struct uturn__mpi_comm *c, void *buf, size_t bytes,
                       int root);
 void uturn__mpi_max_u64(struct uturn__mpi_comm *c, uint64_t *values,
                         uint64_t count);
+/* *flag becomes the logical or of every rank's (a counted collective). */
+void uturn__mpi_lor(struct uturn__mpi_comm *c, int *flag);
 
 /* Whether MPI can carry messages on @p comm at all: initialized, not
  * finalized, and not MPI_COMM_NULL. The only checks made before the

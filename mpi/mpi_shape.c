@@ -62,7 +62,8 @@ uint64_t uturn__mpi_shape_key(const struct uturn__mpi_making *mk)
     const uturn_mpi_options_t *o = &mk->options;
     const uint64_t fields[]      = {
              (uint64_t)p->planner,  p->steps, p->stride,      p->step_bytes != NULL,
-             p->step_costs != NULL, o->units, o->table_bytes, o->compare};
+             p->step_costs != NULL, o->units, o->table_bytes, o->compare,
+             p->max_steps};
     uint64_t h = 0x757475726e2d6d70ull;
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
         h = mix(h, fields[i]);
@@ -127,10 +128,15 @@ static void check_uniform(struct uturn__mpi_making *mk)
 void uturn__mpi_shape_check(struct uturn__mpi_making *mk)
 {
     const uturn_problem_t *p = &mk->problem;
-    if (p->steps == 0)
+    if (p->steps == 0 && p->planner != UTURN_PLANNER_ONLINE)
         refuse(mk, UTURN_E_INVALID_ARG,
-               "steps must be at least 1 (the MPI layer does not take "
-               "online plans yet)");
+               "steps must be at least 1 (0, the step count unknown, is for "
+               "the online planner)");
+    else if (p->planner == UTURN_PLANNER_ONLINE && p->slot_bytes == 0)
+        refuse(mk, UTURN_E_UNSUPPORTED,
+               "online plans across ranks take uniform states: give "
+               "slot_bytes (sizes that arrive as the run goes differ from "
+               "rank to rank, and so would the plans)");
     else if (p->levels != NULL && p->step_bytes != NULL)
         refuse(mk, UTURN_E_UNSUPPORTED,
                "storage levels take uniform states (no step_bytes)");

@@ -190,10 +190,12 @@ UTURN_MPI_EXPORT void uturn_mpi_plan_info_init_size(uturn_mpi_plan_info_t *info,
  * level: its own files in the directory its executor names), and the run's
  * budget is memory's bytes. Levels with per-step sizes: UTURN_E_UNSUPPORTED.
  *
- * Online plans (steps 0) are not supported yet (UTURN_E_INVALID_ARG: steps
- * must be at least 1). When they come, an online run makes one collective
- * call per first-sweep step (the end flag and, with sizes, the new size)
- * and none during the reversal.
+ * Online plans (UTURN_PLANNER_ONLINE, steps 0) take uniform states
+ * (slot_bytes; per-step sizes: UTURN_E_UNSUPPORTED): the capacity is the
+ * least over the ranks, and a run makes one collective call per
+ * first-sweep step (an MPI_LOR of every rank's is_last; a rank without
+ * one answers "not last"), so every rank ends at the first step where any
+ * rank's criterion holds; none during the reversal.
  *
  * Collective calls on success: MPI_Comm_dup, then two votes, and with
  * per-step sizes or step costs one MPI_Allreduce of the units and costs
@@ -350,7 +352,8 @@ typedef struct uturn_mpi_report {
      * for the other ranks included (a rank that reaches its first callback
      * early waits there for the slowest preflight). */
     double collective_seconds_max;
-    uint64_t collectives; /* collective calls of the run: 2 on success */
+    uint64_t collectives; /* collective calls of the run: 2 on success,
+                           * plus one per first-sweep step online */
     /* Storage levels: per level past memory (index 0 is level 1), the bytes
      * every rank wrote and read, summed; levels is how many. */
     uint64_t levels;
@@ -384,7 +387,8 @@ UTURN_MPI_EXPORT void uturn_mpi_report_init_size(uturn_mpi_report_t *report,
  *
  * The executor must cost slots as the one the plan was made with. The
  * first vote sits inside the first callback, the second after the run:
- * two collective calls per run, whatever the number of steps, and none
+ * two collective calls per run, whatever the number of steps (online: one
+ * more per first-sweep step), and none
  * per action; failures add a broadcast. @p observed and @p report are
  * this rank's, as its uturn_executor_run() filled them (report->status
  * is what this rank's executor returned: UTURN_E_CALLBACK on a rank that

@@ -39,7 +39,7 @@ static uturn_status_t check_capacity(const uturn_plan_t *plan,
                                       (unsigned long long)p->slot_bytes,
                                       given);
     }
-    if (p->slots > MAX_SLOTS)
+    if (p->slots > MAX_SLOTS && p->budget_bytes == 0)
         return uturn__fail(error, UTURN_E_UNSUPPORTED,
                            "online plans hold at most %d slots (the search "
                            "for the best reversal grows like slots^4); %llu "
@@ -55,7 +55,10 @@ static uturn_status_t prepare(uturn_plan_t *plan, uturn_error_t *error)
     if (st != UTURN_OK)
         return st;
     const uturn_problem_t *p = &plan->problem;
-    const uint64_t s = bytes_mode(plan) ? MAX_SLOTS : p->slots;
+    /* A budget that holds more than MAX_SLOTS: the plan uses MAX_SLOTS
+     * (less memory than allowed; stats.slots says so). */
+    const uint64_t s =
+        bytes_mode(plan) || p->slots > MAX_SLOTS ? MAX_SLOTS : p->slots;
     if (uturn__ol_state_bytes(s, p->max_steps) == 0)
         return uturn__fail(error, UTURN_E_NOMEM,
                            "the online planner's state for %llu slots does "

@@ -161,10 +161,13 @@ void uturn__executor_trim(uturn_executor_t *ex)
     uturn__free(&ex->alloc, ex->gen, ex->gen_bytes);
     uturn__free(&ex->alloc, ex->hashes,
                 (size_t)ex->hashes_cap * sizeof *ex->hashes);
-    ex->gen        = NULL;
-    ex->gen_bytes  = 0;
-    ex->hashes     = NULL;
-    ex->hashes_cap = 0;
+    uturn__free(&ex->alloc, ex->records, (size_t)ex->records_cap);
+    ex->gen         = NULL;
+    ex->gen_bytes   = 0;
+    ex->hashes      = NULL;
+    ex->hashes_cap  = 0;
+    ex->records     = NULL;
+    ex->records_cap = 0;
     ex->peak_plan  = NULL;
 }
 

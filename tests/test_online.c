@@ -539,3 +539,26 @@ Test(online, step_records_come_back_on_every_recomputation)
     uturn_executor_free(ex);
     uturn_plan_free(plan);
 }
+
+/* A budget that holds more than UTURN_ONLINE_MAX_SLOTS slots: a plan of
+ * that many (stats say so), inside the budget; asking for more slots
+ * outright is refused (above). */
+Test(online, large_budget_holds_the_most_slots)
+{
+    uturn_problem_t p;
+    uturn_problem_init(&p);
+    p.planner      = UTURN_PLANNER_ONLINE;
+    p.slot_bytes   = 100;
+    p.budget_bytes = 100u * 1000u; /* 1000 slots' worth */
+    uturn_plan_t *plan = NULL;
+    uturn_error_t err;
+    uturn_error_init(&err);
+    cr_assert_eq(uturn_plan_create(&p, NULL, &plan, &err), UTURN_OK, "%s",
+                 err.message);
+    uturn_stats_t s;
+    uturn_stats_init(&s);
+    cr_assert_eq(uturn_plan_stats(plan, &s), UTURN_OK);
+    cr_assert_eq(s.slots, UTURN_ONLINE_MAX_SLOTS);
+    cr_assert_leq(s.slots * p.slot_bytes, p.budget_bytes);
+    uturn_plan_free(plan);
+}

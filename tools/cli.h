@@ -25,6 +25,7 @@ struct cli_options {
     enum cli_format format;
     /* sweep */
     const char *model, *budgets, *budget_range, *planners, *plot;
+    const char *model_args; /* --model-args, for a model library */
     uint64_t grid;
     bool has_grid, run;
     /* per-step sizes and costs (dp) */
@@ -33,6 +34,10 @@ struct cli_options {
     const char *level_dir; /* sweep --run: where file levels go */
     uint64_t unit;
     bool has_unit;
+    /* budget: the bound asked for, factor_num / factor_den or cost */
+    uint64_t factor_num, factor_den, cost;
+    const char *factor_text;
+    bool has_factor, has_cost;
 };
 
 /* --levels, parsed (cli_levels.c); the names point into text. */
@@ -51,20 +56,45 @@ int cli_parse_levels(const char *text, bool open_first,
  * state's, given as the sweep reaches it; NULL for uniform states). */
 int cli_online_realise(uturn_plan_t **plan, uint64_t n, const uint64_t *sizes);
 
-/* One option a subcommand takes: its name, whether it has a value. */
+/* One option a subcommand takes: its name, whether it has a value, and
+ * its one-letter form ('\0': none). */
 struct cli_spec {
     const char *name;
     bool takes_value;
+    char short_name;
 };
 
 /* Parse argv[first..argc) for the subcommand's specs into opts.
  * Returns CLI_OK or CLI_BAD_INPUT (after printing the message). */
 int cli_parse(int argc, char **argv, int first, const struct cli_spec *specs,
               struct cli_options *opts);
-/* Parse a whole number / a size with an optional suffix (KiB MiB GiB KB MB
- * GB); on failure print "uturn: WHAT: ..." and return false. */
+/* Parse a whole number (digits only); on failure print "uturn: WHAT: ..."
+ * and return false. */
 bool cli_number(const char *what, const char *text, uint64_t *out);
+/* Parse a decimal number ("2", "2.5", ".75") as num / den, den a power of
+ * 10; false with the message printed. */
+bool cli_decimal(const char *what, const char *text, uint64_t *num,
+                 uint64_t *den);
+/* Parse a size as CLI_SIZE_HELP says (cli_size.c); on failure print
+ * "uturn: WHAT: ..." (naming the whole sizes beside a fraction that is not
+ * whole) and return false. */
 bool cli_size(const char *what, const char *text, uint64_t *out);
+/* The forms of a size, for messages, and the rule, for every --help that
+ * takes a size. */
+#define CLI_SIZE_FORMS                                                         \
+    "a number of bytes and an optional unit, any case: K M G T P E or KiB "   \
+    "MiB .. (powers of 1024), KB MB GB TB PB EB (powers of 1000), B; e.g. "   \
+    "40MiB, 1.5G"
+#define CLI_SIZE_HELP                                                          \
+    "Sizes: a number of bytes and an optional unit, in any case. K, M, G,\n"  \
+    "T, P, E, and KiB, MiB, ... (also Ki, Mi, ...) are powers of 1024:\n"     \
+    "40M = 40MiB = 40mib = 41943040. KB, MB, GB, TB, PB, EB are powers of\n"  \
+    "1000: 40MB = 40000000. B or no unit is bytes. A fraction is allowed\n"   \
+    "when the size is a whole number of bytes (1.5KiB = 1536, 0.5M =\n"       \
+    "524288); any other (1.3KiB is 1331.2 bytes) is refused, naming the\n"    \
+    "whole sizes beside it. Nothing is rounded; sizes past 2^64 - 1 bytes\n" \
+    "are refused.\n"
+
 
 /* Read --sizes (size=true) or --costs from path ("-": stdin): exactly n
  * values, each at least 1, into a malloc'd array. CLI_OK or exit status. */
@@ -114,5 +144,6 @@ int cli_cmd_plan(int argc, char **argv);
 int cli_cmd_stats(int argc, char **argv);
 int cli_cmd_check(int argc, char **argv);
 int cli_cmd_sweep(int argc, char **argv);
+int cli_cmd_budget(int argc, char **argv);
 
 #endif

@@ -99,35 +99,33 @@ bool cli_number(const char *what, const char *text, uint64_t *out)
     return false;
 }
 
-bool cli_size(const char *what, const char *text, uint64_t *out)
+bool cli_decimal(const char *what, const char *text, uint64_t *num,
+                 uint64_t *den)
 {
-    static const struct {
-        const char *suffix;
-        uint64_t factor;
-    } units[]        = {{"KiB", 1024ull},      {"MiB", 1024ull * 1024},
-                        {"GiB", 1ull << 30},   {"TiB", 1ull << 40},
-                        {"KB", 1000ull},       {"MB", 1000000ull},
-                        {"GB", 1000000000ull}, {"TB", 1000000000000ull},
-                        {"B", 1ull},           {"", 1ull}};
-    const size_t len = strlen(text);
-    size_t end       = 0;
-    while (end < len && text[end] >= '0' && text[end] <= '9')
-        end++;
-    for (size_t u = 0; u < sizeof units / sizeof units[0]; u++) {
-        if (strcmp(text + end, units[u].suffix) != 0)
-            continue;
-        uint64_t value = 0;
-        bool big       = false;
-        if (digits(text, end, &value, &big) &&
-            !__builtin_mul_overflow(value, units[u].factor, out))
-            return true;
-        if (big || end > 0)
-            return cli_fail("%s: '%s' does not fit in 64 bits", what, text),
-                   false;
-        break;
-    }
-    cli_fail("%s: '%s' is not a size (a whole number of bytes, optionally "
-             "followed by KiB, MiB, GiB, TiB, KB, MB, GB or TB)",
-             what, text);
-    return false;
+    const char *dot  = strchr(text, '.');
+    const size_t len = dot != NULL ? (size_t)(dot - text) : strlen(text);
+    const char *frac = dot != NULL ? dot + 1 : "";
+    size_t places    = strlen(frac);
+    while (places > 0 && frac[places - 1] == '0')
+        places--; /* 2.50 is 2.5 */
+    uint64_t whole = 0, part = 0, scale = 1;
+    bool big = false, ok = (len > 0 || places > 0) &&
+                           (len == 0 || digits(text, len, &whole, &big)) &&
+                           (places == 0 || digits(frac, places, &part, &big));
+    if (ok && strspn(frac, "0123456789") != strlen(frac))
+        ok = false;
+    if (!ok && !big)
+        return cli_fail("%s: '%s' is not a number (digits with an optional "
+                        "fraction, e.g. 2.5)",
+                        what, text),
+               false;
+    for (size_t i = 0; ok && i < places; i++)
+        big = big || __builtin_mul_overflow(scale, 10, &scale);
+    if (big || __builtin_mul_overflow(whole, scale, num) ||
+        __builtin_add_overflow(*num, part, num))
+        return cli_fail("%s: '%s' has more digits than 64 bits hold", what,
+                        text),
+               false;
+    *den = scale;
+    return true;
 }

@@ -36,11 +36,16 @@ static bool apply_sweep(struct cli_options *o, const char *name, const char *v)
         return o->levels = v, true;
     if (strcmp(name, "level-dir") == 0)
         return o->level_dir = v, true;
-    const char **const text[] = {&o->model, &o->budgets, &o->budget_range,
-                                 &o->planners, &o->plot};
-    const char *const names[] = {"model", "budgets", "budget-range", "planners",
-                                 "plot"};
-    for (size_t i = 0; i < 5; i++)
+    if (strcmp(name, "factor") == 0)
+        return o->has_factor = true, o->factor_text = v,
+               cli_decimal("--factor", v, &o->factor_num, &o->factor_den);
+    if (strcmp(name, "cost") == 0)
+        return o->has_cost = true, cli_number("--cost", v, &o->cost);
+    const char **const text[] = {&o->model,    &o->budgets, &o->budget_range,
+                                 &o->planners, &o->plot,    &o->model_args};
+    const char *const names[] = {"model", "budgets", "budget-range",
+                                 "planners", "plot", "model-args"};
+    for (size_t i = 0; i < 6; i++)
         if (strcmp(name, names[i]) == 0)
             return *text[i] = v, true;
     return cli_fail("internal: option --%s has no handler", name), false;
@@ -83,6 +88,15 @@ static const struct cli_spec *find_spec(const struct cli_spec *specs,
     return NULL;
 }
 
+static const struct cli_spec *find_short(const struct cli_spec *specs,
+                                         char letter)
+{
+    for (; specs->name != NULL; specs++)
+        if (specs->short_name != '\0' && specs->short_name == letter)
+            return specs;
+    return NULL;
+}
+
 /* An option may be given once: a repeat is refused rather than "the last
  * one wins", which hides typos in long command lines. --json is --format
  * json, so the two together are a repeat too. */
@@ -104,10 +118,31 @@ static int note_seen(const struct cli_spec *specs, const struct cli_spec *spec,
     return CLI_OK;
 }
 
+/* The option argv[*i] names (spec, as "-n" or "--steps"); value is the
+ * text after '=', or NULL to take the next word. */
+static int take(int argc, char **argv, int *i, const struct cli_spec *specs,
+                const struct cli_spec *spec, const char *value,
+                struct cli_options *o, uint64_t *seen)
+{
+    if (note_seen(specs, spec, seen) != CLI_OK)
+        return CLI_BAD_INPUT;
+    const bool is_short = argv[*i][1] != '-';
+    if (spec->takes_value && value == NULL) {
+        if (*i + 1 >= argc)
+            return is_short ? cli_fail("%s (--%s) needs a value", argv[*i],
+                                       spec->name)
+                            : cli_fail("--%s needs a value", spec->name);
+        value = argv[++*i];
+    } else if (!spec->takes_value && value != NULL) {
+        return cli_fail("--%s takes no value", spec->name);
+    }
+    return apply(o, spec->name, value) ? CLI_OK : CLI_BAD_INPUT;
+}
+
 /* One "--name[=value]" word (and maybe the next word as its value). */
-static int one_option(int argc, char **argv, int *i,
-                      const struct cli_spec *specs, struct cli_options *o,
-                      uint64_t *seen)
+static int long_option(int argc, char **argv, int *i,
+                       const struct cli_spec *specs, struct cli_options *o,
+                       uint64_t *seen)
 {
     const char *word = argv[*i] + 2;
     const char *eq   = strchr(word, '=');
@@ -116,17 +151,37 @@ static int one_option(int argc, char **argv, int *i,
     if (spec == NULL)
         return cli_fail("%s: unknown option '%s' (see uturn %s --help)",
                         o->command, argv[*i], o->command);
-    if (note_seen(specs, spec, seen) != CLI_OK)
-        return CLI_BAD_INPUT;
-    const char *value = eq != NULL ? eq + 1 : NULL;
-    if (spec->takes_value && value == NULL) {
-        if (*i + 1 >= argc)
-            return cli_fail("--%s needs a value", spec->name);
-        value = argv[++*i];
-    } else if (!spec->takes_value && value != NULL) {
-        return cli_fail("--%s takes no value", spec->name);
-    }
-    return apply(o, spec->name, value) ? CLI_OK : CLI_BAD_INPUT;
+    return take(argc, argv, i, specs, spec, eq != NULL ? eq + 1 : NULL, o,
+                seen);
+}
+
+/* One "-X" word: a short option alone, its value (if any) the next word.
+ * "-steps" (one dash, a long name) and "-n100" or "-jr" (a value or more
+ * options in the same word) are refused, not guessed at: "-sizes" would
+ * otherwise be --slots with the value "izes". */
+static int short_option(int argc, char **argv, int *i,
+                        const struct cli_spec *specs, struct cli_options *o,
+                        uint64_t *seen)
+{
+    const char *word            = argv[*i];
+    const struct cli_spec *spec = find_short(specs, word[1]);
+    if (word[2] == '\0' && spec != NULL)
+        return take(argc, argv, i, specs, spec, NULL, o, seen);
+    const char *eq  = strchr(word + 1, '=');
+    const size_t len = eq != NULL ? (size_t)(eq - word - 1) : strlen(word + 1);
+    if (word[2] != '\0' && find_spec(specs, word + 1, len) != NULL)
+        return cli_fail("%s: '%s': a long option takes two dashes (-%s)",
+                        o->command, word, word);
+    if (word[2] != '\0' && spec != NULL)
+        return spec->takes_value
+                   ? cli_fail("%s: '%s': give the value of -%c as the next "
+                              "word (-%c %s)",
+                              o->command, word, word[1], word[1], word + 2)
+                   : cli_fail("%s: '%s': give short options one to a word "
+                              "(-%c takes no value)",
+                              o->command, word, word[1]);
+    return cli_fail("%s: unknown option '%s' (see uturn %s --help)",
+                    o->command, word, o->command);
 }
 
 int cli_parse(int argc, char **argv, int first, const struct cli_spec *specs,
@@ -135,18 +190,17 @@ int cli_parse(int argc, char **argv, int first, const struct cli_spec *specs,
     uint64_t seen = 0;
     for (int i = first; i < argc; i++) {
         const char *word = argv[i];
-        if (strncmp(word, "--", 2) == 0 && word[2] != '\0') {
-            const int rc = one_option(argc, argv, &i, specs, o, &seen);
-            if (rc != CLI_OK)
-                return rc;
-        } else if (word[0] == '-' && word[1] != '\0') {
-            return cli_fail("%s: unknown option '%s' (see uturn %s --help)",
-                            o->command, word, o->command);
-        } else if (o->positional == NULL) {
+        int rc           = CLI_OK;
+        if (strncmp(word, "--", 2) == 0 && word[2] != '\0')
+            rc = long_option(argc, argv, &i, specs, o, &seen);
+        else if (word[0] == '-' && word[1] != '\0')
+            rc = short_option(argc, argv, &i, specs, o, &seen);
+        else if (o->positional == NULL)
             o->positional = word;
-        } else {
-            return cli_fail("%s: unexpected argument '%s'", o->command, word);
-        }
+        else
+            rc = cli_fail("%s: unexpected argument '%s'", o->command, word);
+        if (rc != CLI_OK)
+            return rc;
     }
     return CLI_OK;
 }

@@ -6,43 +6,62 @@
 #include <string.h>
 
 static const struct cli_spec plan_specs[] = {
-    {"steps", true},       {"slots", true},      {"budget", true},
-    {"state-bytes", true}, {"slot-bytes", true}, {"stride", true},
-    {"format", true},      {"json", false},      {"walk", false},
-    {"sizes", true},       {"costs", true},      {"unit", true},
-    {"levels", true},      {"help", false},      {NULL, false}};
+    {"steps", true, 'n'},       {"slots", true, 's'},
+    {"budget", true, 'b'},      {"state-bytes", true, 'B'},
+    {"slot-bytes", true, '\0'}, {"stride", true, 'k'},
+    {"format", true, 'f'},      {"json", false, 'j'},
+    {"walk", false, '\0'},      {"sizes", true, '\0'},
+    {"costs", true, '\0'},      {"unit", true, '\0'},
+    {"levels", true, 'l'},      {"help", false, 'h'},
+    {NULL, false, '\0'}};
+
+/* The options of plan and stats, for their --help. */
+#define PLAN_OPTIONS                                                           \
+    "  -n, --steps N           the steps of the chain, n (required)\n"        \
+    "  -s, --slots S           the capacity in slots\n"                       \
+    "  -b, --budget SIZE       the capacity in bytes of slot storage\n"       \
+    "  -B, --state-bytes SIZE  the size of one state (with --budget)\n"       \
+    "      --slot-bytes SIZE   what a slot counts as (default: the state)\n"  \
+    "  -k, --stride K          periodic's stride\n"                           \
+    "  -l, --levels LIST       storage levels, fastest first (hrevolve):\n"   \
+    "                          NAME:SLOTS|SIZE[:w=W:r=R],...\n"               \
+    "      --sizes FILE        dp, online: the size of x_0 .. x_{n-1}, one\n" \
+    "                          per line (with --budget)\n"                    \
+    "      --costs FILE        dp: the cost of each step, one per line\n"     \
+    "      --unit SIZE         dp: its memory resolution (default: the\n"     \
+    "                          sizes' gcd)\n"                                 \
+    "  -f, --format text|json  the output (default text)\n"                   \
+    "  -j, --json              --format json\n"                               \
+    "  -h, --help\n"                                                          \
+    "A short option stands alone, its value in the next word (-n 100).\n"
+
+/* What needs a capacity, for plan and stats. */
+#define PLAN_CAPACITY                                                          \
+    "PLANNER is store-all, periodic, sqrt, revolve, dp, hrevolve or online.\n"\
+    "revolve, dp, hrevolve, online, and periodic without --stride, need a\n"  \
+    "capacity: --slots, --budget with the size of one state, or --levels.\n"  \
+    "Slots hold x_0 too.\n"                                                    \
+    "online is not told --steps N: the plan is the one it made when told,\n"  \
+    "after advance N-1 N, that x_N is the last state. With --budget and\n"    \
+    "--sizes FILE (no --state-bytes) each state's size is given to it as\n"   \
+    "the sweep reaches that state.\n"
 
 static const char plan_help[] =
-    "usage: uturn plan PLANNER --steps N [--slots S | --budget SIZE "
-    "--state-bytes SIZE [--slot-bytes SIZE]]\n"
-    "                  [--stride K] [--format text|json]\n"
+    "usage: uturn plan PLANNER -n N [-s S | -b SIZE -B SIZE] [options]\n"
     "Print the plan, one action per line, in the plan file format (so that\n"
-    "'uturn plan ... | uturn check -' works), or as JSON.\n"
-    "PLANNER is store-all, periodic, sqrt, revolve, dp, hrevolve or online.\n"
-    "revolve, dp, hrevolve, online, and periodic without --stride, need a\n"
-    "capacity: --slots, or --budget with\n"
-    "the size of one state (--state-bytes; --slot-bytes overrides what a\n"
-    "slot counts as). Sizes take KiB MiB GiB TiB KB MB GB TB. Slots hold\n"
-    "x_0 too.\n"
-    "dp also takes --sizes FILE (the size of x_0 .. x_{n-1}, one per line,\n"
-    "with --budget), --costs FILE (the cost of each step, one per line) and\n"
-    "--unit SIZE (its memory resolution; default: the sizes' gcd).\n"
-    "online is not told --steps N: the plan printed is the one it made when\n"
-    "told, after advance N-1 N, that x_N is the last state. With --budget\n"
-    "and --sizes FILE (no --state-bytes) each state's size is given to it as\n"
-    "the sweep reaches that state.\n";
+    "'uturn plan ... | uturn check -' works), or as JSON.\n" PLAN_CAPACITY
+        PLAN_OPTIONS CLI_SIZE_HELP;
 
 static const char stats_help[] =
-    "usage: uturn stats PLANNER --steps N [--slots S | --budget SIZE "
-    "--state-bytes SIZE [--slot-bytes SIZE]]\n"
-    "                   [--stride K] [--format text|json] [--json] [--walk]\n"
+    "usage: uturn stats PLANNER -n N [-s S | -b SIZE -B SIZE] [options]\n"
+    "                   [--walk]\n"
     "Print the plan's counts (forward_steps, peak_slots, ...), predicted\n"
     "without generating the plan. --walk generates and validates every\n"
     "action instead, and fails (exit 2) if the walk disagrees with the\n"
-    "prediction. Options as for 'uturn plan'.\n";
+    "prediction.\n" PLAN_CAPACITY PLAN_OPTIONS CLI_SIZE_HELP;
 
 static const char check_help[] =
-    "usage: uturn check FILE [--format text|json]\n"
+    "usage: uturn check FILE [-f|--format text|json] [-j|--json]\n"
     "Validate a plan file ('-' reads standard input) against every rule of\n"
     "the model and print its counts. Exit 0 when valid; 1 with\n"
     "'invalid plan: action K (line L): REASON' when not.\n";
@@ -296,7 +315,8 @@ static int check_stream(const char *path, uturn_stats_t *stats)
 int cli_cmd_check(int argc, char **argv)
 {
     static const struct cli_spec specs[] = {
-        {"format", true}, {"json", false}, {"help", false}, {NULL, false}};
+        {"format", true, 'f'}, {"json", false, 'j'}, {"help", false, 'h'},
+        {NULL, false, '\0'}};
     struct cli_options o = {.command = "check"};
     int rc               = cli_parse(argc, argv, 2, specs, &o);
     if (rc != CLI_OK || o.help)

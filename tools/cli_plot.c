@@ -177,7 +177,10 @@ void sweep_plot(const struct sweep *sw, FILE *out)
             "<text x='%.1f' y='28' text-anchor='middle' font-size='16'>"
             "%s%llu steps, %s per state: %s against "
             "memory%s</text>\n",
-            WIDTH / 2, sw->model ? "Burgers model, " : "",
+            WIDTH / 2,
+            sw->model_path != NULL ? "Model library, "
+            : sw->model            ? "Burgers model, "
+                                   : "",
             (unsigned long long)sw->steps, state,
             sw->has_levels ? "cost" : "recomputation",
             sw->has_levels ? ", the levels past it fixed" : "");

@@ -7,46 +7,63 @@
 #include <string.h>
 
 static const char sweep_help[] =
-    "usage: uturn sweep [--model burgers|none] [--grid N] [--steps N]\n"
-    "                   [--state-bytes SIZE] [--budgets LIST | "
-    "--budget-range MIN:MAX[:COUNT]]\n"
-    "                   [--planners LIST] [--run] [--format text|csv|json]\n"
-    "                   [--plot FILE.svg] [--levels MEM,NAME:CAP[:w=W:r=R],..."
-    "]\n"
+    "usage: uturn sweep [-m burgers|none|./libMODEL.so] [-n N] [-B SIZE]\n"
+    "                   [-b LIST | --budget-range MIN:MAX[:COUNT]] [-p LIST]\n"
+    "                   [-r] [-f text|csv|json] [--plot FILE.svg] [-l LIST]\n"
     "For each budget and planner: feasible or not, slots, forward_steps,\n"
-    "recompute factor and planned peak bytes. With --run the built-in\n"
-    "Burgers model is executed too: wall time, the allocator-measured peak\n"
-    "and whether the gradient equals the store-all gradient bit for bit.\n"
-    "  --model burgers   the default: 1D viscous Burgers, --grid points\n"
-    "                    (default 256), --steps time steps (default 2000)\n"
-    "  --state-bytes S   plan only, for --steps N states of S bytes\n"
-    "  --budgets LIST    comma-separated sizes, e.g. 4KiB,64KiB,1MiB\n"
-    "  --budget-range MIN:MAX[:COUNT]  COUNT (default 8) log-spaced sizes\n"
-    "  (default: one state to store-all, 10 log-spaced slot counts)\n"
-    "  --planners LIST   comma-separated, default store-all,periodic,sqrt,"
-    "revolve,\n"
-    "                    and dp up to 200 steps (its time grows like n^3)\n"
-    "  --sizes FILE      plan only: the size of each state (one per line);\n"
-    "                    dp plans them exactly, the others as the largest\n"
-    "  --costs FILE      plan only: the cost of each step; --unit SIZE: dp's\n"
-    "                    memory resolution\n"
-    "  --levels LIST     storage past memory, fixed while the budgets sweep\n"
-    "                    memory: mem[:w=W:r=R],disk:SLOTS|SIZE:w=W:r=R,...\n"
-    "                    (default planners hrevolve, which plans every level,\n"
-    "                    and revolve, which plans memory alone); rows gain\n"
-    "                    the plan's cost (forward plus every write and read)\n"
-    "  --level-dir DIR   --run: where file levels put their files ($TMPDIR)\n"
+    "recompute factor and planned peak bytes. With --run the model is\n"
+    "executed too: wall time, the allocator-measured peak and whether the\n"
+    "gradient equals the store-all gradient bit for bit.\n"
+    "  -m, --model burgers     the default: 1D viscous Burgers, --grid points\n"
+    "                          (default 256), --steps time steps (default\n"
+    "                          2000)\n"
+    "      --grid N            burgers: its grid points\n"
+    "  -m, --model none        plan only, for --steps N states of\n"
+    "                          --state-bytes S\n"    "  -m, --model ./libM.so   a model library (a path with a '/'): loaded\n"
+    "                          with dlopen, made by its\n"
+    "                          uturn_model_plugin_create() (see\n"
+    "                          <uturn_model_plugin.h>) for --steps steps\n"
+    "      --model-args TEXT   passed to that constructor as it is\n"
+    "  -n, --steps N           the steps of the chain\n"
+    "  -B, --state-bytes SIZE  plan only: the size of one state\n"
+    "  -b, --budgets LIST      comma-separated sizes, e.g. 4KiB,64KiB,1MiB\n"
+    "      --budget-range MIN:MAX[:COUNT]  COUNT (default 8) log-spaced sizes\n"
+    "                          (default: one state to store-all, 10\n"
+    "                          log-spaced slot counts)\n"
+    "  -p, --planners LIST     comma-separated, default store-all,periodic,\n"
+    "                          sqrt,revolve, and dp up to 200 steps (its time\n"
+    "                          grows like n^3)\n"
+    "  -r, --run               execute the model for every feasible row\n"
+    "      --sizes FILE        plan only: the size of each state (one per\n"
+    "                          line); dp plans them exactly, the others as\n"
+    "                          the largest\n"
+    "      --costs FILE        plan only: the cost of each step; --unit SIZE:\n"
+    "                          dp's memory resolution\n"
+    "  -l, --levels LIST       storage past memory, fixed while the budgets\n"
+    "                          sweep memory: mem[:w=W:r=R],disk:SLOTS|SIZE:\n"
+    "                          w=W:r=R,... (default planners hrevolve, which\n"
+    "                          plans every level, and revolve, which plans\n"
+    "                          memory alone); rows gain the plan's cost\n"
+    "                          (forward plus every write and read)\n"
+    "      --level-dir DIR     --run: where file levels put their files\n"
+    "                          ($TMPDIR)\n"
+    "  -f, --format text|csv|json, -j, --json, -h, --help\n"
+    "A short option stands alone, its value in the next word (-n 100).\n"
     "Planning-only rows count a slot as the state size; --run rows as what\n"
     "the allocator really spends on one. An infeasible row is a result:\n"
-    "the exit status is still 0.\n";
+    "the exit status is still 0.\n" CLI_SIZE_HELP;
 
 static const struct cli_spec sweep_specs[] = {
-    {"model", true},       {"grid", true},    {"steps", true},
-    {"state-bytes", true}, {"budgets", true}, {"budget-range", true},
-    {"planners", true},    {"run", false},    {"format", true},
-    {"json", false},       {"plot", true},    {"sizes", true},
-    {"costs", true},       {"unit", true},    {"help", false},
-    {"levels", true},      {"level-dir", true}, {NULL, false}};
+    {"model", true, 'm'},        {"grid", true, '\0'},
+    {"steps", true, 'n'},        {"state-bytes", true, 'B'},
+    {"budgets", true, 'b'},      {"budget-range", true, '\0'},
+    {"planners", true, 'p'},     {"run", false, 'r'},
+    {"format", true, 'f'},       {"json", false, 'j'},
+    {"plot", true, '\0'},        {"sizes", true, '\0'},
+    {"costs", true, '\0'},       {"unit", true, '\0'},
+    {"help", false, 'h'},        {"levels", true, 'l'},
+    {"level-dir", true, '\0'},   {"model-args", true, '\0'},
+    {NULL, false, '\0'}};
 
 /* Split a comma list in place into at most max words; an empty item
  * ("1KiB,,2KiB", a leading or trailing comma) is refused, not skipped. */
@@ -220,24 +237,45 @@ static int load_sweep_steps(const struct cli_options *o, struct sweep *sw)
     return rc;
 }
 
+/* --model and the options that go with it; CLI_OK or exit 1. */
+static int check_model(const struct cli_options *o, bool planning)
+{
+    const bool library =
+        o->model != NULL && sweep_model_is_library(o->model);
+    if (o->model != NULL && !library && strcmp(o->model, "burgers") != 0 &&
+        strcmp(o->model, "none") != 0)
+        return cli_fail("--model: '%s' is not a model (burgers, none, or "
+                        "the path of a model library with a '/', such as "
+                        "./libmymodel.so)",
+                        o->model);
+    if (o->model_args != NULL && !library)
+        return cli_fail("sweep: --model-args is for a model library "
+                        "(--model ./libNAME.so)");
+    if (library && (planning || o->has_grid))
+        return cli_fail("sweep: a model library has its own state and "
+                        "settings: give it --model-args, not --state-bytes, "
+                        "--sizes, --costs or --grid");
+    if (planning &&
+        (!o->has_steps || (!o->has_state_bytes && o->sizes_path == NULL)))
+        return cli_fail("sweep: planning only needs --steps and "
+                        "--state-bytes (or --sizes)");
+    if (planning && (o->run || o->has_grid))
+        return cli_fail("sweep: --run and --grid need a model (--model "
+                        "burgers or a model library)");
+    if (o->positional != NULL)
+        return cli_fail("sweep: unexpected argument '%s'", o->positional);
+    return CLI_OK;
+}
+
 /* The problem the options describe; CLI_OK or an exit status. */
 static int sweep_setup(const struct cli_options *o, struct sweep *sw)
 {
     const bool planning = o->has_state_bytes || o->sizes_path != NULL ||
                           o->costs_path != NULL ||
                           (o->model != NULL && strcmp(o->model, "none") == 0);
-    if (o->model != NULL && strcmp(o->model, "burgers") != 0 &&
-        strcmp(o->model, "none") != 0)
-        return cli_fail("--model: '%s' is not a model (burgers, none)",
-                        o->model);
-    if (planning &&
-        (!o->has_steps || (!o->has_state_bytes && o->sizes_path == NULL)))
-        return cli_fail("sweep: planning only needs --steps and "
-                        "--state-bytes (or --sizes)");
-    if (planning && (o->run || o->has_grid))
-        return cli_fail("sweep: --run and --grid need --model burgers");
-    if (o->positional != NULL)
-        return cli_fail("sweep: unexpected argument '%s'", o->positional);
+    const int checked = check_model(o, planning);
+    if (checked != CLI_OK)
+        return checked;
     sw->model       = !planning;
     sw->run         = o->run;
     sw->grid        = o->has_grid ? o->grid : 256;
@@ -256,6 +294,43 @@ static int sweep_setup(const struct cli_options *o, struct sweep *sw)
     sw->unit   = o->has_unit ? o->unit : 0;
     const int rc = load_sweep_steps(o, sw);
     return rc == CLI_OK ? sweep_parse_levels(o, sw) : rc;
+}
+
+/* The model, when it runs or only it knows its state size: the built-in
+ * Burgers model is made only to run (its size is grid doubles). */
+static int open_model(const struct cli_options *o, struct sweep *sw,
+                      struct sweep_model *m)
+{
+    const bool library =
+        sw->model && o->model != NULL && sweep_model_is_library(o->model);
+    if (!sw->run && !library)
+        return CLI_OK;
+    const int rc = sweep_model_open(library ? o->model : "burgers",
+                                    o->model_args, sw->grid, sw->steps, m);
+    if (rc != CLI_OK)
+        return rc;
+    sw->sm          = m;
+    sw->model_path  = m->path;
+    sw->state_bytes = m->model.state_bytes;
+    return CLI_OK;
+}
+
+/* With --run a slot counts as what the executor spends on one. */
+static int size_slots(struct sweep *sw, uturn_executor_t **ex)
+{
+    sw->slot_cost = sw->state_bytes;
+    if (!sw->run)
+        return CLI_OK;
+    uturn_slot_cost_t cost;
+    uturn_slot_cost_init(&cost);
+    if (uturn_executor_create(NULL, ex, NULL) != UTURN_OK ||
+        uturn_executor_slot_cost(*ex, sw->state_bytes, &cost) != UTURN_OK)
+        return cli_fail("cannot size a slot of %llu bytes",
+                        (unsigned long long)sw->state_bytes);
+    sw->slot_cost = cost.stride;
+    sw->granule   = cost.granule;
+    sw->executor  = *ex;
+    return CLI_OK;
 }
 
 /* Planners and budgets; the slot cost must be known for the default. */
@@ -286,6 +361,25 @@ static int sweep_lists(const struct cli_options *o, struct sweep *sw)
     return rc;
 }
 
+/* Plan (and run) every row, then print them and the plot. */
+static int sweep_rows(struct sweep *sw)
+{
+    struct cli_outfile plot = {0};
+    int rc                  = CLI_OK;
+    if (sw->plot != NULL)
+        rc = cli_outfile_open(sw->plot, &plot); /* before any long work */
+    if (rc == CLI_OK)
+        rc = sweep_fill(sw);
+    if (rc == CLI_OK)
+        sweep_print(stdout, sw);
+    if (rc == CLI_OK && sw->plot != NULL) {
+        sweep_plot(sw, plot.stream);
+        rc = cli_outfile_commit(&plot);
+    }
+    cli_outfile_abort(&plot);
+    return rc;
+}
+
 int cli_cmd_sweep(int argc, char **argv)
 {
     struct cli_options o = {.command = "sweep"};
@@ -293,38 +387,21 @@ int cli_cmd_sweep(int argc, char **argv)
     if (rc != CLI_OK || o.help)
         return o.help ? (fputs(sweep_help, stdout), CLI_OK) : rc;
     struct sweep sw = {0};
-    rc              = sweep_setup(&o, &sw);
-    if (rc != CLI_OK)
-        return rc;
-    sw.slot_cost          = sw.state_bytes;
+    struct sweep_model model;
+    memset(&model, 0, sizeof model);
+    rc = sweep_setup(&o, &sw);
+    if (rc == CLI_OK)
+        rc = open_model(&o, &sw, &model);
     uturn_executor_t *ex = NULL;
-    if (sw.run) {
-        uturn_slot_cost_t cost;
-        uturn_slot_cost_init(&cost);
-        if (uturn_executor_create(NULL, &ex, NULL) != UTURN_OK ||
-            uturn_executor_slot_cost(ex, sw.state_bytes, &cost) != UTURN_OK)
-            rc = cli_fail("cannot size a slot of %llu bytes",
-                          (unsigned long long)sw.state_bytes);
-        sw.slot_cost = cost.stride;
-        sw.granule   = cost.granule;
-        sw.executor  = ex;
-    }
+    if (rc == CLI_OK)
+        rc = size_slots(&sw, &ex);
     if (rc == CLI_OK)
         rc = sweep_lists(&o, &sw);
     sw.executor = NULL;
     uturn_executor_free(ex);
-    struct cli_outfile plot = {0};
-    if (rc == CLI_OK && sw.plot != NULL)
-        rc = cli_outfile_open(sw.plot, &plot); /* before any long work */
     if (rc == CLI_OK)
-        rc = sweep_fill(&sw);
-    if (rc == CLI_OK)
-        sweep_print(stdout, &sw);
-    if (rc == CLI_OK && sw.plot != NULL) {
-        sweep_plot(&sw, plot.stream);
-        rc = cli_outfile_commit(&plot);
-    }
-    cli_outfile_abort(&plot);
+        rc = sweep_rows(&sw);
+    sweep_model_close(sw.sm);
     free(sw.rows);
     free(sw.sizes);
     free(sw.costs);

@@ -1,7 +1,7 @@
-/* uturn sweep: planning each row, and with --run executing the Burgers
- * model through it and comparing its gradient with store-all's. */
+/* uturn sweep: planning each row, and with --run executing the model (the
+ * built-in Burgers model or a model library) through it and comparing its
+ * gradient with store-all's. */
 #define _POSIX_C_SOURCE 200809L
-#include "burgers_model.h"
 #include "sweep.h"
 
 #include <stdlib.h>
@@ -11,8 +11,9 @@
 
 struct runner {
     uturn_executor_t *ex;
-    burgers_t *model;
-    double *reference; /* store-all gradient */
+    struct sweep_model *model;
+    void *reference; /* store-all gradient */
+    uint64_t reference_bytes;
     double started;
     bool tty, shown, warned;
     unsigned noted; /* planners whose missing rows were explained */
@@ -40,17 +41,32 @@ static void progress(struct runner *r, size_t done, size_t total)
     r->shown = true;
 }
 
+/* The model's gradient after a run; CLI_OK or exit 2. */
+static int gradient_of(const struct sweep_model *m, const void **gradient,
+                       uint64_t *bytes)
+{
+    *gradient = NULL;
+    *bytes    = 0;
+    if (m->gradient(m->handle, gradient, bytes) != 0 || *gradient == NULL ||
+        *bytes == 0)
+        return cli_fail("the model has no gradient after the run "
+                        "(uturn_model_plugin_gradient failed, or gave none)"),
+               CLI_CANNOT;
+    return CLI_OK;
+}
+
 /* Run the model to plan; fills the run columns of row. */
 static int run_row(struct runner *r, const struct sweep *sw,
                    const uturn_plan_t *plan, struct sweep_row *row)
 {
-    uturn_model_t m;
-    uturn_model_init(&m);
     /* Each row's measured peak is its own plan's, not what an earlier row
      * left (the executor keeps its region within each run's budget). */
     uturn_executor_trim(r->ex);
-    burgers_reset(r->model);
-    burgers_model(r->model, &m);
+    if (r->model->reset(r->model->handle) != 0)
+        return cli_fail("the model could not reset to x_0 "
+                        "(uturn_model_plugin_reset failed)"),
+               CLI_CANNOT;
+    const uturn_model_t m = r->model->model;
     uturn_report_t rep;
     uturn_report_init(&rep);
     uturn_error_t err;
@@ -60,10 +76,16 @@ static int run_row(struct runner *r, const struct sweep *sw,
     if (st != UTURN_OK)
         return cli_library_error(st, &err);
     sweep_warn_tmpfs(sw, r->ex, &r->warned);
+    const void *gradient = NULL;
+    uint64_t bytes       = 0;
+    const int rc         = gradient_of(r->model, &gradient, &bytes);
+    if (rc != CLI_OK)
+        return rc;
     row->wall_seconds        = rep.wall_seconds;
     row->measured_peak_bytes = rep.measured_peak_bytes;
-    row->gradient_matches    = memcmp(burgers_gradient(r->model), r->reference,
-                                      (size_t)sw->grid * sizeof(double)) == 0;
+    row->gradient_matches    = r->reference != NULL &&
+                            bytes == r->reference_bytes &&
+                            memcmp(gradient, r->reference, (size_t)bytes) == 0;
     return CLI_OK;
 }
 
@@ -161,19 +183,30 @@ static int fill_row(struct runner *r, const struct sweep *sw,
     return rc;
 }
 
-/* The executor, the model and the store-all gradient every row must
- * reproduce bit for bit. */
+/* A copy of the model's gradient after the reference run. */
+static int keep_reference(struct runner *r)
+{
+    const void *gradient = NULL;
+    uint64_t bytes       = 0;
+    const int rc         = gradient_of(r->model, &gradient, &bytes);
+    if (rc != CLI_OK)
+        return rc;
+    r->reference = bytes <= SIZE_MAX ? malloc(bytes != 0 ? (size_t)bytes : 1)
+                                     : NULL;
+    if (r->reference == NULL)
+        return cli_fail("out of memory for the gradient"), CLI_CANNOT;
+    memcpy(r->reference, gradient, (size_t)bytes);
+    r->reference_bytes = bytes;
+    return CLI_OK;
+}
+
+/* The executor and the store-all gradient every row must reproduce bit
+ * for bit. */
 static int start_runner(struct runner *r, const struct sweep *sw)
 {
+    r->model = sw->sm;
     if (sweep_open_executor(sw, &r->ex) != CLI_OK)
         return CLI_CANNOT;
-    if (burgers_create((size_t)sw->grid, sw->steps, &r->model) != 0)
-        return cli_fail("out of memory for the Burgers model (grid %llu)",
-                        (unsigned long long)sw->grid),
-               CLI_CANNOT;
-    r->reference = calloc((size_t)sw->grid, sizeof(double));
-    if (r->reference == NULL)
-        return cli_fail("out of memory"), CLI_CANNOT;
     struct sweep_row row = {.planner = UTURN_PLANNER_STORE_ALL};
     uturn_problem_t p;
     uturn_problem_init(&p);
@@ -188,10 +221,7 @@ static int start_runner(struct runner *r, const struct sweep *sw)
         return cli_library_error(st, &err);
     const int rc = run_row(r, sw, plan, &row);
     uturn_plan_free(plan);
-    if (rc == CLI_OK)
-        memcpy(r->reference, burgers_gradient(r->model),
-               (size_t)sw->grid * sizeof(double));
-    return rc;
+    return rc == CLI_OK ? keep_reference(r) : rc;
 }
 
 static void stop_runner(struct runner *r)
@@ -199,7 +229,6 @@ static void stop_runner(struct runner *r)
     if (r->shown)
         fputs("\r\033[K", stderr);
     free(r->reference);
-    burgers_free(r->model);
     uturn_executor_free(r->ex);
 }
 

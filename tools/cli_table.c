@@ -130,7 +130,10 @@ static void print_header(FILE *out, const struct sweep *sw)
     char state[32], slot[32];
     sweep_human_bytes(sw->state_bytes, state, sizeof state);
     sweep_human_bytes(sw->slot_cost, slot, sizeof slot);
-    if (sw->model)
+    if (sw->model_path != NULL)
+        fprintf(out, "Model %s: %llu steps; ", sw->model_path,
+                (unsigned long long)sw->steps);
+    else if (sw->model)
         fprintf(out, "Burgers model: %llu grid points, %llu steps; ",
                 (unsigned long long)sw->grid, (unsigned long long)sw->steps);
     else

@@ -5,6 +5,7 @@
 #include "cli.h"
 
 #include <stddef.h>
+#include <uturn_model_plugin.h>
 
 #define SWEEP_MAX_PLANNERS 5
 /* dp joins the default planners up to this many steps: its time grows
@@ -30,8 +31,33 @@ struct sweep_row {
     bool gradient_matches;
 };
 
+/* The model a sweep plans for and runs: the built-in Burgers model or a
+ * model library (uturn_model_plugin.h), behind the same four calls. */
+struct sweep_model {
+    uturn_model_t model; /* as the model made it */
+    void *handle;
+    void *library; /* dlopen()'s handle, or NULL for the built-in */
+    const char *path; /* the library's, or NULL */
+    uturn_model_plugin_reset_fn *reset;
+    uturn_model_plugin_gradient_fn *gradient;
+    uturn_model_plugin_destroy_fn *destroy;
+};
+
+/* --model: "burgers" (--grid points) or a path with a '/' to a model
+ * library given args (--model-args); steps is n. Fills m (closed with
+ * sweep_model_close() on success only); CLI_OK or an exit status, the
+ * message printed. */
+int sweep_model_open(const char *spec, const char *args, uint64_t grid,
+                     uint64_t steps, struct sweep_model *m);
+/* Destroy the model and unload its library. NULL or closed: no-op. */
+void sweep_model_close(struct sweep_model *m);
+/* Whether --model names a library (a path with a '/'). */
+bool sweep_model_is_library(const char *spec);
+
 struct sweep {
-    bool model;     /* the built-in Burgers model, else planning only */
+    bool model;     /* a model gives the state, else planning only */
+    struct sweep_model *sm; /* that model, when open (--run, a library) */
+    const char *model_path; /* a model library's path, or NULL */
     bool run;       /* execute each feasible row */
     uint64_t grid;  /* Burgers grid points */
     uint64_t steps; /* n */

@@ -10,17 +10,21 @@ static const char usage[] =
     "  stats PLANNER ...   print a plan's counts without generating it\n"
     "  check FILE          validate a plan file and print its counts\n"
     "  sweep [--run]       every planner over a range of budgets: how much\n"
-    "                      memory buys how much time (built-in Burgers model)\n"
+    "                      memory buys how much time (the built-in Burgers\n"
+    "                      model, or --model ./libMODEL.so)\n"
+    "  budget PLANNER ...  the least budget for a recompute factor or a\n"
+    "                      cost, or what a budget buys\n"
     "\n"
-    "Planners: store-all, periodic, sqrt, revolve, dp.\n"
-    "  --help, --version\n";
+    "Planners: store-all, periodic, sqrt, revolve, dp, hrevolve.\n"
+    "  -h, --help, --version\n";
 
 static int dispatch(int argc, char **argv)
 {
     if (argc < 2)
         return fputs(usage, stderr), CLI_BAD_INPUT;
     const char *command = argv[1];
-    if (strcmp(command, "--help") == 0 || strcmp(command, "help") == 0)
+    if (strcmp(command, "--help") == 0 || strcmp(command, "-h") == 0 ||
+        strcmp(command, "help") == 0)
         return fputs(usage, stdout), CLI_OK;
     if (strcmp(command, "--version") == 0)
         return printf("uturn %s\n", uturn_version_string()), CLI_OK;
@@ -32,9 +36,11 @@ static int dispatch(int argc, char **argv)
         return cli_cmd_check(argc, argv);
     if (strcmp(command, "sweep") == 0)
         return cli_cmd_sweep(argc, argv);
+    if (strcmp(command, "budget") == 0)
+        return cli_cmd_budget(argc, argv);
     return cli_fail(
-        "unknown command '%s' (plan, stats, check, sweep; see uturn "
-        "--help)",
+        "unknown command '%s' (plan, stats, check, sweep, budget; see "
+        "uturn --help)",
         command);
 }
 

@@ -27,7 +27,9 @@ commands=(
   "sweep --steps 100 --state-bytes 8"
   "sweep --steps 100 --state-bytes 8 --format csv"
   "sweep --steps 100 --state-bytes 8 --format json"
-  "plan --help" "stats --help" "check --help" "sweep --help"
+  "budget revolve -n 1000 -B 8KiB -F 4"
+  "budget revolve -n 1000 -B 8KiB -F 4 -j"
+  "plan --help" "stats --help" "check --help" "sweep --help" "budget --help"
 )
 for c in "${commands[@]}"; do
   read -r -a args <<<"$c"

@@ -12,8 +12,8 @@ macro(fail text)
 endmacro()
 
 set(expected
-  ${INCLUDEDIR}/uturn.h ${INCLUDEDIR}/uturn_export.h
-  ${INCLUDEDIR}/uturn_version.h
+  ${INCLUDEDIR}/uturn.h ${INCLUDEDIR}/uturn.hpp ${INCLUDEDIR}/uturn_export.h
+  ${INCLUDEDIR}/uturn_version.h ${INCLUDEDIR}/uturn_model_plugin.h
   ${LIBDIR}/libuturn.a ${LIBDIR}/libuturn.so ${LIBDIR}/${SONAME}
   ${LIBDIR}/libuturn.so.${VERSION}
   ${LIBDIR}/pkgconfig/uturn.pc
@@ -22,6 +22,7 @@ set(expected
   ${DATADIR}/uturn/fortran/uturn.f90
   ${PYTHONDIR}/uturn/__init__.py ${PYTHONDIR}/uturn/_installed.py
   ${DATADIR}/doc/uturn/model.md ${DATADIR}/doc/uturn/bad-input.md
+  ${DATADIR}/doc/uturn/migrating-from-revolve.md
   ${BINDIR}/uturn)
 if(MPI)
   list(APPEND expected

@@ -3,8 +3,9 @@
 #   symbols_exported   libuturn.so exports exactly the UTURN_EXPORT functions
 #   install_prefix     fixture: install into <build>/consumers/prefix
 #   install_tree       the installed files, CLI, uturn.pc, version file
-#   consumer_*         programs in C (find_package, pkg-config), C++,
-#                      Fortran and Python built and run against that prefix
+#   consumer_*         programs in C (find_package, pkg-config), C++ (the
+#                      C header as it is, and uturn.hpp), Fortran and
+#                      Python built and run against that prefix
 #                      (Python: `python3 -c "import uturn; ..."` with
 #                      PYTHONPATH at the prefix's site directory, then a
 #                      pendulum and a numpy model)
@@ -71,7 +72,7 @@ set_tests_properties(install_tree PROPERTIES
 set(_uturn_consumers
   "c_find_package|CMakeLists.txt main.c build.sh|CMAKE_COMMAND|cmake"
   "c_pkgconfig|main.c build.sh|UTURN_PKG_CONFIG|pkg-config"
-  "cxx|main.cpp build.sh|UTURN_CXX|g++"
+  "cxx|main.cpp consumer_hpp.cpp build.sh|UTURN_CXX|g++"
   "fortran|main.f90 build.sh|UTURN_FC|gfortran"
   "python|main.py numpy_model.py build.sh|UTURN_PYTHON|python3")
 find_program(UTURN_CXX NAMES g++ c++)

@@ -179,8 +179,9 @@ static void decode(struct reader *r, uturn_problem_t *p)
     uturn_problem_init(p);
     p->planner = (uturn_planner_t)(head & 3);
     if ((flags & 15) == 15) {
-        /* Not planners (4 is dp, outside this target's oracle). */
-        static const int odd[] = {5, 6, 99, 100, 101, -1, 0x7fffffff};
+        /* Not planners: 4 dp, 5 online and 6 hrevolve are planners but
+         * outside this target's oracle; 100 (parsed) cannot be created. */
+        static const int odd[] = {7, 8, 99, 100, 101, -1, 0x7fffffff};
         p->planner             = (uturn_planner_t)odd[(flags >> 4) % 7];
     }
     switch (head >> 5) {

@@ -1,0 +1,1 @@
+budget revolve -n 10 -B 8

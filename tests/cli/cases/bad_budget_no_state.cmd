@@ -1,0 +1,1 @@
+budget revolve -n 10 -F 2

@@ -1,0 +1,1 @@
+budget online -n 100 -B 8 -F 3

@@ -1,0 +1,1 @@
+stats revolve -n100 -s 2

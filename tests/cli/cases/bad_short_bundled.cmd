@@ -1,0 +1,1 @@
+sweep -n 10 -B 8 -rj

@@ -1,0 +1,1 @@
+check -j -f text valid.plan

@@ -1,0 +1,1 @@
+stats revolve -s 2 -n

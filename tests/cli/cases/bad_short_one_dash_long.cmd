@@ -1,0 +1,1 @@
+stats revolve -steps 10 -s 2

@@ -1,0 +1,1 @@
+stats revolve -n 10 --steps 11 -s 2

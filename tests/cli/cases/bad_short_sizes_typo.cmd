@@ -1,0 +1,1 @@
+stats dp -n 4 -sizes sizes_forms -b 5KiB

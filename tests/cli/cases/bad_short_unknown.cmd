@@ -1,0 +1,1 @@
+stats revolve -n 10 -x 2

@@ -1,0 +1,1 @@
+stats store-all --steps 1 --state-bytes 0.5 --budget 1

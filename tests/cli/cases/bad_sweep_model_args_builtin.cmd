@@ -1,0 +1,1 @@
+sweep --model-args grid=64 --steps 10

@@ -1,0 +1,1 @@
+sweep --model ./libx.so --grid 64

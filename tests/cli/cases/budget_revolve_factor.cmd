@@ -1,0 +1,1 @@
+budget revolve -n 1000 -B 8KiB -F 4

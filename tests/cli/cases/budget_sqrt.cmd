@@ -1,0 +1,1 @@
+budget sqrt -n 100 -B 1K -F 2 -j

@@ -1,0 +1,1 @@
+budget store-all -n 100 -B 1K -F 1 -j

@@ -1,0 +1,1 @@
+stats dp --steps 4 --sizes sizes_forms --budget 5KiB --json

@@ -1,0 +1,1 @@
+sweep --steps 1 --state-bytes 1 --planners store-all --format csv --budgets 40M,40MB,40MiB,40mb,40Mi,40mib,40K,40k,40kb,40KIB,1.5GiB,0.5MiB,0.5m,1.50KiB,.5K,4096,4096B,4096b,1T,1TB,1P,1PB,1E,1EB,15EiB,18446744073709551615,0.0009765625K
