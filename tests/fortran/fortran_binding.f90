@@ -224,11 +224,14 @@ contains
 
   ! The fields appended in 0.2, negative: refused by name, nothing made.
   subroutine fields_of_0_2()
+    call problem_fields_of_0_2()
+    call executor_fields_of_0_2()
+    call run_fields_of_0_2()
+  end subroutine
+
+  ! The problem's fields of 0.2: max_steps, level_count and the levels.
+  subroutine problem_fields_of_0_2()
     type(uturn_level_t), target :: lv(2)
-    type(uturn_executor_options_t) :: o
-    type(uturn_slot_cost_t) :: cost
-    type(c_ptr) :: out
-    integer(c_int64_t) :: slots
     p = good
     p%max_steps = -1
     call uturn_error_init(err)
@@ -267,7 +270,13 @@ contains
     st = uturn_plan_create_checked(p, c_null_ptr, plan, err)
     call ok("the same levels, valid, are planned", st == UTURN_OK)
     call uturn_plan_free(plan)
+  end subroutine
 
+  ! The executor's level slots and slot cost of 0.2.
+  subroutine executor_fields_of_0_2()
+    type(uturn_slot_cost_t) :: cost
+    integer(c_int64_t) :: slots
+    p = good
     st = uturn_executor_create(c_null_ptr, ex, err)
     call uturn_error_init(err)
     st = uturn_executor_level_slots_checked(ex, p, -1_c_int64_t, slots, err)
@@ -281,7 +290,12 @@ contains
         cost%state_bytes == 100 .and. cost%stride == 112 .and. &
         cost%alignment == 16)
     call uturn_executor_free(ex)
+  end subroutine
 
+  ! The model's, the run options' and the executor options' fields of 0.2.
+  subroutine run_fields_of_0_2()
+    type(uturn_executor_options_t) :: o
+    type(c_ptr) :: out
     call uturn_model_init(model)
     model%record_bytes = -8
     call uturn_error_init(err)
@@ -350,14 +364,16 @@ contains
   ! (2**64 - 1 in C: the library would write or read past the end), is
   ! refused; within it, the library writes and reads only that much.
   subroutine sizes_of_fortran_arrays()
+    call cursor_read_sizes()
+    call action_format_sizes()
+    call plan_parse_sizes()
+  end subroutine
+
+  ! uturn_cursor_read_checked's capacity against the array.
+  subroutine cursor_read_sizes()
     type(uturn_action_t) :: actions(6)
     type(c_ptr) :: cursor
-    integer(c_size_t) :: count, length
-    character(kind=c_char, len=16) :: line
-    character(kind=c_char, len=5) :: short
-    character(kind=c_char, len=:), allocatable :: text
-    character(len=1), parameter :: nl = new_line("a")
-    type(uturn_stats_t) :: parsed_stats
+    integer(c_size_t) :: count
     p = good
     p%steps = 10
     p%slots = 3
@@ -384,7 +400,13 @@ contains
     call ok("a read of the whole array", st == UTURN_OK .and. count == 6)
     call uturn_cursor_free(cursor)
     call uturn_plan_free(plan)
+  end subroutine
 
+  ! uturn_action_format_checked's capacity against the string.
+  subroutine action_format_sizes()
+    integer(c_size_t) :: length
+    character(kind=c_char, len=16) :: line
+    character(kind=c_char, len=5) :: short
     action%op = UTURN_OP_ADVANCE
     action%step = 0
     action%step_end = 4
@@ -406,7 +428,13 @@ contains
     call uturn_error_init(err)
     st = uturn_action_format_checked(action, line, length, error=err)
     call refused("action_format(step -3)", st, err, "action%step")
+  end subroutine
 
+  ! uturn_plan_parse_checked's length against the text.
+  subroutine plan_parse_sizes()
+    character(kind=c_char, len=:), allocatable :: text
+    character(len=1), parameter :: nl = new_line("a")
+    type(uturn_stats_t) :: parsed_stats
     text = "uturn-plan 1" // nl // "steps 1" // nl // "slots 1" // nl // &
         "store 0 0" // nl // "advance 0 1" // nl // "turn" // nl // &
         "restore 0 0" // nl // "reverse 0" // nl // "free 0" // nl

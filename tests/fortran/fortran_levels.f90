@@ -431,22 +431,29 @@ contains
   end subroutine
 
   subroutine runs_through_levels()
-    integer(c_int64_t), parameter :: n = 100, n3 = 300
-    type(uturn_storage_callbacks_t), target :: cb
-    type(shelf_t), target :: sh
+    integer(c_int64_t), parameter :: n = 100
     type(uturn_level_stats_t) :: ls
-    type(uturn_level_report_t) :: lr
-    type(uturn_report_t) :: rep
-    integer(c_int64_t) :: stride
-    type(c_ptr) :: ex, plan, plan3
+    type(c_ptr) :: plan
     integer(c_int) :: st
     plan = hrevolve_plan(n, [level(5_c_int64_t, 0_c_int64_t, 0_c_int64_t, &
         c_loc(mem_name)), level(100_c_int64_t, 5_c_int64_t, 5_c_int64_t, &
         c_loc(disk_name))])
     call uturn_level_stats_init(ls)
     st = uturn_plan_level_stats(plan, 1_c_int64_t, ls)
+    call runs_through_files(plan, n)
+    call runs_through_user_levels(plan, n, ls)
+    call uturn_plan_free(plan)
+  end subroutine
 
-    ! A file level, overlapped (3 buffers) and synchronous.
+  ! A file level, overlapped (3 buffers) and synchronous.
+  subroutine runs_through_files(plan, n)
+    type(c_ptr), intent(in) :: plan
+    integer(c_int64_t), intent(in) :: n
+    type(uturn_level_report_t) :: lr
+    type(uturn_report_t) :: rep
+    integer(c_int64_t) :: stride
+    type(c_ptr) :: ex
+    integer(c_int) :: st
     ex = open_executor([file_level(.false.)], 3_c_int64_t)
     call run_and_compare("memory and a file", ex, plan, n, rep)
     st = uturn_executor_slot_bytes_checked(ex, int(8 * dim, c_int64_t), stride)
@@ -463,8 +470,20 @@ contains
     call ok("a synchronous file: not overlapped", .not. lr%overlapped .and. &
         lr%stores > 0)
     call uturn_executor_free(ex)
+  end subroutine
 
-    ! A user level of Fortran callbacks.
+  ! A user level of Fortran callbacks (ls: plan's level 1), then all
+  ! three: n 300 over memory 4, a file (w = r = 2), the user level.
+  subroutine runs_through_user_levels(plan, n, ls)
+    type(c_ptr), intent(in) :: plan
+    integer(c_int64_t), intent(in) :: n
+    type(uturn_level_stats_t), intent(inout) :: ls
+    integer(c_int64_t), parameter :: n3 = 300
+    type(uturn_storage_callbacks_t), target :: cb
+    type(shelf_t), target :: sh
+    type(uturn_report_t) :: rep
+    type(c_ptr) :: ex, plan3
+    integer(c_int) :: st
     call uturn_storage_callbacks_init(cb)
     cb%user = c_loc(sh)
     cb%open = c_funloc(shelf_open)
@@ -481,8 +500,6 @@ contains
         sh%puts == ls%stores .and. sh%gets == ls%restores .and. &
         sh%bytes_put == ls%stores * 8 * dim .and. sh%wrong == 0)
     call uturn_executor_free(ex)
-
-    ! All three: n 300 over memory 4, a file (w = r = 2), the user level.
     sh%opens = 0
     sh%puts = 0
     plan3 = hrevolve_plan(n3, [level(4_c_int64_t, 0_c_int64_t, 0_c_int64_t, &
@@ -498,7 +515,6 @@ contains
         sh%puts == ls%stores)
     call uturn_executor_free(ex)
     call uturn_plan_free(plan3)
-    call uturn_plan_free(plan)
   end subroutine
 
   ! A further level's bytes are whole strides of slot_bytes; memory in
@@ -573,7 +589,8 @@ contains
     st = uturn_executor_run_checked(ex, plan, model, report=rep, error=err)
     call ok("more levels than storages: refused, no callback ran", &
         st == UTURN_E_INVALID_ARG .and. rep%actions_done == 0 .and. &
-        same_bits(s%xbar, spread(-1.0_c_double, 1, dim)) .and. index(uturn_error_message(err), "level") > 0)
+        same_bits(s%xbar, spread(-1.0_c_double, 1, dim)) .and. &
+        index(uturn_error_message(err), "level") > 0)
     call uturn_executor_free(ex)
     call uturn_plan_free(plan)
   end subroutine

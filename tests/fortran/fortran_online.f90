@@ -108,6 +108,29 @@ module online_drive
 contains
   ! sizes(k + 1): bytes of x_k, given to the cursor once it is reached
   ! (a byte-budget plan), or absent.
+  ! One action of drive's: pushed to the validator v (until it refuses),
+  ! written as a line of plan text, counted.
+  subroutine take(r, v, a, n, err)
+    type(drive_t), intent(inout) :: r
+    type(c_ptr), intent(in) :: v
+    type(uturn_action_t), intent(in) :: a
+    integer(c_int64_t), intent(in) :: n
+    type(uturn_error_t), intent(inout) :: err
+    integer(c_size_t) :: length
+    integer(c_int) :: st
+    character(len=64) :: line
+    if (r%status == UTURN_OK) r%status = uturn_validator_push_checked(v, a, err)
+    st = uturn_action_format_checked(a, line, length)
+    call ok("a line of plan text", st == UTURN_OK .and. &
+        length == len_trim(line))
+    r%text = r%text // trim(line) // new_line("a")
+    if (a%op == UTURN_OP_ADVANCE) then
+      r%forward_steps = r%forward_steps + a%step_end - a%step
+      if (n > 0 .and. a%step_end > n) r%past_end = r%past_end + 1
+    end if
+    if (a%op == UTURN_OP_REVERSE) r%reverses = r%reverses + 1
+  end subroutine
+
   function drive(plan, n, sizes) result(r)
     type(c_ptr), intent(in) :: plan
     integer(c_int64_t), intent(in) :: n
@@ -118,10 +141,9 @@ contains
     type(uturn_error_t) :: err
     type(uturn_action_t) :: batch(64)
     type(c_ptr) :: cursor, v
-    integer(c_size_t) :: count, i, length
+    integer(c_size_t) :: count, i
     integer(c_int) :: st, cst
     integer(c_int64_t) :: k
-    character(len=64) :: line
     logical :: ended
     call uturn_problem_init(vp)
     call uturn_stats_init(ps)
@@ -144,18 +166,7 @@ contains
       cst = uturn_cursor_read_checked(cursor, batch, count, error=err)
       if (cst /= UTURN_OK .or. count == 0) exit
       do i = 1, count
-        if (r%status == UTURN_OK) &
-            r%status = uturn_validator_push_checked(v, batch(i), err)
-        st = uturn_action_format_checked(batch(i), line, length)
-        call ok("a line of plan text", st == UTURN_OK .and. &
-            length == len_trim(line))
-        r%text = r%text // trim(line) // new_line("a")
-        if (batch(i)%op == UTURN_OP_ADVANCE) then
-          r%forward_steps = r%forward_steps + batch(i)%step_end - &
-              batch(i)%step
-          if (n > 0 .and. batch(i)%step_end > n) r%past_end = r%past_end + 1
-        end if
-        if (batch(i)%op == UTURN_OP_REVERSE) r%reverses = r%reverses + 1
+        call take(r, v, batch(i), n, err)
       end do
       if (ended .or. batch(count)%op /= UTURN_OP_ADVANCE) cycle
       k = batch(count)%step_end
