@@ -144,7 +144,9 @@ module heat1d_run
   implicit none
 contains
   ! Collective: plan online (12 states' worth of bytes on every rank, at
-  ! most max_steps) and reverse m's run; seen: this rank's counts.
+  ! most max_steps; a slot costs a little more than its state, as
+  ! uturn_executor_slot_bytes says, so fewer than 12 slots) and reverse
+  ! m's run; seen: this rank's counts.
   function reverse(m, seen, slots, err) result(st)
     type(heat_t), target, intent(inout) :: m
     type(uturn_stats_t), intent(inout) :: seen
@@ -226,8 +228,8 @@ program mpi_heat1d
         &" steps; ", &
         &i0, " slots, ", i0, " forward steps")', ranks, seen%steps, slots, &
         seen%forward_steps
-    print '("J = ", f0.12, ", <dJ/du0, d> = ", f0.10, &
-        &", finite difference ", f0.10)', m%J, dot, fd
+    print '("J = ", f0.12, ", <dJ/du0, d> = ", f12.10, &
+        &", finite difference ", f12.10)', m%J, dot, fd
   end if
   if (abs(fd - dot) > 1e-6_c_double * abs(dot)) then
     if (rank == 0) print '("FAIL: the gradient and the finite difference")'
