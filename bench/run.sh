@@ -36,6 +36,12 @@ echo "== storage levels: hrevolve's costs, and overlapped I/O"
 bench/levels_costs.sh $uturn | tee $out/levels_costs.txt
 $build/bench/bench_levels 7 | tee $out/levels.txt
 
+echo "== online: ratios to the offline optimum, decision cost, sizes vs dp"
+{ $build/bench/bench_online ratios 2 3 4 5 10 20
+  $build/bench/bench_online ratios 50 | tail -n +3; } | tee $out/online_ratios.txt
+$build/bench/bench_online decide | tee $out/online_decide.txt
+$build/bench/bench_online bytes | tee $out/online_bytes.txt
+
 echo "== hyperfine: uturn sweep --run, one planner and budget per command"
 # Burgers, 4096 points x 2000 steps: a state is 32 KiB, store-all 62.5 MiB
 # (large enough that the runs, not process start-up, are what is timed).

@@ -87,6 +87,40 @@ $(cat $out/levels.txt)
 MD
 fi
 
+if [ -f $out/online_ratios.txt ]; then
+cat <<MD
+## Online plans (the step count unknown)
+
+The realised \`forward_steps\` of an online plan against the offline
+optimum \`t(n+1, s)\` for the same n, every n from 1 to max(2 C(s+3, 3),
+10^4), then 10^5 and 10^6: the worst ratio per s and where it occurs, and
+the worst over n >= 100. Targets: s <= 3 within 0.01 of the best any online
+plan can reach (an exhaustive search over every online strategy: 1.10833 at
+s = 2, 1.05263 at s = 3); s >= 4 below Revolve 2.0's online chain (1.22 at
+s = 4, 1.25 at s = 5, 1.31 at s = 10, 1.33 at s = 20, 1.17 at s = 50); at
+most 1.10 for every n >= 100. Commands: \`$build/bench/bench_online ratios
+2 3 4 5 10 20\` and \`$build/bench/bench_online ratios 50\`.
+
+$(cat $out/online_ratios.txt)
+
+The planner's decisions per first-sweep step, next to one forward step of
+the built-in Burgers model. Command: \`$build/bench/bench_online decide\`.
+
+\`\`\`
+$(cat $out/online_decide.txt)
+\`\`\`
+
+States of different sizes given only as they come, against dp planned
+offline with every size known. Command: \`$build/bench/bench_online
+bytes\`.
+
+\`\`\`
+$(cat $out/online_bytes.txt)
+\`\`\`
+
+MD
+fi
+
 if [ -f $out/hrevolve.txt ]; then
 cat <<MD
 ## hrevolve

@@ -173,7 +173,7 @@ add_test(NAME consumer_readme
   COMMAND sh ${_uturn_cdir}/check_docs.sh
           ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}
           tests/consumers/c_find_package/CMakeLists.txt
-          tests/consumers/c_find_package/main.c tests/consumers/cxx/main.cpp
+          tests/consumers/c_find_package/main.c tests/consumers/cxx/consumer_hpp.cpp
           tests/consumers/fortran/main.f90 tests/consumers/python/main.py
   WORKING_DIRECTORY ${PROJECT_BINARY_DIR})
 set_tests_properties(consumer_docs consumer_readme PROPERTIES TIMEOUT 60)
