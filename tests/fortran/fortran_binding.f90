@@ -82,134 +82,9 @@ program fortran_binding
   integer(c_int64_t) :: bytes
   integer :: i
 
-  ! A valid problem (revolve, n = 100, s = 5: 320 forward steps, docs/model.md
-  ! section 4) goes through the checked call.
-  call uturn_problem_init(good)
-  good%steps = 100
-  good%slots = 5
-  call uturn_error_init(err)
-  st = uturn_plan_create_checked(good, c_null_ptr, plan, err)
-  call ok("a valid problem is planned", st == UTURN_OK)
-  call uturn_stats_init(stats)
-  if (st == UTURN_OK) st = uturn_plan_stats(plan, stats)
-  call ok("revolve (100, 5) takes 320 forward steps", &
-      stats%forward_steps == 320)
-  call uturn_plan_free(plan)
-
-  ! Each field of the problem, negative, is refused by name.
-  do i = 1, size(fields)
-    p = good
-    select case (i)
-    case (1); p%steps = -1
-    case (2); p%slots = -1
-    case (3); p%slot_bytes = -16
-    case (4); p%budget_bytes = -80
-    case (5); p%stride = -2
-    case (6); p%unit_bytes = -8
-    end select
-    call uturn_error_init(err)
-    st = uturn_check(p, err)
-    call refused("uturn_check(problem%" // trim(fields(i)) // ")", st, err, &
-        "problem%" // trim(fields(i)))
-  end do
-
-  ! slots = -1 would be a capacity of 2**64-1: the checked calls refuse it
-  ! and leave out NULL, with or without an error argument.
-  p = good
-  p%slots = -1
-  call uturn_error_init(err)
-  plan = c_loc(x)
-  st = uturn_plan_create_checked(p, c_null_ptr, plan, err)
-  call refused("uturn_plan_create_checked", st, err, "problem%slots")
-  call ok("a refused plan is NULL", .not. c_associated(plan))
-  st = uturn_plan_create_checked(p, c_null_ptr, plan)
-  call ok("refused without an error argument", st == UTURN_E_INVALID_ARG)
-
-  st = uturn_executor_create(c_null_ptr, ex, err)
-  call ok("an executor", st == UTURN_OK)
-  p = good
-  p%slots = 0
-  p%slot_bytes = 8
-  p%budget_bytes = -1
-  call uturn_error_init(err)
-  st = uturn_executor_plan_checked(ex, p, plan, err)
-  call refused("uturn_executor_plan_checked", st, err, "problem%budget_bytes")
-
-  call uturn_error_init(err)
-  st = uturn_validator_create_checked(p, c_null_ptr, validator, err)
-  call refused("uturn_validator_create_checked", st, err, &
-      "problem%budget_bytes")
-
-  ! state_bytes: negative and 0 refused, 16 costs at least 16 bytes.
-  call uturn_error_init(err)
-  st = uturn_executor_slot_bytes_checked(ex, -16_c_int64_t, bytes, err)
-  call refused("slot_bytes(-16)", st, err, "state_bytes")
-  call uturn_error_init(err)
-  st = uturn_executor_slot_bytes_checked(ex, 0_c_int64_t, bytes, err)
-  call refused("slot_bytes(0)", st, err, "state_bytes must be at least 1")
-  st = uturn_executor_slot_bytes_checked(ex, 16_c_int64_t, bytes, err)
-  call ok("slot_bytes(16)", st == UTURN_OK .and. bytes >= 16)
-
-  ! A run with a negative state size or budget calls no callback.
-  p = good
-  p%steps = 4
-  p%slots = 0
-  p%planner = UTURN_PLANNER_STORE_ALL
-  p%slot_bytes = c_sizeof(x)
-  st = uturn_executor_plan_checked(ex, p, plan, err)
-  call ok("a store-all plan", st == UTURN_OK)
-  call uturn_model_init(model)
-  model%user = c_loc(calls)
-  model%forward = c_funloc(step_fn)
-  model%turn = c_funloc(turn_fn)
-  model%adjoint = c_funloc(step_fn)
-  model%state = c_loc(x)
-  model%state_bytes = -8
-  call uturn_error_init(err)
-  st = uturn_executor_run_checked(ex, plan, model, error=err)
-  call refused("run: model%state_bytes", st, err, "model%state_bytes")
-  model%state_bytes = c_sizeof(x)
-  call uturn_run_options_init(options)
-  options%budget_bytes = -1
-  call uturn_error_init(err)
-  st = uturn_executor_run_checked(ex, plan, model, options, error=err)
-  call refused("run: options%budget_bytes", st, err, "options%budget_bytes")
-  options%budget_bytes = 0
-  options%progress_every = -5
-  call uturn_error_init(err)
-  st = uturn_executor_run_checked(ex, plan, model, options, error=err)
-  call refused("run: options%progress_every", st, err, &
-      "options%progress_every")
-  call ok("no callback ran for a refused run", calls == 0)
-
-  ! The valid run: 4 forward steps, 1 turn, 4 adjoint steps.
-  options%progress_every = 0
-  call uturn_stats_init(stats)
-  st = uturn_executor_run_checked(ex, plan, model, options, stats, &
-      error=err)
-  call ok("a valid checked run", st == UTURN_OK .and. &
-      stats%forward_steps == 4 .and. calls == 9)
-  call uturn_plan_free(plan)
-  call uturn_executor_free(ex)
-
-  ! An action with a negative slot is refused before the validator.
-  p = good
-  p%steps = 2
-  p%slots = 2
-  st = uturn_validator_create_checked(p, c_null_ptr, validator, err)
-  call ok("a validator", st == UTURN_OK)
-  action%op = UTURN_OP_STORE
-  action%step = 0
-  action%step_end = 0
-  action%slot = -1
-  call uturn_error_init(err)
-  st = uturn_validator_push_checked(validator, action, err)
-  call refused("uturn_validator_push_checked", st, err, "action%slot")
-  action%slot = 0
-  st = uturn_validator_push_checked(validator, action, err)
-  call ok("store 0 0 is valid", st == UTURN_OK)
-  call uturn_validator_free(validator)
-
+  call planned_problems()
+  call executor_refusals()
+  call action_refusals()
   call fields_of_0_2()
   call online_cursor_values()
   call sizes_of_fortran_arrays()
@@ -221,6 +96,145 @@ program fortran_binding
   print '(a)', "ok: negative counts are refused by name"
 
 contains
+  ! A valid problem, then each field of the problem refused by name.
+  subroutine planned_problems()
+    ! A valid problem (revolve, n = 100, s = 5: 320 forward steps, docs/model.md
+    ! section 4) goes through the checked call.
+    call uturn_problem_init(good)
+    good%steps = 100
+    good%slots = 5
+    call uturn_error_init(err)
+    st = uturn_plan_create_checked(good, c_null_ptr, plan, err)
+    call ok("a valid problem is planned", st == UTURN_OK)
+    call uturn_stats_init(stats)
+    if (st == UTURN_OK) st = uturn_plan_stats(plan, stats)
+    call ok("revolve (100, 5) takes 320 forward steps", &
+        stats%forward_steps == 320)
+    call uturn_plan_free(plan)
+
+    ! Each field of the problem, negative, is refused by name.
+    do i = 1, size(fields)
+      p = good
+      select case (i)
+      case (1); p%steps = -1
+      case (2); p%slots = -1
+      case (3); p%slot_bytes = -16
+      case (4); p%budget_bytes = -80
+      case (5); p%stride = -2
+      case (6); p%unit_bytes = -8
+      end select
+      call uturn_error_init(err)
+      st = uturn_check(p, err)
+      call refused("uturn_check(problem%" // trim(fields(i)) // ")", st, err, &
+          "problem%" // trim(fields(i)))
+    end do
+
+    ! slots = -1 would be a capacity of 2**64-1: the checked calls refuse it
+    ! and leave out NULL, with or without an error argument.
+    p = good
+    p%slots = -1
+    call uturn_error_init(err)
+    plan = c_loc(x)
+    st = uturn_plan_create_checked(p, c_null_ptr, plan, err)
+    call refused("uturn_plan_create_checked", st, err, "problem%slots")
+    call ok("a refused plan is NULL", .not. c_associated(plan))
+    st = uturn_plan_create_checked(p, c_null_ptr, plan)
+    call ok("refused without an error argument", st == UTURN_E_INVALID_ARG)
+  end subroutine
+
+  ! The executor's checked calls refuse negative problems and sizes; then
+  ! its runs (run_refusals).
+  subroutine executor_refusals()
+    st = uturn_executor_create(c_null_ptr, ex, err)
+    call ok("an executor", st == UTURN_OK)
+    p = good
+    p%slots = 0
+    p%slot_bytes = 8
+    p%budget_bytes = -1
+    call uturn_error_init(err)
+    st = uturn_executor_plan_checked(ex, p, plan, err)
+    call refused("uturn_executor_plan_checked", st, err, "problem%budget_bytes")
+
+    call uturn_error_init(err)
+    st = uturn_validator_create_checked(p, c_null_ptr, validator, err)
+    call refused("uturn_validator_create_checked", st, err, &
+        "problem%budget_bytes")
+
+    ! state_bytes: negative and 0 refused, 16 costs at least 16 bytes.
+    call uturn_error_init(err)
+    st = uturn_executor_slot_bytes_checked(ex, -16_c_int64_t, bytes, err)
+    call refused("slot_bytes(-16)", st, err, "state_bytes")
+    call uturn_error_init(err)
+    st = uturn_executor_slot_bytes_checked(ex, 0_c_int64_t, bytes, err)
+    call refused("slot_bytes(0)", st, err, "state_bytes must be at least 1")
+    st = uturn_executor_slot_bytes_checked(ex, 16_c_int64_t, bytes, err)
+    call ok("slot_bytes(16)", st == UTURN_OK .and. bytes >= 16)
+    call run_refusals()
+    call uturn_executor_free(ex)
+  end subroutine
+
+  subroutine run_refusals()
+    ! A run with a negative state size or budget calls no callback.
+    p = good
+    p%steps = 4
+    p%slots = 0
+    p%planner = UTURN_PLANNER_STORE_ALL
+    p%slot_bytes = c_sizeof(x)
+    st = uturn_executor_plan_checked(ex, p, plan, err)
+    call ok("a store-all plan", st == UTURN_OK)
+    call uturn_model_init(model)
+    model%user = c_loc(calls)
+    model%forward = c_funloc(step_fn)
+    model%turn = c_funloc(turn_fn)
+    model%adjoint = c_funloc(step_fn)
+    model%state = c_loc(x)
+    model%state_bytes = -8
+    call uturn_error_init(err)
+    st = uturn_executor_run_checked(ex, plan, model, error=err)
+    call refused("run: model%state_bytes", st, err, "model%state_bytes")
+    model%state_bytes = c_sizeof(x)
+    call uturn_run_options_init(options)
+    options%budget_bytes = -1
+    call uturn_error_init(err)
+    st = uturn_executor_run_checked(ex, plan, model, options, error=err)
+    call refused("run: options%budget_bytes", st, err, "options%budget_bytes")
+    options%budget_bytes = 0
+    options%progress_every = -5
+    call uturn_error_init(err)
+    st = uturn_executor_run_checked(ex, plan, model, options, error=err)
+    call refused("run: options%progress_every", st, err, &
+        "options%progress_every")
+    call ok("no callback ran for a refused run", calls == 0)
+
+    ! The valid run: 4 forward steps, 1 turn, 4 adjoint steps.
+    options%progress_every = 0
+    call uturn_stats_init(stats)
+    st = uturn_executor_run_checked(ex, plan, model, options, stats, &
+        error=err)
+    call ok("a valid checked run", st == UTURN_OK .and. &
+        stats%forward_steps == 4 .and. calls == 9)
+    call uturn_plan_free(plan)
+  end subroutine
+
+  subroutine action_refusals()
+    ! An action with a negative slot is refused before the validator.
+    p = good
+    p%steps = 2
+    p%slots = 2
+    st = uturn_validator_create_checked(p, c_null_ptr, validator, err)
+    call ok("a validator", st == UTURN_OK)
+    action%op = UTURN_OP_STORE
+    action%step = 0
+    action%step_end = 0
+    action%slot = -1
+    call uturn_error_init(err)
+    st = uturn_validator_push_checked(validator, action, err)
+    call refused("uturn_validator_push_checked", st, err, "action%slot")
+    action%slot = 0
+    st = uturn_validator_push_checked(validator, action, err)
+    call ok("store 0 0 is valid", st == UTURN_OK)
+    call uturn_validator_free(validator)
+  end subroutine
 
   ! The fields appended in 0.2, negative: refused by name, nothing made.
   subroutine fields_of_0_2()
