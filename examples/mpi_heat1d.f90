@@ -4,10 +4,11 @@
 ! - dt u**3 on 240 points, split evenly across the ranks (each rank holds
 ! its points; the callbacks exchange one point with each neighbour). The
 ! run is online: nobody knows the number of steps beforehand; it stops
-! when the heat of a pulse reaches a probe (u > 1/5 at point 95), which
-! only the rank holding that point can tell: its is_last says so, the
-! others' say no, and the layer ends every rank at that step. uturn_mpi_plan_create agrees on the slots
-! every rank's budget holds, uturn_mpi_run reverses the run on every rank.
+! when the heat of a pulse reaches a probe (u > 1/5 at point 95, counted
+! from 0), which only the rank holding that point can tell: its is_last
+! says so, the others' say no, and the layer ends every rank at that
+! step. uturn_mpi_plan_create agrees on the slots every rank's budget
+! holds, uturn_mpi_run reverses the run on every rank.
 ! J = sum(u_n**2) / 2 over the whole grid; the program checks dJ/du_0
 ! against a central finite difference in one direction d and exits
 ! non-zero when they differ (|fd - <dJ/du_0, d>| > 1e-6 |<dJ/du_0, d>|).
@@ -225,9 +226,8 @@ program mpi_heat1d
       objective(m, u0 - eps * d, seen%steps)) / (2 * eps)
   if (rank == 0) then
     print '(i0, " ranks: the heat reached the probe after ", i0, &
-        &" steps; ", &
-        &i0, " slots, ", i0, " forward steps")', ranks, seen%steps, slots, &
-        seen%forward_steps
+        &" steps; ", i0, " slots, ", i0, " forward steps")', ranks, &
+        seen%steps, slots, seen%forward_steps
     print '("J = ", f0.12, ", <dJ/du0, d> = ", f12.10, &
         &", finite difference ", f12.10)', m%J, dot, fd
   end if
