@@ -612,10 +612,12 @@ UTURN_EXPORT uturn_status_t uturn_plan_fingerprint(const uturn_plan_t *plan,
  * Generate every action of @p plan, validate it against every rule of the
  * model and count what happened. This is the check that the predicted
  * counts hold; it costs time proportional to the number of actions and
- * memory proportional to the highest slot used.
+ * memory proportional to the highest slot used. An online plan is walked
+ * to its max_steps, where its first sweep ends by itself.
  * @param[out] observed  The counts seen, or NULL.
  * @return UTURN_OK; UTURN_E_INVALID_ARG (NULL plan); UTURN_E_INVALID_PLAN
- *         (with the action index in @p error); UTURN_E_NOMEM.
+ *         (with the action index in @p error); UTURN_E_NOMEM;
+ *         UTURN_E_UNSUPPORTED (an online plan without max_steps).
  * Thread safety: safe on a shared plan. Since: 0.1
  */
 UTURN_EXPORT uturn_status_t uturn_plan_walk(const uturn_plan_t *plan,

@@ -123,8 +123,8 @@ uint64_t uturn__ol_bytes_slots(const struct hdr *h, uint64_t size_max)
 int uturn__ol_set_size(void *state, uint64_t step, uint64_t bytes)
 {
     struct hdr *h = state;
-    if (!h->bytes)
-        return uturn__ol_fail(h, UTURN_E_INVALID_ARG);
+    if (!h->bytes) /* a plan of slots: sizes are not its business */
+        return UTURN_E_UNSUPPORTED;
     if (step == 0 && h->phase == PH_START) {
         h->size0 = bytes;
         if (bytes > h->budget)

@@ -152,13 +152,19 @@ uturn_status_t uturn_cursor_read(uturn_cursor_t *cursor,
         written += got;
         go_on        = false;
     }
-    if (cursor->online && cursor->planner->awaits_end(cursor->state)) {
+    if (written > 0 && cursor->online &&
+        cursor->planner->awaits_end(cursor->state)) {
         *count = written;
         return UTURN_OK;
     }
-    /* A tail too short for the generator goes through the buffer. */
-    while (written < capacity && uturn_cursor_next(cursor, actions + written))
+    /* A tail too short for the generator goes through the buffer; an
+     * online plan's read still stops at an advance where it may end. */
+    while (written < capacity && uturn_cursor_next(cursor, actions + written)) {
         written++;
+        if (cursor->online && cursor->head == cursor->count &&
+            cursor->planner->awaits_end(cursor->state))
+            break;
+    }
     *count = written;
     return UTURN_OK;
 }

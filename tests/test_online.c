@@ -562,3 +562,101 @@ Test(online, large_budget_holds_the_most_slots)
     cr_assert_leq(s.slots * p.slot_bytes, p.budget_bytes);
     uturn_plan_free(plan);
 }
+
+/* Read an online plan for n steps in batches of @p cap, ending it right
+ * after advance n-1 n; the actions into @p out (room for max). Every read
+ * but the last must return at least one action (0 means the end). */
+static size_t read_in_batches(uint64_t n, size_t cap, uturn_action_t *out,
+                              size_t max)
+{
+    uturn_plan_t *plan = od_plan(4, 0);
+    uturn_cursor_t *c  = NULL;
+    cr_assert_eq(uturn_cursor_create(plan, NULL, &c), UTURN_OK);
+    size_t total = 0, got = 0;
+    bool ended   = false;
+    uturn_action_t batch[8];
+    do {
+        cr_assert_eq(uturn_cursor_read(c, batch, cap, &got), UTURN_OK);
+        cr_assert_leq(total + got, max);
+        memcpy(out + total, batch, got * sizeof *batch);
+        total += got;
+        const uturn_action_t *last = got ? &batch[got - 1] : NULL;
+        if (!ended && last != NULL && last->op == UTURN_OP_ADVANCE &&
+            last->step_end == n) {
+            cr_assert_eq(uturn_cursor_end(c), UTURN_OK, "cap %zu", cap);
+            ended = true;
+        }
+    } while (got > 0);
+    cr_assert(ended, "cap %zu: the read never stopped at advance %llu %llu",
+              cap, (unsigned long long)(n - 1), (unsigned long long)n);
+    uturn_cursor_free(c);
+    uturn_plan_free(plan);
+    return total;
+}
+
+/* A read with room for fewer actions than the generator fills at once
+ * still stops at each first-sweep advance and returns 0 only at the end:
+ * every capacity gives the stream a large one gives. */
+Test(online, small_reads_give_the_same_stream)
+{
+    enum { MAX = 4096 };
+    static uturn_action_t want[MAX], got[MAX];
+    const uint64_t ns[] = {1, 2, 5, 30, 97};
+    for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
+        const size_t w = read_in_batches(ns[i], 8, want, MAX);
+        for (size_t cap = 1; cap < 8; cap++) {
+            const size_t g = read_in_batches(ns[i], cap, got, MAX);
+            cr_assert_eq(g, w, "n %llu cap %zu", (unsigned long long)ns[i],
+                         cap);
+            for (size_t k = 0; k < w; k++)
+                cr_assert(got[k].op == want[k].op &&
+                              got[k].step == want[k].step &&
+                              got[k].step_end == want[k].step_end &&
+                              got[k].slot == want[k].slot,
+                          "n %llu cap %zu action %zu",
+                          (unsigned long long)ns[i], cap, k);
+        }
+    }
+}
+
+/* Sizes on a plan of slots: UTURN_E_UNSUPPORTED, and the plan goes on. */
+Test(online, set_size_on_a_plan_of_slots_is_unsupported)
+{
+    uturn_plan_t *plan = od_plan(3, 0);
+    uturn_cursor_t *c  = NULL;
+    cr_assert_eq(uturn_cursor_create(plan, NULL, &c), UTURN_OK);
+    cr_assert_eq(uturn_cursor_set_size(c, 0, 64), UTURN_E_UNSUPPORTED);
+    uturn_action_t a[8];
+    size_t got = 0;
+    cr_assert_eq(uturn_cursor_read(c, a, 8, &got), UTURN_OK);
+    cr_assert(got == 2 && a[0].op == UTURN_OP_STORE &&
+              a[1].op == UTURN_OP_ADVANCE);
+    cr_assert_eq(uturn_cursor_end(c), UTURN_OK);
+    cr_assert_eq(uturn_cursor_read(c, a, 8, &got), UTURN_OK);
+    cr_assert(got > 0 && a[0].op == UTURN_OP_TURN);
+    uturn_cursor_free(c);
+    uturn_plan_free(plan);
+}
+
+/* A walk runs an online plan to its max_steps; without one it would never
+ * end, and is refused at once. */
+Test(online, walk_goes_to_max_steps)
+{
+    uturn_plan_t *plan = od_plan(4, 50);
+    uturn_stats_t seen;
+    uturn_stats_init(&seen);
+    uturn_error_t err;
+    uturn_error_init(&err);
+    cr_assert_eq(uturn_plan_walk(plan, &seen, &err), UTURN_OK, "%s",
+                 err.message);
+    cr_assert_eq(seen.steps, 50);
+    cr_assert_eq(seen.reverse_steps, 50);
+    cr_assert_geq(seen.forward_steps, od_t(51, 4));
+    cr_assert_leq(seen.peak_slots, 4);
+    uturn_plan_free(plan);
+    plan = od_plan(4, 0);
+    cr_assert_eq(uturn_plan_walk(plan, &seen, &err), UTURN_E_UNSUPPORTED);
+    cr_assert(strstr(err.message, "without max_steps never ends") != NULL,
+              "%s", err.message);
+    uturn_plan_free(plan);
+}

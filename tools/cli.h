@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <uturn.h>
 
-/* Exit statuses of docs/model.md section 8. */
+/* Exit statuses of docs/model.md section 9. */
 enum { CLI_OK = 0, CLI_BAD_INPUT = 1, CLI_CANNOT = 2 };
 
 enum cli_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_CSV };

@@ -3,6 +3,8 @@
 # say what they should. Usage: cmake -DPREFIX= -DLIBDIR= -DINCLUDEDIR=
 #   -DBINDIR= -DCMAKEDIR= -DDATADIR= -DVERSION= -DSOVERSION= -DSONAME=
 #   -DPYTHONDIR= (relative to the prefix)
+#   -DPYSOURCE= (the package's source directory: each of its modules must
+#   be installed)
 #   -DPKG_CONFIG= (may be empty) -DMPI= (1: the MPI layer was built)
 #   -P check_install.cmake
 cmake_minimum_required(VERSION 3.25)
@@ -24,6 +26,15 @@ set(expected
   ${DATADIR}/doc/uturn/model.md ${DATADIR}/doc/uturn/bad-input.md
   ${DATADIR}/doc/uturn/migrating-from-revolve.md
   ${BINDIR}/uturn)
+# Every module of the package, so that a new one cannot be left out of
+# the install (`import uturn` would fail only where it is imported).
+file(GLOB _uturn_modules RELATIVE "${PYSOURCE}" "${PYSOURCE}/*.py")
+if(NOT _uturn_modules)
+  fail("no Python modules in PYSOURCE \"${PYSOURCE}\"")
+endif()
+foreach(m IN LISTS _uturn_modules)
+  list(APPEND expected ${PYTHONDIR}/uturn/${m})
+endforeach()
 if(MPI)
   list(APPEND expected
     ${INCLUDEDIR}/uturn_mpi.h ${INCLUDEDIR}/uturn_mpi_export.h

@@ -51,7 +51,8 @@ class LibraryLoaded(Case):
 class ProblemIntegers(Case):
     """Every integer field of uturn_problem_t set through uturn.problem()."""
 
-    FIELDS = ["slots", "slot_bytes", "budget_bytes", "stride", "unit_bytes"]
+    FIELDS = ["slots", "slot_bytes", "budget_bytes", "stride", "unit_bytes",
+              "max_steps"]
 
     def test_steps_past_64_bits_is_an_overflow_not_10_steps(self):
         self.refused(OverflowError, lambda: uturn.problem(2**64 + 10),
@@ -59,10 +60,31 @@ class ProblemIntegers(Case):
         self.refused(OverflowError, lambda: uturn.problem(2**64), "steps")
 
     def test_steps_zero_or_negative_is_a_value_error(self):
-        text = self.refused(ValueError, lambda: uturn.problem(0), "steps",
-                            "at least 1")
-        self.assertIn("1..2**64-1", text)
-        self.refused(ValueError, lambda: uturn.problem(-1), "steps")
+        # uturn.h: steps is 0 for the online planner only, in the library's
+        # words (src/problem.c), before anything is planned.
+        self.refused(ValueError, lambda: uturn.problem(0), "steps",
+                     "at least 1", "is for the online planner")
+        self.refused(ValueError, lambda: uturn.problem(-1), "steps",
+                     "negative", "0..2**64-1")
+
+    def test_zero_steps_is_the_online_planners_and_only_its(self):
+        self.assertEqual(uturn.problem(0, planner="online", slots=3).steps, 0)
+        self.refused(ValueError, lambda: uturn.problem(
+            10, planner="online", slots=3), "online planner does not know "
+            "the steps: give steps 0 (and max_steps for a bound), not 10")
+        # The fields set in any order: checked when a plan is made.
+        p = uturn.Problem(steps=0)
+        self.assertEqual(p.steps, 0)
+        self.refused(ValueError, lambda: uturn.Plan.create(p), "steps",
+                     "at least 1")
+        p.planner, p.slots = "online", 2
+        with uturn.Plan.create(p) as plan:
+            self.assertTrue(plan.stats().online)
+        p.steps = 5
+        self.refused(ValueError, lambda: uturn.Plan.create(p),
+                     "does not know the steps", "not 5")
+        with uturn.Executor() as ex:
+            self.refused(ValueError, lambda: ex.plan(p), "not 5")
 
     def test_steps_of_the_wrong_kind(self):
         for value in NOT_INTEGERS:
@@ -168,9 +190,10 @@ class Planners(Case):
     def test_every_planner_by_name_and_by_value(self):
         for name, value in PLANNERS.items():
             with self.subTest(name=name):
-                self.assertEqual(uturn.problem(4, planner=name).planner,
+                steps = 0 if name == "online" else 4  # uturn.h: n unknown
+                self.assertEqual(uturn.problem(steps, planner=name).planner,
                                  value)
-                self.assertEqual(uturn.problem(4, planner=value).planner,
+                self.assertEqual(uturn.problem(steps, planner=value).planner,
                                  value)
 
     def test_the_planner_field_set_directly(self):

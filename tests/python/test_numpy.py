@@ -14,6 +14,7 @@ with J = |x_n|^2 / 2, so xbar_n = x_n and
     xbar = ybar + dt (nu (ybar[j-1] - 2 ybar[j] + ybar[j+1])
                       + (1 - 3 x^2) ybar).
 """
+import math
 import os
 import re
 import shutil
@@ -34,6 +35,7 @@ GRID, STEPS, DT, NU = 48, 40, 0.05, 0.4
 # derivative to this relative tolerance (truncation ~ eps^2, rounding
 # ~ 1e-16 / eps).
 FD_EPS, FD_TOLERANCE = 1e-6, 1e-7
+E_INFEASIBLE = 3  # <uturn.h>
 
 
 def lap(v):
@@ -257,6 +259,56 @@ class Gradients(unittest.TestCase):
         self.assertEqual(xbar.tobytes(), reference(x0).tobytes())
 
 
+class MemoryAndDisk(unittest.TestCase):
+    """Storage levels given in bytes, resolved by the executor: memory for
+    2 states at the region's real cost, a file level in a temporary
+    directory for 6 (bytes in whole strides of slot_bytes)."""
+
+    def test_memory_and_disk_in_bytes_is_bitwise_memory_only(self):
+        x0 = start()
+        nbytes = x0.nbytes
+        disk = fresh_dir(self)
+        with uturn.Executor(levels=[uturn.file_storage(disk)]) as ex:
+            # <uturn.h>: memory less the I/O buffers (2 slots by default).
+            memory = ex.budget(nbytes, 2 + 2)
+            stride = ex.slot_bytes(nbytes)
+            prob = uturn.problem(STEPS, planner="hrevolve", slot_bytes=nbytes,
+                                 levels=[uturn.level("mem", bytes=memory),
+                                         uturn.level("disk",
+                                                     bytes=6 * stride + 1,
+                                                     write_cost=4,
+                                                     read_cost=4)])
+            held = [ex.level_slots(prob, k) for k in (0, 1)]
+            self.assertEqual(held, [2, 6])
+            with ex.plan(prob) as plan:
+                predicted = plan.stats()
+                planned = plan.levels()
+                model = InPlace(x0)
+                observed, _ = model.run(ex, plan)
+            reports = ex.level_reports()
+        self.assertEqual([lv.slots for lv in planned], held)
+        self.assertEqual([lv.name for lv in planned], [b"mem", b"disk"])
+        self.assertEqual(os.listdir(disk), [])
+        # Memory alone with the same memory slots: revolve's gradient.
+        with uturn.Executor() as ex, uturn.Plan.create(uturn.problem(
+                STEPS, slots=held[0])) as plan:
+            alone = InPlace(x0)
+            alone.run(ex, plan)
+        self.assertEqual(model.xbar.tobytes(), alone.xbar.tobytes())
+        self.assertEqual(model.xbar.tobytes(), reference(x0).tobytes())
+        self.assertEqual(observed.forward_steps, predicted.forward_steps)
+        for report, level in zip(reports, planned):
+            self.assertEqual((report.stores, report.restores),
+                             (level.stores, level.restores))
+            self.assertLessEqual(report.peak_slots, level.slots)
+        disk_report = reports[1]
+        self.assertGreater(disk_report.stores, 0)
+        self.assertEqual(disk_report.bytes_written,
+                         disk_report.stores * nbytes)
+        self.assertEqual(disk_report.bytes_read,
+                         disk_report.restores * nbytes)
+
+
 class Refused(unittest.TestCase):
     """Buffers the executor cannot copy as one block are refused before
     anything runs, with the problem and the fix."""
@@ -470,6 +522,296 @@ class StepSizes(unittest.TestCase):
                 ex.run(plan, None, print, print, print, save=print,
                        load=print, step_bytes=units[:-1])
             self.assertIn("one value per step", str(cm.exception))
+
+
+# Online plans (docs/model.md section 9): the step count is found as the
+# run goes. The yardstick is the offline optimum, docs/model.md section
+# 4's closed form, computed here.
+def optimum(l, s):
+    """t(l, s): beta(s, r) = C(s + r, s), r the least with beta(s, r) >=
+    l, t = r l - beta(s + 1, r - 1)."""
+    r = 0
+    while math.comb(s + r, s) < l:
+        r += 1
+    return r * l - math.comb(s + r, s + 1)
+
+
+def band(s):
+    """The n up to which an online plan is exactly optimal."""
+    return (s + 1) * (s + 2) // 2
+
+
+def norm_past(limit):
+    """A stop that only the model knows: |x| has passed ``limit``."""
+    return lambda step, x, change: np.linalg.norm(x) > limit
+
+
+def steady(tol):
+    """A stop at a steady state: the last step changed x by less than
+    ``tol``."""
+    return lambda step, x, change: change < tol
+
+
+def stop_at(n):
+    return lambda step, x, change: step == n
+
+
+def first_stop(x0, stop):
+    """The n a stop criterion gives, by a plain loop."""
+    x, n = x0.copy(), 0
+    while True:
+        y = step(x)
+        n += 1
+        change, x = float(np.linalg.norm(y - x)), y
+        if stop(n, x, change):
+            return n
+
+
+class Stopping(InPlace):
+    """The Allen-Cahn model in place, with is_last: x_step is the last
+    when ``stop(step, x, change)`` says so (change: |x_step - x_step-1|,
+    kept by forward, which is_last follows in the first sweep)."""
+
+    def __init__(self, x0, stop):
+        super().__init__(x0)
+        self.stop, self.change, self.asked = stop, None, []
+
+    def forward(self, i):
+        before = self.x.copy()
+        self.x[:] = step(self.x)
+        self.change = float(np.linalg.norm(self.x - before))
+
+    def is_last(self, i):
+        self.asked.append(i)
+        return self.stop(i, self.x, self.change)
+
+    def run(self, ex, plan, **options):
+        return super().run(ex, plan, is_last=self.is_last, **options)
+
+
+def drive(plan, x0, stop, advance=step, sizes=False):
+    """A time loop of the user's own over plan.cursor(): every action done
+    with numpy copies (checkpoints in a dict), the end said right after
+    the advance to the state ``stop(step, x, change)`` calls the last; in
+    bytes mode (``sizes``) each state's size given as the sweep reaches
+    it. Returns (the gradient, the cursor's stats, the realised plan as
+    text, the most bytes held at once)."""
+    x, xbar, held, lines = x0.copy(), None, {}, []
+    reversed_, peak = [], 0
+    with plan.cursor() as c:
+        if sizes:
+            c.set_size(0, x.nbytes)
+        for a in c:
+            lines.append(str(a))
+            if a.op == uturn.OP_ADVANCE:
+                for _ in range(a.step, a.step_end):
+                    y = advance(x)
+                    change, x = float(np.linalg.norm(y - x)) \
+                        if y.shape == x.shape else None, y
+                if c.steps is None:  # the first sweep
+                    if stop(a.step_end, x, change):
+                        c.end()
+                    elif sizes:
+                        c.set_size(a.step_end, x.nbytes)
+            elif a.op == uturn.OP_STORE:
+                assert a.slot not in held
+                held[a.slot] = (a.step, x.copy())
+                peak = max(peak, sum(v.nbytes for _, v in held.values()))
+            elif a.op == uturn.OP_RESTORE:
+                kept_step, kept = held[a.slot]
+                assert kept_step == a.step, (kept_step, a.step)
+                x = kept.copy()
+            elif a.op == uturn.OP_FREE:
+                del held[a.slot]
+            elif a.op == uturn.OP_TURN:
+                xbar = x.copy()
+            elif a.op == uturn.OP_REVERSE:
+                reversed_.append(a.step)
+                xbar = (step_bar if advance is step else grow_bar)(x, xbar)
+            else:
+                raise AssertionError("unknown op %d" % a.op)
+        stats = c.stats()
+    assert not held, held
+    assert reversed_ == list(range(stats.steps - 1, -1, -1)), reversed_
+    return xbar, stats, lines, peak
+
+
+def realised_text(lines, stats, sizes=None, budget=0):
+    """The realised actions as plan text (as `uturn stats online` writes
+    them), for the library's validator to check through Plan.parse()."""
+    head = ["uturn-plan 1", "planner online", "steps %d" % stats.steps,
+            "slots %d" % stats.slots]
+    if sizes is not None:
+        head += ["step_bytes " + " ".join(map(str, sizes)),
+                 "budget_bytes %d" % budget]
+    return "\n".join(head + lines) + "\n"
+
+
+class Online(unittest.TestCase):
+    def online(self, ex=None, **capacity):
+        prob = uturn.problem(0, planner="online", **capacity)
+        return ex.plan(prob) if ex is not None else uturn.Plan.create(prob)
+
+    def store_all(self, ex, x0, n):
+        """The store-all gradient for n steps, through the executor."""
+        model = InPlace(x0)
+        with uturn.Plan.create(uturn.problem(n, planner="store-all")) as p:
+            model.run(ex, p)
+        return model.xbar
+
+    def test_a_criterion_only_the_model_knows_ends_the_run(self):
+        x0 = start()
+        stops = [("norm past 6", norm_past(6.0)), ("steady", steady(1e-3))]
+        with uturn.Executor() as ex:
+            for label, stop in stops:
+                n = first_stop(x0, stop)
+                want = self.store_all(ex, x0, n)
+                self.assertEqual(want.tobytes(), reference(x0, n).tobytes())
+                for capacity in [dict(slots=2), dict(slots=3),
+                                 dict(slots=7),
+                                 dict(budget_bytes=5 * x0.nbytes)]:
+                    with self.subTest(stop=label, n=n, **capacity), \
+                            self.online(ex, slot_bytes=x0.nbytes,
+                                        **capacity) as plan:
+                        model = Stopping(x0, stop)
+                        observed, report = model.run(ex, plan)
+                        self.assertEqual(model.xbar.tobytes(),
+                                         want.tobytes())
+                        self.assertEqual(model.asked, list(range(1, n + 1)))
+                        self.assertEqual((observed.steps, report.steps),
+                                         (n, n))
+                        s = plan.stats().slots
+                        self.assertLessEqual(observed.peak_slots, s)
+                        if n <= band(s):
+                            self.assertEqual(observed.forward_steps,
+                                             optimum(n + 1, s))
+                        self.assertGreaterEqual(observed.forward_steps,
+                                                optimum(n + 1, s))
+                # The gradient of J(x_n) for that n, by central differences.
+                rng = np.random.default_rng(n)
+                d = rng.standard_normal(GRID)
+                fd = (objective(x0 + FD_EPS * d, n) -
+                      objective(x0 - FD_EPS * d, n)) / (2 * FD_EPS)
+                exact = float(np.dot(model.xbar, d))
+                with self.subTest(stop=label, check="central differences"):
+                    self.assertLessEqual(abs(fd - exact),
+                                         FD_TOLERANCE * max(1.0, abs(exact)))
+
+    def test_a_step_drawn_at_random(self):
+        rng = np.random.default_rng(7)
+        x0 = start()
+        with uturn.Executor() as ex:
+            for trial in range(12):
+                n, s = int(rng.integers(1, 200)), [1, 2, 3, 5, 12][trial % 5]
+                n = n if s > 1 else n % 40 + 1  # 1 slot: n (n + 1) / 2
+                with self.subTest(n=n, slots=s), \
+                        self.online(slots=s) as plan:
+                    model = Stopping(x0, stop_at(n))
+                    observed, _ = model.run(ex, plan)
+                    self.assertEqual(model.xbar.tobytes(),
+                                     reference(x0, n).tobytes())
+                    self.assertEqual(observed.steps, n)
+                    if n <= band(s):
+                        self.assertEqual(observed.forward_steps,
+                                         optimum(n + 1, s))
+
+    def test_a_loop_of_your_own_gets_the_executors_gradient(self):
+        x0 = start()
+        stop = norm_past(6.0)
+        n = first_stop(x0, stop)
+        with uturn.Executor() as ex:
+            for s in [1, 2, 4, 9]:
+                with self.subTest(slots=s), self.online(slots=s) as plan:
+                    model = Stopping(x0, stop)
+                    observed, _ = model.run(ex, plan)
+                    xbar, stats, lines, _ = drive(plan, x0, stop)
+                    self.assertEqual(xbar.tobytes(), model.xbar.tobytes())
+                    self.assertEqual(xbar.tobytes(),
+                                     reference(x0, n).tobytes())
+                    for name in ["steps", "forward_steps", "stores",
+                                 "restores", "frees", "reverse_steps"]:
+                        self.assertEqual(getattr(stats, name),
+                                         getattr(observed, name), name)
+                    with uturn.Plan.parse(realised_text(lines, stats)) as r:
+                        checked = r.stats()
+                    self.assertEqual(checked.steps, n)
+                    self.assertEqual(checked.forward_steps,
+                                     stats.forward_steps)
+
+    def test_the_realised_plan_is_the_offline_optimum_in_the_first_band(self):
+        x0 = start()[:4].copy()
+        for s in range(1, 8):
+            with self.online(slots=s) as plan:
+                for n in range(1, band(s) + 1):
+                    with self.subTest(slots=s, n=n):
+                        _, stats, lines, _ = drive(plan, x0, stop_at(n))
+                        self.assertEqual(stats.steps, n)
+                        self.assertEqual(stats.forward_steps,
+                                         optimum(n + 1, s))
+                        self.assertLessEqual(stats.peak_slots, s)
+                        with uturn.Plan.parse(
+                                realised_text(lines, stats)) as realised:
+                            self.assertEqual(realised.stats().forward_steps,
+                                             optimum(n + 1, s))
+
+    def test_bytes_mode_with_growing_states_stays_within_the_budget(self):
+        # x_i holds FIRST + i doubles; each size is given as the sweep
+        # reaches the state (state_size in the executor, set_size in a
+        # loop of your own), and the plan never holds more than the budget.
+        x0 = np.linspace(0.2, 1.0, FIRST)
+        n = GROW_STEPS
+        sizes = [8 * (FIRST + i) for i in range(n)]
+        want = grow_reference(x0)
+        with uturn.Executor() as ex:
+            for budget in [300, 900, 2000]:
+                with self.subTest(budget=budget), \
+                        self.online(budget_bytes=budget) as plan:
+                    model = Growing(x0)
+                    observed, report = ex.run(
+                        plan, None, model.forward, model.turn, model.adjoint,
+                        save=model.save, load=model.load,
+                        state_size=model.size,
+                        is_last=lambda step: step == n)
+                    self.assertEqual(model.xbar.tobytes(), want.tobytes())
+                    self.assertEqual(observed.steps, n)
+                    self.assertLessEqual(observed.peak_bytes, budget)
+                    self.assertLessEqual(report.measured_peak_bytes, budget)
+                    xbar, stats, lines, peak = drive(
+                        plan, x0, stop_at(n), advance=grow, sizes=True)
+                    self.assertEqual(xbar.tobytes(), want.tobytes())
+                    self.assertLessEqual(peak, budget)
+                    self.assertEqual(stats.forward_steps,
+                                     observed.forward_steps)
+                    with uturn.Plan.parse(realised_text(
+                            lines, stats, sizes, budget)) as realised:
+                        checked = realised.stats()
+                    self.assertLessEqual(checked.peak_bytes, budget)
+                    self.assertEqual(checked.peak_bytes, peak)
+        # Room for x_0 alone: every state is recomputed from it. Room for
+        # x_0 and n - 1 states of the largest size: nothing is.
+        for budget, forward_steps in [(sizes[0], n * (n + 1) // 2),
+                                      (sizes[0] + (n - 1) * sizes[-1], n)]:
+            with self.subTest(budget=budget), \
+                    self.online(budget_bytes=budget) as plan:
+                xbar, stats, _, peak = drive(plan, x0, stop_at(n),
+                                             advance=grow, sizes=True)
+                self.assertEqual(xbar.tobytes(), want.tobytes())
+                self.assertEqual(stats.forward_steps, forward_steps)
+                self.assertLessEqual(peak, budget)
+
+    def test_a_state_that_does_not_fit_is_refused_as_it_comes(self):
+        x0 = np.linspace(0.2, 1.0, FIRST)
+        with self.online(budget_bytes=8 * FIRST - 1) as plan, \
+                plan.cursor() as c:
+            with self.assertRaises(uturn.Error) as cm:
+                c.set_size(0, x0.nbytes)
+            self.assertEqual(cm.exception.status, E_INFEASIBLE)
+            self.assertIn("x_0 of 40 bytes does not fit the budget of 39",
+                          str(cm.exception))
+            with self.assertRaises(ValueError) as cm:
+                next(c)
+            self.assertIn("stopped before its end was said",
+                          str(cm.exception))
 
 
 class Docstring(unittest.TestCase):

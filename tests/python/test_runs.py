@@ -21,7 +21,8 @@ import unittest
 
 import uturn
 
-E_CALLBACK, E_IO, E_INFEASIBLE = 6, 9, 3
+E_INVALID_ARG, E_INFEASIBLE, E_UNSUPPORTED = 1, 3, 5
+E_CALLBACK, E_IO = 6, 9
 DOUBLE = struct.Struct("<d")
 
 
@@ -404,7 +405,7 @@ class Shelf:
 
 
 def levels_problem(steps=100, mem=5, disk=100, cost=5):
-    """docs/model.md section 10's first reference case."""
+    """docs/model.md section 4's first reference case."""
     return uturn.problem(steps, planner="hrevolve", levels=[
         uturn.level("mem", slots=mem),
         uturn.level("disk", slots=disk, write_cost=cost, read_cost=cost)])
@@ -717,13 +718,458 @@ class Plans(Case):
             self.assertEqual(again.fingerprint(), fingerprint)
 
     def test_online_declarations(self):
-        # <uturn.h>: the online planner, value 5, named by the library.
+        # <uturn.h>: the online planner, value 5, named by the library; an
+        # online problem has steps 0 and an optional max_steps, and its
+        # plan's stats say online with steps UTURN_NONE.
         self.assertEqual(uturn.PLANNER_ONLINE, 5)
         self.assertEqual(uturn.PLANNERS["online"], 5)
-        p = uturn.problem(10, max_steps=50)
-        self.assertEqual(p.max_steps, 50)
+        self.assertEqual(uturn.NONE, 2**64 - 1)
+        p = uturn.problem(0, planner="online", slots=3, max_steps=50)
+        self.assertEqual((p.steps, p.max_steps), (0, 50))
+        with uturn.Plan.create(p) as plan:
+            s = plan.stats()
+            self.assertTrue(s.online)
+            self.assertEqual((s.steps, s.slots), (uturn.NONE, 3))
+            self.assertEqual(plan.problem().max_steps, 50)
         self.assertFalse(uturn.Stats().online)
         self.assertFalse(uturn.Model().is_last)
+        self.assertEqual(uturn.Model().record_bytes, 0)
+        # max_steps belongs to the online planner: the library says so.
+        with self.assertRaises(uturn.Error) as cm:
+            uturn.Plan.create(uturn.problem(10, slots=3, max_steps=50))
+        self.assertEqual(cm.exception.status, E_INVALID_ARG)
+        self.assertIn("max_steps is for the online planner",
+                      str(cm.exception))
+
+class Controlled(Chain):
+    """x_{i+1} = x_i + h_i with h_i drawn by a controller with history in
+    the first sweep (each draw depends on the draws before it, so a
+    recomputation that drew again would differ), kept as a step record
+    (h_i and i, 16 bytes) and read back on every recomputation."""
+
+    RECORD = struct.Struct("<dQ")
+
+    def __init__(self, stop_at=None):
+        super().__init__()
+        self.stop_at, self.draws, self.h = stop_at, 0, {}
+        self.calls = []  # (step, again)
+        self.written = {}
+
+    def draw(self):
+        self.draws += 1
+        return 0.25 * (1 + (self.draws * 37) % 11)
+
+    def forward_record(self, step, record, again):
+        self.calls.append((step, again))
+        if not again:
+            h = self.draw()
+            self.RECORD.pack_into(record, 0, h, step)
+            self.h[step], self.written[step] = h, bytes(record)
+        else:
+            if bytes(record) != self.written[step]:
+                raise AssertionError("record of step %d changed" % step)
+            h, tag = self.RECORD.unpack_from(record)
+            if tag != step:
+                raise AssertionError("record of step %d is %d's" % (step, tag))
+        self.set(self.value() + h)
+
+    def is_last(self, step):
+        return step == self.stop_at
+
+    def expected(self, steps):
+        """The states x_0 .. x_{n-1} with the h's drawn, in one sweep."""
+        xs, x = [], 0.0
+        for i in range(steps):
+            xs.append(x)
+            x += self.h[i]
+        return [(i, xs[i]) for i in range(steps - 1, -1, -1)]
+
+
+class Online(Case):
+    """Online plans (steps 0) and step records through Executor.run():
+    the run ends where the model's is_last says (the chain's x_i = i is
+    checked at every adjoint call), records come back, misuse is
+    refused."""
+
+    def online_plan(self, slots=3, **fields):
+        return uturn.Plan.create(uturn.problem(0, planner="online",
+                                               slots=slots, **fields))
+
+    def test_the_run_ends_where_is_last_says(self):
+        with uturn.Executor() as ex:
+            for n, slots in [(1, 1), (6, 2), (7, 2), (10, 3), (45, 4)]:
+                with self.subTest(n=n, slots=slots), \
+                        self.online_plan(slots) as plan:
+                    chain, asked = Chain(), []
+
+                    def is_last(step):
+                        asked.append(step)
+                        return step == n
+                    observed, report = ex.run(plan, chain.state,
+                                              chain.forward, chain.turn,
+                                              chain.adjoint, is_last=is_last)
+                    chain.check(self, n)
+                    # uturn.h: asked after each forward step of the first
+                    # sweep, with x_step: x_1 .. x_n.
+                    self.assertEqual(asked, list(range(1, n + 1)))
+                    self.assertEqual((observed.steps, report.steps), (n, n))
+                    self.assertEqual(observed.reverse_steps, n)
+                    # The offline optimum t(n+1, s) is the yardstick,
+                    # reached exactly for n <= (s+1)(s+2)/2.
+                    optimum = t(n + 1, slots)
+                    if n <= (slots + 1) * (slots + 2) // 2:
+                        self.assertEqual(observed.forward_steps, optimum)
+                    self.assertGreaterEqual(observed.forward_steps, optimum)
+                    self.assertLessEqual(observed.peak_slots, slots)
+
+    def test_is_last_takes_what_if_takes(self):
+        with uturn.Executor() as ex, self.online_plan() as plan:
+            for verdict in [1, 2.5, "yes", [0]]:
+                with self.subTest(verdict=verdict):
+                    chain = Chain()
+                    observed, _ = ex.run(
+                        plan, chain.state, chain.forward, chain.turn,
+                        chain.adjoint,
+                        is_last=lambda step: verdict if step == 5 else None)
+                    self.assertEqual(observed.steps, 5)
+
+    def test_max_steps_ends_the_run_without_is_last(self):
+        with uturn.Executor() as ex, \
+                self.online_plan(4, max_steps=30) as plan:
+            chain = Chain()
+            observed, _ = ex.run(plan, chain.state, chain.forward,
+                                 chain.turn, chain.adjoint)
+            chain.check(self, 30)
+            self.assertEqual(observed.steps, 30)
+            early = Chain()
+            observed, _ = ex.run(plan, early.state, early.forward,
+                                 early.turn, early.adjoint,
+                                 is_last=lambda step: step == 12)
+            early.check(self, 12)
+
+    def test_records_come_back_on_every_recomputation(self):
+        plans = [("online", lambda: self.online_plan(4), 300),
+                 ("revolve", lambda: uturn.Plan.create(
+                     uturn.problem(120, slots=3)), 120)]
+        with uturn.Executor() as ex:
+            for name, make, n in plans:
+                with self.subTest(planner=name), make() as plan:
+                    chain = Controlled(stop_at=n)
+                    extra = ({"is_last": chain.is_last} if name == "online"
+                             else {})
+                    observed, report = ex.run(
+                        plan, chain.state, None, chain.turn, chain.adjoint,
+                        record_bytes=Controlled.RECORD.size,
+                        forward_record=chain.forward_record, **extra)
+                    self.assertEqual(chain.seen, chain.expected(n))
+                    # The controller drew once per step, in order, in the
+                    # first sweep; every other call was a recomputation.
+                    firsts = [step for step, again in chain.calls
+                              if not again]
+                    self.assertEqual(firsts, list(range(n)))
+                    self.assertEqual(chain.draws, n)
+                    self.assertEqual(len(chain.calls),
+                                     observed.forward_steps)
+                    self.assertGreater(observed.forward_steps, n)
+                    self.assertGreaterEqual(report.record_bytes,
+                                            n * Controlled.RECORD.size)
+
+    def test_the_record_is_a_writable_view_for_the_call(self):
+        kept, kinds = [], set()
+
+        def forward_record(step, record, again):
+            kinds.add((type(record), record.format, record.nbytes,
+                       record.readonly, type(again)))
+            kept.append(record)
+            chain.set(chain.value() + 1.0)
+        chain = Chain()
+        with uturn.Executor() as ex, self.online_plan(2) as plan:
+            ex.run(plan, chain.state, None, chain.turn, chain.adjoint,
+                   is_last=lambda step: step == 9, record_bytes=24,
+                   forward_record=forward_record)
+        chain.check(self, 9)
+        self.assertEqual(kinds, {(memoryview, "B", 24, False, bool)})
+        with self.assertRaises(ValueError):
+            kept[0][0]  # released once its call returned
+
+    def test_a_record_view_kept_past_the_call_is_refused(self):
+        kept = []
+
+        def forward_record(step, record, again):
+            kept.append(record[:8])
+        chain = Chain()
+        with uturn.Executor() as ex, self.online_plan(2) as plan:
+            err = self.refused(ValueError, lambda: ex.run(
+                plan, chain.state, None, chain.turn, chain.adjoint,
+                is_last=lambda step: step == 4, record_bytes=8,
+                forward_record=forward_record),
+                "forward_record callback kept a view")
+        self.assertEqual(err.__cause__.status, E_CALLBACK)
+
+    def test_exceptions_in_is_last_and_forward_record_are_raised(self):
+        for name in ["is_last", "forward_record"]:
+            with self.subTest(name=name):
+                boom, chain = LookupError(name), Controlled(stop_at=20)
+
+                def raising(*args):
+                    if args[0] == 6:
+                        raise boom
+                    return (chain.forward_record(*args) if len(args) == 3
+                            else chain.is_last(*args))
+                with uturn.Executor() as ex, self.online_plan(3) as plan:
+                    callbacks = {"is_last": chain.is_last,
+                                 "forward_record": chain.forward_record,
+                                 name: raising}
+                    with self.assertRaises(LookupError) as cm:
+                        ex.run(plan, chain.state, None, chain.turn,
+                               chain.adjoint, record_bytes=16, **callbacks)
+                    self.assertIs(cm.exception, boom)
+                    cause = cm.exception.__cause__
+                    self.assertEqual(cause.status, E_CALLBACK)
+                    self.assertEqual(chain.turned, 0)
+                    self.assertTrue(any(name in note for note in getattr(
+                        boom, "__notes__", [name])))
+                    # The executor goes on.
+                    again = Chain()
+                    ex.run(plan, again.state, again.forward, again.turn,
+                           again.adjoint, is_last=lambda step: step == 8)
+                    again.check(self, 8)
+
+    def test_misuse_is_refused_before_anything_runs(self):
+        chain = Chain()
+        fr = lambda step, record, again: None  # noqa: E731
+        cases = [
+            ("offline", dict(is_last=lambda step: False),
+             ["is_last applies to online plans", "n = 12"]),
+            ("online", {}, ["without max_steps ends only where is_last "
+                            "says"]),
+            ("online", dict(is_last=3), ["is_last must be callable"]),
+            ("online", dict(is_last=bool, step_bytes=[8, 8]),
+             ["step_bytes applies to plans that know their steps"]),
+            ("offline", dict(record_bytes=8),
+             ["record_bytes is 8 but no forward_record= was given"]),
+            ("offline", dict(forward_record=fr),
+             ["forward_record needs record_bytes"]),
+            ("offline", dict(record_bytes=-1, forward_record=fr),
+             ["record_bytes must not be negative"]),
+            ("offline", dict(record_bytes=8.0, forward_record=fr),
+             ["record_bytes", "integer"]),
+            ("offline", dict(record_bytes=8, forward_record=fr, forward=1),
+             ["give forward or forward_record, not both"]),
+            ("offline", dict(forward=None), ["forward must be callable"]),
+        ]
+        with uturn.Executor() as ex:
+            for kind, options, words in cases:
+                with self.subTest(kind=kind, options=sorted(options)):
+                    make = (self.online_plan if kind == "online" else
+                            lambda: uturn.Plan.create(uturn.problem(
+                                12, slots=3)))
+                    forward = options.pop("forward", chain.forward)
+                    with make() as plan:
+                        self.refused(ValueError, lambda: ex.run(
+                            plan, chain.state, forward, chain.turn,
+                            chain.adjoint, **options), *words)
+        self.assertEqual((chain.seen, chain.turned, chain.value()),
+                         ([], 0, 0.0))
+
+    def walk(self, c, end_at=None):
+        """Every action of cursor c as text, saying the end right after
+        the advance to x_end_at."""
+        lines = []
+        for a in c:
+            lines.append(str(a))
+            if a.op == uturn.OP_ADVANCE and a.step_end == end_at and \
+                    c.steps is None:
+                c.end()
+        return lines
+
+    def test_a_cursor_ends_where_it_is_told(self):
+        with self.online_plan(3) as plan:
+            for batch in [1, 2, 256]:
+                with self.subTest(batch=batch), plan.cursor(batch) as c:
+                    self.assertTrue(c.online)
+                    self.assertIsNone(c.steps)
+                    lines = self.walk(c, end_at=10)
+                    self.assertEqual(c.steps, 10)
+                    stats = c.stats()
+                    self.assertTrue(stats.online)
+                    self.assertEqual((stats.steps, stats.reverse_steps),
+                                     (10, 10))
+                    self.assertEqual(stats.forward_steps, t(11, 3))
+                    self.assertEqual(stats.actions, len(lines))
+                    self.assertEqual(lines.count("turn"), 1)
+                    self.assertEqual(next(c, "done"), "done")
+
+    def test_max_steps_ends_a_cursor_by_itself(self):
+        with self.online_plan(2, max_steps=6) as plan:
+            with plan.cursor() as c:
+                lines = self.walk(c)
+                self.assertEqual(c.steps, 6)
+                self.assertIn("advance 5 6", lines)
+                self.assertNotIn("advance 6 7", lines)
+            # Told at x_6 all the same: the same plan.
+            with plan.cursor() as c:
+                self.assertEqual(self.walk(c, end_at=6), lines)
+
+    def test_any_batch_reads_the_whole_online_plan(self):
+        # uturn_cursor_read() with room for fewer actions than the online
+        # generator writes at once returns none after an advance of the
+        # first sweep (the library, 0.2); the binding reads 64 or more.
+        with self.online_plan(2, max_steps=6) as plan:
+            whole = [str(a) for a in plan.actions()]
+            self.assertEqual(whole.count("turn"), 1)
+            self.assertEqual(whole[-2:], ["reverse 0", "free 0"])
+            for batch in [1, 2, 3, 4, 64]:
+                with self.subTest(batch=batch):
+                    self.assertEqual([str(a) for a in plan.actions(batch)],
+                                     whole)
+                    with plan.cursor(batch) as c:
+                        self.assertEqual(self.walk(c), whole)
+
+    def test_online_plans_have_one_level_of_storage(self):
+        # docs/bad-input.md: several levels for a planner of one level.
+        prob = uturn.problem(0, planner="online", levels=[
+            uturn.level("mem", slots=2),
+            uturn.level("disk", slots=5, write_cost=2, read_cost=2)])
+        err = self.refused(uturn.Error, lambda: uturn.Plan.create(prob),
+                           "online plans one level of storage",
+                           "hrevolve plans several")
+        self.assertEqual(err.status, E_UNSUPPORTED)
+
+    def test_actions_and_walk_that_would_never_end_are_refused(self):
+        # Without max_steps nothing but Cursor.end() ends an online plan,
+        # so actions() and walk() would never stop; with max_steps both go
+        # to it, where the first sweep ends by itself.
+        with self.online_plan(2) as plan:
+            self.refused(ValueError, plan.actions, "actions() of an online "
+                         "plan without max_steps never ends", "cursor()",
+                         "max_steps=M")
+            self.refused(ValueError, plan.walk, "walk() of an online plan "
+                         "without max_steps never ends")
+        with self.online_plan(2, max_steps=6) as plan:
+            with plan.cursor() as c:
+                walked = [str(a) for a in c]
+                self.assertEqual(c.stats().actions, len(walked))
+            self.assertEqual([str(a) for a in plan.actions()], walked)
+            seen = plan.walk()
+            self.assertEqual((seen.steps, seen.actions), (6, len(walked)))
+            # t(7, 2) = 3 * 7 - C(5, 3): exact up to (s+1)(s+2)/2 = 6
+            self.assertEqual(seen.forward_steps, 3 * 7 - 10)
+        plan = self.online_plan(2)
+        plan.close()
+        self.refused(ValueError, plan.actions, "the plan is closed")
+        self.refused(ValueError, plan.walk, "the plan is closed")
+
+    def test_end_is_refused_where_it_is_not_valid(self):
+        def status(call, *words):
+            err = self.refused(uturn.Error, call, *words)
+            return err.status
+        with uturn.Plan.create(uturn.problem(10, slots=3)) as plan, \
+                plan.cursor() as c:
+            # uturn.h: UTURN_E_UNSUPPORTED for a plan that knows its steps.
+            self.assertEqual(status(c.end, "end() is for online plans",
+                                    "n = 10"), E_UNSUPPORTED)
+            self.assertEqual(status(c.stats, "Plan.stats()"), E_UNSUPPORTED)
+            self.assertFalse(c.online)
+            self.assertEqual(c.steps, 10)
+            self.assertEqual(len(list(c)), plan.stats().actions)
+        with self.online_plan(3) as plan, plan.cursor() as c:
+            self.assertEqual(status(c.end, "no action has been handed out"),
+                             E_INVALID_ARG)
+            self.assertEqual(str(next(c)), "store 0 0")
+            # The advance was read with the store, and waits.
+            self.assertEqual(status(c.end, "`store 0 0`", "1 more action",
+                                    "waits"), E_INVALID_ARG)
+            self.assertEqual(str(next(c)), "advance 0 1")
+            c.end()
+            self.assertEqual(status(c.end, "known already (n = 1)"),
+                             E_INVALID_ARG)
+            rest = [str(a) for a in c]
+            self.assertEqual(rest[:2], ["turn", "restore 0 0"])
+            self.assertEqual(status(c.end), E_INVALID_ARG)
+        with self.online_plan(2) as plan, plan.cursor() as c:
+            for a in c:  # in the reversal
+                if a.op == uturn.OP_ADVANCE and a.step_end == 3:
+                    if c.steps is None:
+                        c.end()
+                    else:
+                        self.assertEqual(status(c.end, "known already"),
+                                         E_INVALID_ARG)
+
+    def test_set_size_is_refused_where_it_is_not_valid(self):
+        with self.online_plan(3) as plan, plan.cursor() as c:
+            err = self.refused(uturn.Error, lambda: c.set_size(0, 8),
+                               "set_size() is for an online plan with a "
+                               "byte budget alone", "uniform slots")
+            # uturn.h: UTURN_E_UNSUPPORTED (not such a plan).
+            self.assertEqual(err.status, E_UNSUPPORTED)
+        with uturn.Plan.create(uturn.problem(4, slots=2)) as plan, \
+                plan.cursor() as c:
+            err = self.refused(uturn.Error, lambda: c.set_size(0, 8),
+                               "knows its steps")
+            self.assertEqual(err.status, E_UNSUPPORTED)
+        with uturn.Plan.create(uturn.problem(
+                0, planner="online", budget_bytes=100)) as plan:
+            with plan.cursor() as c:
+                self.refused(ValueError, lambda: c.set_size(0, 0), "nbytes",
+                             "at least 1")
+                self.refused(ValueError, lambda: c.set_size(-1, 8), "step",
+                             "negative")
+                self.refused(OverflowError, lambda: c.set_size(0, 2**64),
+                             "nbytes")
+                self.refused(OverflowError, lambda: c.set_size(2**64, 8),
+                             "step")
+                self.refused(ValueError, lambda: c.set_size(0, 8.0),
+                             "nbytes", "integer")
+                self.refused(ValueError, lambda: c.set_size("0", 8),
+                             "step", "integer")
+                err = self.refused(uturn.Error, lambda: c.set_size(0, 101),
+                                   "x_0 of 101 bytes does not fit the "
+                                   "budget of 100 bytes")
+                self.assertEqual(err.status, E_INFEASIBLE)
+            with plan.cursor() as c:
+                c.set_size(0, 8)
+                self.assertEqual([str(next(c)), str(next(c))],
+                                 ["store 0 0", "advance 0 1"])
+                err = self.refused(uturn.Error, lambda: c.set_size(2, 8),
+                                   "step 2 is not the state just reached")
+                self.assertEqual(err.status, E_INVALID_ARG)
+                # Refused, and nothing lost: x_1's size, and on.
+                c.set_size(1, 8)
+                self.assertEqual(str(next(c)), "store 1 1")
+            with plan.cursor() as c:  # a size forgotten
+                c.set_size(0, 8)
+                next(c), next(c)
+                self.refused(ValueError, lambda: next(c),
+                             "stopped before its end was said",
+                             "set_size(k, nbytes) right after each advance")
+
+    def test_a_cursor_closed_with_its_plan(self):
+        plan = self.online_plan(2)
+        c = plan.cursor()
+        next(c)
+        plan.close()
+        for call in [lambda: next(c), c.end, c.stats,
+                     lambda: c.set_size(0, 8), lambda: c.steps]:
+            self.refused(ValueError, call, "the cursor is closed")
+        c.close()  # twice is fine
+        self.refused(ValueError, lambda: plan.cursor(), "the plan is closed")
+        with self.online_plan(2) as plan:
+            self.refused(ValueError, lambda: plan.cursor(0), "batch",
+                         "at least 1")
+            with plan.cursor() as c:
+                pass
+            self.refused(ValueError, lambda: next(c), "the cursor is closed")
+
+    def test_bytes_mode_needs_state_size_as_the_library_says(self):
+        chain = Chain()
+        with uturn.Executor() as ex, uturn.Plan.create(uturn.problem(
+                0, planner="online", budget_bytes=64)) as plan:
+            err = self.refused(uturn.Error, lambda: ex.run(
+                plan, chain.state, chain.forward, chain.turn, chain.adjoint,
+                is_last=lambda step: step == 3),
+                "needs the model's state_size")
+            self.assertEqual(err.status, E_INVALID_ARG)
 
 
 class Budgets(Case):

@@ -81,7 +81,8 @@ run's Error carries ``observed`` and ``report``: how far it got.
 Executor.run(plan, state, forward, turn, adjoint, verify=False,
 budget_bytes=0, *, save=None, load=None, state_bytes=0, state_size=None,
 view=None, progress=None, progress_every=0, on_progress=None,
-on_progress_every=0, step_bytes=None) -> (observed Stats, Report):
+on_progress_every=0, step_bytes=None, is_last=None, record_bytes=0,
+forward_record=None) -> (observed Stats, Report):
 
 - ``verify``: hash states and stop with UTURN_E_NONDETERMINISTIC when a
   recomputation differs (8 bytes per step outside the budget).
@@ -91,22 +92,79 @@ on_progress_every=0, step_bytes=None) -> (observed Stats, Report):
 - ``on_progress(p)``: p is a Progress (done and total work in cost units,
   forward_steps, reverse_steps, steps, seconds), after every
   ``on_progress_every`` units of work (0: about 1%) and at the end.
+- ``is_last(step)``: online plans only (see below); asked after each
+  forward step of the first sweep with x_step live; true (as ``if``
+  takes it: True, non-zero, numpy's True) means x_step is the last.
+- ``record_bytes`` and ``forward_record(step, record, again)``: step
+  records, for a step that depends on more than the state (an adaptive dt
+  from a controller with history). forward_record is called instead of
+  forward (pass forward=None); ``record`` is a writable memoryview of the
+  step's record_bytes, valid during the call. In the first sweep
+  (again False) write it; in every recomputation (again True) it holds
+  exactly what was written. Records are kept outside the budget
+  (Report.record_bytes).
 
 Plans, levels and the rest
 --------------------------
 problem() describes what to plan (planners by name: "store-all",
-"periodic", "sqrt", "revolve", "dp", "hrevolve"); Plan.create() plans it
-as given, Executor.plan() with slots at their real cost. Plan.stats()
-predicts the counts (``fingerprint``, ``cost`` included);
-Plan.level_stats(k) gives a storage level's. Storage levels: problem(
-planner="hrevolve", levels=[level("mem", slots=4), level("disk",
-slots=100, write_cost=5, read_cost=5)]) with Executor(levels=[
-file_storage(directory)]) (or user_storage(obj), your own put/get);
-Executor.level_report(k) says what a run did with each. Executor's
-slot_cost(), capacity(), budget(), held_bytes() and trim() answer what the
-memory costs. Online plans (PLANNER_ONLINE, Problem.max_steps,
-Model.is_last) are declared as the header declares them; the library
-does not plan them yet.
+"periodic", "sqrt", "revolve", "dp", "hrevolve", "online");
+Plan.create() plans it as given, Executor.plan() with slots at their
+real cost. Plan.stats() predicts the counts (``fingerprint``, ``cost``
+included); Plan.level_stats(k) gives a storage level's. Storage levels:
+problem(planner="hrevolve", levels=[level("mem", slots=4),
+level("disk", slots=100, write_cost=5, read_cost=5)]) with
+Executor(levels=[file_storage(directory)]) (or user_storage(obj), your
+own put/get); Executor.level_report(k) says what a run did with each.
+Executor's slot_cost(), capacity(), budget(), held_bytes() and trim()
+answer what the memory costs. Plan.actions() iterates a plan's actions;
+Plan.cursor() gives a Cursor for a time loop of your own (below).
+
+Online plans: the step count found as the run goes
+--------------------------------------------------
+For a code that stops on a criterion (a tolerance, a steady state, an
+event), plan without n: problem(0, planner="online", slots=S) (or
+budget_bytes=B with slot_bytes, or budget_bytes=B alone: states of
+different sizes, each size given as the sweep reaches it), and
+max_steps=M for a bound if there is one. Plan.stats() then says
+``online`` with ``steps`` uturn.NONE; the counts are known at the end.
+The offline optimum t(n+1, S) is reached exactly for n <= (S+1)(S+2)/2.
+
+With the executor, is_last(step) says where the run ends::
+
+    with uturn.Plan.create(uturn.problem(0, planner="online",
+                                         slots=4)) as plan:
+        observed, report = ex.run(plan, x, forward, turn, adjoint,
+                                  is_last=lambda step: norm(x) < tol)
+    # observed.steps == report.steps == n, as the model found it
+
+In a loop of your own, the cursor hands out one advance at a time in
+the first sweep, and end() right after an advance says that state is
+the last (the actions after it are the reversal)::
+
+    with plan.cursor() as c:
+        for a in c:
+            if a.op == uturn.OP_ADVANCE:
+                for _ in range(a.step, a.step_end):
+                    x = step(x)
+                if c.steps is None and converged(x):  # the first sweep
+                    c.end()
+            elif a.op == uturn.OP_STORE:
+                held[a.slot] = x.copy()
+            elif a.op == uturn.OP_RESTORE:
+                x = held[a.slot].copy()
+            elif a.op == uturn.OP_FREE:
+                del held[a.slot]
+            elif a.op == uturn.OP_TURN:
+                xbar = dJ(x)
+            elif a.op == uturn.OP_REVERSE:
+                xbar = step_bar(x, xbar)
+        realised = c.stats()  # steps, forward_steps, stores, ...
+
+In bytes mode give set_size(0, x.nbytes) before the loop and
+set_size(a.step_end, x.nbytes) after each first-sweep advance that is
+not the last. end() elsewhere (before the first action, after a store,
+in the reversal, twice) raises uturn.Error with UTURN_E_INVALID_ARG, and
+on a plan that knows its steps with UTURN_E_UNSUPPORTED.
 
 Checked integers
 ----------------
@@ -140,17 +198,19 @@ from ._structs import (ADJOINT, ALLOC, FORWARD, FORWARD_RECORD, FREE,
 from ._errors import Error, status_name, strerror, version, version_number
 from ._problems import PLANNERS, Problem, level, problem
 from ._plans import Plan
+from ._cursors import Cursor
 from ._executor import Executor, file_storage, user_storage
 
-for _name in ("Error", "Executor", "Plan", "Problem", "Action", "Allocator",
-              "ErrorInfo", "ExecutorOptions", "Level", "LevelReport",
-              "LevelStats", "Model", "Progress", "Report", "RunOptions",
-              "SlotCost", "Stats", "Storage", "StorageCallbacks"):
+for _name in ("Error", "Executor", "Plan", "Cursor", "Problem", "Action",
+              "Allocator", "ErrorInfo", "ExecutorOptions", "Level",
+              "LevelReport", "LevelStats", "Model", "Progress", "Report",
+              "RunOptions", "SlotCost", "Stats", "Storage",
+              "StorageCallbacks"):
     globals()[_name].__module__ = __name__  # tracebacks say uturn.Error
 del _name
 
 __all__ = [
-    "Error", "Executor", "Plan", "Problem", "problem", "level",
+    "Error", "Executor", "Plan", "Cursor", "Problem", "problem", "level",
     "file_storage", "user_storage", "version", "version_number",
     "status_name", "strerror", "lib", "library_path", "PLANNERS",
     "Action", "Allocator", "ErrorInfo", "ExecutorOptions", "Level",

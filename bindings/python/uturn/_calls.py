@@ -78,17 +78,31 @@ class Calls:
         except BaseException as exc:
             self.fail(name, exc)
 
-    def view_call(self, name, fn, args, memory, view=None):
-        """fn(*args, v) where v is a view of ``memory`` (address, bytes,
-        writable), or view(v) when ``view`` is given, valid for this call
-        only."""
+    def flag_call(self, name, fn, *args):
+        """fn(*args) for a predicate (is_last): 1 when its result is true
+        as Python's ``if`` has it (True, a non-zero number, numpy's True),
+        0 when it is None or false. An exception is kept and 0 returned:
+        the run's next callback then stops it (the library gives a
+        predicate no way to stop a run)."""
+        if self.raised is not None:
+            return 0
+        try:
+            return 1 if fn(*args) else 0
+        except BaseException as exc:  # raised again after the run
+            self.fail(name, exc)
+            return 0
+
+    def view_call(self, name, fn, args, memory, view=None, tail=()):
+        """fn(*args, v, *tail) where v is a view of ``memory`` (address,
+        bytes, writable), or view(v) when ``view`` is given, valid for this
+        call only."""
         if self.raised is not None:
             return 1
         slot = None
         try:
             slot = SlotView(*memory)
             arg = slot.view if view is None else view(slot.view)
-            code = self.result(fn(*args, arg))
+            code = self.result(fn(*args, arg, *tail))
             del arg
         except BaseException as exc:
             # The traceback's frames hold the callback's locals, views of

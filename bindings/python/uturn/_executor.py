@@ -239,7 +239,8 @@ class Executor:
     def run(self, plan, state, forward, turn, adjoint, verify=False,
             budget_bytes=0, *, save=None, load=None, state_bytes=0,
             state_size=None, view=None, progress=None, progress_every=0,
-            on_progress=None, on_progress_every=0, step_bytes=None):
+            on_progress=None, on_progress_every=0, step_bytes=None,
+            is_last=None, record_bytes=0, forward_record=None):
         """Run the model to ``plan``; returns (observed Stats, Report).
         The package's docstring (help(uturn)) says what each argument
         takes, how the state is shared and how failures come back."""
@@ -252,11 +253,14 @@ class Executor:
                   state_size=state_size, view=view)
         with plan.in_use() as plan_handle:
             try:
-                model = run.model(state, forward, turn, adjoint, io)
-                options = run.options(plan.stats().steps, verify,
-                                      budget_bytes, progress, progress_every,
-                                      on_progress, on_progress_every,
-                                      step_bytes)
+                stats = plan.stats()
+                max_steps = plan.problem().max_steps if stats.online else 0
+                model = run.model(state, forward, turn, adjoint, io,
+                                  (record_bytes, forward_record))
+                run.online(model, stats, max_steps, is_last)
+                options = run.options(stats, verify, budget_bytes, progress,
+                                      progress_every, on_progress,
+                                      on_progress_every, step_bytes)
                 with self._run_scope(run.calls):
                     result = run.call(handle, plan_handle, model, options)
             finally:

@@ -1,55 +1,18 @@
 """Plans: made by a planner or parsed from plan text, their predicted
 counts, per-level counts, fingerprint and actions (read through cursors
-that close() invalidates, never leaves dangling)."""
+that close() invalidates, never leaves dangling): as an iterator
+(actions()) or a Cursor for a loop of the caller's own (cursor())."""
 
 import contextlib
 import ctypes
 
 from . import _checks, _problems
+from ._cursors import Cursor, RawCursor, read_buffer
 from ._errors import check, error_info
 from ._load import lib
 from ._problems import Problem
 from ._protos import OK
 from ._structs import Action, LevelStats, Stats, u64
-
-CLOSED_WHILE_READING = (
-    "uturn: the plan was closed while its actions() were being read; "
-    "read them all first (list(plan.actions())), or close the plan after "
-    "the loop")
-
-
-class _Cursor:
-    """A cursor over a plan's actions, registered with the plan so that
-    Plan.close() frees it first (a cursor must not outlive its plan)."""
-
-    _free = lib.uturn_cursor_free  # kept for interpreter exit
-
-    def __init__(self, plan):
-        handle = ctypes.c_void_p()
-        check(lib.uturn_cursor_create(plan.handle, None,
-                                      ctypes.byref(handle)))
-        self._handle = handle
-        self._plan = plan
-        plan._cursors.add(self)
-
-    def check(self):
-        """Raise ValueError once the plan has closed the cursor."""
-        if not self._handle:
-            raise ValueError(CLOSED_WHILE_READING)
-
-    def read(self, buf, count):
-        """Read up to len(buf) actions into buf; count gets how many."""
-        self.check()
-        check(lib.uturn_cursor_read(self._handle, buf, len(buf),
-                                    ctypes.byref(count)))
-
-    def free(self):
-        """Free the cursor (once) and forget it in its plan."""
-        if self._handle:
-            self._free(self._handle)
-            self._handle = None
-            self._plan._cursors.discard(self)
-
 
 class Plan:
     """An immutable plan. Free it with close() (or a with block); a closed
@@ -134,8 +97,20 @@ class Plan:
         """LevelStats of every storage level, memory first."""
         return [self.level_stats(k) for k in range(self.stats().levels)]
 
+    def _ends(self, what):
+        """Raise ValueError for an online plan without max_steps: nothing
+        but a cursor's end() ends it, so ``what`` would never return."""
+        if self.stats().online and self.problem().max_steps == 0:
+            raise ValueError(
+                "uturn: %s of an online plan without max_steps never ends "
+                "(nothing says the end): walk it with cursor() and say the "
+                "end with Cursor.end(), or plan with max_steps=M" % what)
+
     def walk(self):
-        """Validate every action; returns the observed counts."""
+        """Validate every action; returns the observed counts. An online
+        plan is walked to its max_steps, where its first sweep ends by
+        itself (ValueError without one: it would never end)."""
+        self._ends("walk()")  # raises if the plan is closed, too
         out, (info, info_ref) = Stats(), error_info()
         check(lib.uturn_plan_walk(self.handle, ctypes.byref(out), info_ref),
               info)
@@ -143,15 +118,17 @@ class Plan:
 
     def actions(self, batch=256):
         """An iterator over the actions, read through a cursor ``batch``
-        (at least 1) at a time. The arguments and the plan are checked
-        here, not at the first next()."""
+        (at least 1; reads are of 64 or more) at a time. The arguments and
+        the plan are checked here, not at the first next(). An online
+        plan's actions() cannot say the end: they end at max_steps
+        (ValueError without one; use cursor() to say it)."""
         batch = _checks.integer("batch", batch, "size_t", least=1)
-        self.handle  # raises if the plan is closed
+        self._ends("actions()")  # raises if the plan is closed, too
         return self._actions(batch)
 
     def _actions(self, batch):
-        cursor = _Cursor(self)
-        buf, count = (Action * batch)(), ctypes.c_size_t()
+        cursor = RawCursor(self)
+        buf, count = read_buffer(batch), ctypes.c_size_t()
         try:
             while True:
                 cursor.read(buf, count)
@@ -162,6 +139,17 @@ class Plan:
                     yield Action.from_buffer_copy(buf[i])
         finally:
             cursor.free()
+
+    def cursor(self, batch=256):
+        """A Cursor over the actions for a time loop of your own: iterate
+        it and perform each action; for an online plan say the end
+        (Cursor.end()) right after an advance of the first sweep, give
+        sizes in bytes mode (Cursor.set_size()) and read the realised
+        counts (Cursor.stats()). Close it (or use a with block) when done;
+        closing the plan closes it. ``batch`` (at least 1; reads are of
+        64 or more): actions read from the library at a time."""
+        batch = _checks.integer("batch", batch, "size_t", least=1)
+        return Cursor(self, batch)
 
     @contextlib.contextmanager
     def in_use(self):

@@ -6,8 +6,15 @@ import operator
 
 from . import _checks
 from ._load import lib
-from ._protos import OK
+from ._protos import OK, PLANNER_ONLINE
 from ._structs import Level, _Struct, enum, u64
+
+# The library's words for a step count that does not fit the planner
+# (uturn__problem_resolve()), said here before anything is planned.
+STEPS_ZERO = ("steps must be at least 1 (0, the step count unknown, is for "
+              "the online planner)")
+STEPS_ONLINE = ("the online planner does not know the steps: give steps 0 "
+                "(and max_steps for a bound)")
 
 # Planner values that _ask_planners() asks the library about. The enum's
 # values are small (uturn.h fixes them forever); a planner added later
@@ -104,7 +111,10 @@ class Problem(_Struct):
     ``step_bytes`` and ``step_costs`` take None or a sequence of integers,
     one per step (checked against ``steps`` when a plan is made), or a
     ctypes pointer, which is passed as it is; ``levels`` takes None or a
-    sequence of uturn.level(), and sets ``level_count`` to its length."""
+    sequence of uturn.level(), and sets ``level_count`` to its length.
+    ``steps`` is 0 for the online planner (the step count unknown) and at
+    least 1 for every other; that is checked when a plan is made, since
+    the fields may be set in any order."""
 
     _init = "uturn_problem_init_size"
     _fields_ = [("size", ctypes.c_size_t), ("planner", enum),
@@ -114,7 +124,6 @@ class Problem(_Struct):
                 ("step_costs", ctypes.POINTER(u64)), ("unit_bytes", u64),
                 ("levels", ctypes.POINTER(Level)), ("level_count", u64),
                 ("max_steps", u64)]
-    _least = {"steps": 1}
     _ARRAYS = ("step_bytes", "step_costs")
 
     def __setattr__(self, name, value):
@@ -132,13 +141,30 @@ class Problem(_Struct):
             name, value = "level_count", count
         super().__setattr__(name, value)
 
+    def check_steps(self):
+        """Refuse a step count the planner cannot take, with the library's
+        words: 0 is the online planner's (the count unknown), and the
+        online planner takes nothing else."""
+        online = self.planner == PLANNER_ONLINE
+        if self.steps == 0 and not online:
+            raise ValueError("uturn: " + STEPS_ZERO)
+        if self.steps != 0 and online:
+            raise ValueError("uturn: %s, not %d" % (STEPS_ONLINE, self.steps))
+
     def check_arrays(self):
         """Refuse arrays set from Python whose length the library would
-        read past: per-step arrays of other than ``steps`` values, levels
-        of other than ``level_count``."""
+        read past: per-step arrays of other than ``steps`` values (or any,
+        for an online problem: its sizes come as the sweep reaches them),
+        levels of other than ``level_count``."""
         lengths = self.__dict__.get("_lengths", {})
         for name in self._ARRAYS:
             length = lengths.get(name)
+            if length is not None and self.steps == 0:
+                raise ValueError(
+                    "uturn: %s is for plans that know their steps; an online "
+                    "problem (steps 0) with a byte budget alone takes each "
+                    "state's size as the sweep reaches it (Cursor.set_size(),"
+                    " or run(state_size=...))" % name)
             if length is not None and length != self.steps:
                 raise ValueError(
                     "uturn: %s has %d values for %d steps; give one value "
@@ -154,14 +180,19 @@ def problem(steps, planner="revolve", slots=0, slot_bytes=0, budget_bytes=0,
             stride=0, unit_bytes=0, step_bytes=None, step_costs=None,
             levels=None, max_steps=0):
     """A Problem with the library's defaults and the given fields set.
-    ``planner`` is a name ("revolve", "hrevolve", "dp", ...) or a PLANNER_
-    value; ``steps`` is at least 1; ``slots``, ``slot_bytes``,
-    ``budget_bytes``, ``stride``, ``unit_bytes`` and ``max_steps`` are 0
-    (the library's default) or more, up to 2**64-1. ``step_bytes`` and
-    ``step_costs`` (the dp planner's) are None or one integer per step;
-    ``levels`` (storage levels, fastest first; several need hrevolve) is
-    None or a list of uturn.level(). Values Python cannot hand to C raise
-    ValueError or OverflowError naming the argument."""
+    ``planner`` is a name ("revolve", "hrevolve", "dp", "online", ...) or
+    a PLANNER_ value; ``steps`` is at least 1, or exactly 0 for the online
+    planner, which does not know it (``max_steps``, when not 0, bounds it;
+    its capacity is ``slots``, ``budget_bytes`` with ``slot_bytes``, or
+    ``budget_bytes`` alone: each state's size is then given as the sweep
+    reaches it). ``slots``, ``slot_bytes``, ``budget_bytes``, ``stride``,
+    ``unit_bytes`` and ``max_steps`` are 0 (the library's default) or
+    more, up to 2**64-1. ``step_bytes`` and ``step_costs`` (the dp
+    planner's) are None or one integer per step; ``levels`` (storage
+    levels, fastest first; several need hrevolve) is None or a list of
+    uturn.level(). Values Python cannot hand to C raise ValueError or
+    OverflowError naming the argument, and so does a step count the
+    planner cannot take (in the library's words)."""
     p = Problem()
     p.planner = planner
     p.steps = steps
@@ -174,6 +205,7 @@ def problem(steps, planner="revolve", slots=0, slot_bytes=0, budget_bytes=0,
     p.step_costs = step_costs
     p.levels = levels
     p.max_steps = max_steps
+    p.check_steps()
     p.check_arrays()
     return p
 
@@ -200,6 +232,7 @@ def problem_arg(prob):
     if not isinstance(prob, Problem):
         raise ValueError("uturn: prob must be a uturn.Problem (from "
                          "uturn.problem()), not %s" % _checks.shown(prob))
+    prob.check_steps()
     prob.check_arrays()
     return ctypes.byref(prob)
 

@@ -25,7 +25,7 @@ PLANNER_PERIODIC = 1
 PLANNER_SQRT = 2
 PLANNER_REVOLVE = 3
 PLANNER_DP = 4
-PLANNER_ONLINE = 5  # declared by the header; the planner is not there yet
+PLANNER_ONLINE = 5  # steps 0: the step count found as the run goes
 PLANNER_HREVOLVE = 6
 PLANNER_PARSED = 100
 

@@ -10,9 +10,9 @@ from ._buffers import state_buffer
 from ._errors import Error, error_info
 from ._load import lib
 from ._protos import E_CALLBACK, OK
-from ._structs import (ADJOINT, FORWARD, LOAD, ON_PROGRESS, PROGRESS, SAVE,
-                       STATE_SIZE, TURN, Model, Progress, Report, RunOptions,
-                       Stats)
+from ._structs import (ADJOINT, FORWARD, FORWARD_RECORD, IS_LAST, LOAD,
+                       ON_PROGRESS, PROGRESS, SAVE, STATE_SIZE, TURN, Model,
+                       Progress, Report, RunOptions, Stats)
 
 
 def progress_copy(pointer):
@@ -39,17 +39,17 @@ class Run:
         self._keep.append(c_fn)
         return c_fn
 
-    def model(self, state, forward, turn, adjoint, io):
-        """The Model: the three callbacks and the state, a buffer or
-        (state None) the save/load callbacks of ``io`` (a dict of the
-        save/load arguments of Executor.run())."""
+    def model(self, state, forward, turn, adjoint, io, records=(0, None)):
+        """The Model: the three callbacks (forward, or forward_record with
+        the ``records`` (record_bytes, forward_record) of Executor.run())
+        and the state, a buffer or (state None) the save/load callbacks of
+        ``io`` (a dict of the save/load arguments of Executor.run())."""
         m = Model()
-        for name, fn in (("forward", forward), ("turn", turn),
-                         ("adjoint", adjoint)):
+        for name, fn in (("turn", turn), ("adjoint", adjoint)):
             if not callable(fn):
                 raise ValueError("uturn: %s must be callable, not %s"
                                  % (name, _checks.shown(fn)))
-        m.forward = self._fn(FORWARD, "forward", forward)
+        self._forward(m, forward, *records)
         m.turn = self._fn(TURN, "turn", turn)
         m.adjoint = self._fn(ADJOINT, "adjoint", adjoint)
         if state is None:
@@ -57,6 +57,64 @@ class Run:
         else:
             self._state(m, state, **io)
         return m
+
+    def _forward(self, m, forward, record_bytes, forward_record):
+        """forward(step), or with step records forward_record(step, record,
+        again): record a writable memoryview of the step's record_bytes
+        (valid during the call), again False in the first sweep (write it)
+        and True in every recomputation (it holds what was written)."""
+        record_bytes = _checks.integer("record_bytes", record_bytes)
+        _checks.callable_or_none("forward_record", forward_record)
+        if forward_record is None and record_bytes == 0:
+            if not callable(forward):
+                raise ValueError("uturn: forward must be callable, not %s"
+                                 % _checks.shown(forward))
+            m.forward = self._fn(FORWARD, "forward", forward)
+            return
+        if forward_record is None:
+            raise ValueError("uturn: record_bytes is %d but no "
+                             "forward_record= was given: with step records "
+                             "the executor calls forward_record(step, "
+                             "record, again) instead of forward"
+                             % record_bytes)
+        if record_bytes == 0:
+            raise ValueError("uturn: forward_record needs record_bytes, the "
+                             "bytes of one step's record (at least 1)")
+        if forward is not None:
+            raise ValueError("uturn: give forward or forward_record, not "
+                             "both: with step records the executor calls "
+                             "forward_record(step, record, again) instead of "
+                             "forward; pass None for forward")
+        calls = self.calls
+        c_fn = FORWARD_RECORD(lambda _u, step, record, again: calls.view_call(
+            "forward_record", forward_record, (step,),
+            (record, record_bytes, True), tail=(bool(again),)))
+        self._keep.append(c_fn)
+        m.forward_record, m.record_bytes = c_fn, record_bytes
+
+    def online(self, m, stats, max_steps, is_last):
+        """is_last(step) for an online plan (``stats`` its Plan.stats()):
+        true when x_step, the state the first sweep just reached, is the
+        last. Refused for a plan that knows its steps (the library would
+        never ask), and required for an online plan without max_steps
+        (its run would never end)."""
+        _checks.callable_or_none("is_last", is_last)
+        if is_last is not None and not stats.online:
+            raise ValueError("uturn: is_last applies to online plans "
+                             "(planner \"online\"); this plan knows its "
+                             "steps (n = %d) and is never asked"
+                             % stats.steps)
+        if is_last is None and stats.online and max_steps == 0:
+            raise ValueError("uturn: an online plan without max_steps ends "
+                             "only where is_last says: give is_last="
+                             "callable(step), true when x_step is the last "
+                             "state, or plan with max_steps")
+        if is_last is not None:
+            calls = self.calls
+            c_fn = IS_LAST(lambda _u, step: calls.flag_call(
+                "is_last", is_last, step))
+            self._keep.append(c_fn)
+            m.is_last = c_fn
 
     def _state(self, m, state, save, load, state_bytes, state_size, view):
         """A contiguous state: nothing of save/load may be given."""
@@ -98,11 +156,16 @@ class Run:
             self._keep.append(c_size)
             m.state_size = c_size
 
-    def options(self, steps, verify, budget_bytes, progress, progress_every,
+    def options(self, stats, verify, budget_bytes, progress, progress_every,
                 on_progress, on_progress_every, step_bytes):
         """The RunOptions: budget, verify mode, the two progress callbacks
-        and this run's per-step sizes (one per step of the plan's
-        ``steps``)."""
+        and this run's per-step sizes (one per step of the plan, whose
+        Plan.stats() is ``stats``; none for an online plan)."""
+        if stats.online and step_bytes is not None:
+            raise ValueError("uturn: step_bytes applies to plans that know "
+                             "their steps; an online plan's states are sized "
+                             "as the sweep reaches them (a byte budget alone,"
+                             " and state_size= with save/load)")
         o = RunOptions()
         o.verify = _checks.boolean("verify", verify)
         o.budget_bytes = budget_bytes
@@ -115,7 +178,8 @@ class Run:
                 "on_progress", lambda: on_progress(progress_copy(p))))
             self._keep.append(c_fn)
             o.on_progress = c_fn
-        sizes = _problems.step_array("step_bytes", step_bytes, steps)
+        sizes = _problems.step_array("step_bytes", step_bytes,
+                                     stats.steps)
         if sizes is not None:
             self._keep.append(sizes)
             o.step_bytes = sizes

@@ -173,9 +173,9 @@ class Action(_Struct):
 
 
 class Model(_Struct):
-    """uturn_model_t. Executor.run() fills one; the online fields
-    (``is_last``) and the step records (``record_bytes``,
-    ``forward_record``) are declared for the raw ``lib`` calls."""
+    """uturn_model_t. Executor.run() fills one, the online plans'
+    ``is_last`` and the step records (``record_bytes``,
+    ``forward_record``) included."""
     _init = "uturn_model_init_size"
     _fields_ = [("size", ctypes.c_size_t), ("user", _vp),
                 ("forward", FORWARD), ("turn", TURN), ("adjoint", ADJOINT),
