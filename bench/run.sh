@@ -32,6 +32,9 @@ $build/bench/dp_search | tee $out/dp_search.txt
 echo "== hrevolve: plan creation time over memory and disk"
 $build/bench/bench_hrevolve 3 | tee $out/hrevolve.txt
 
+echo "== online with levels (periodic disk) against hrevolve for the realised n"
+$build/bench/bench_online_disk | tee $out/online_disk.txt
+
 echo "== storage levels: hrevolve's costs, and overlapped I/O"
 bench/levels_costs.sh $uturn | tee $out/levels_costs.txt
 $build/bench/bench_levels 7 | tee $out/levels.txt

@@ -137,6 +137,22 @@ $(cat $out/hrevolve.txt)
 
 MD
 fi
+if [ -f $out/online_disk.txt ]; then
+cat <<MD
+## Online with storage levels (periodic disk)
+
+Command: \`$build/bench/bench_online_disk\`: for each configuration (slots,
+write and read cost per level) and each n, the online plan with levels
+(max_steps 10000) is walked through its cursor with the end said after n
+steps, its realised cost (forward steps plus every write and read) next
+to hrevolve's offline optimum for that n over the same levels: online /
+optimum = ratio. A line would say "(prediction differs!)" if
+\`uturn_plan_online_cost()\` disagreed with the walk.
+
+$(cat $out/online_disk.txt)
+
+MD
+fi
 cat <<MD
 ## Planners on the Burgers model (hyperfine)
 

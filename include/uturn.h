@@ -161,6 +161,17 @@ typedef struct uturn_allocator {
  * level is cheaper to write or to read than a faster one. Its tables
  * take memory growing like n times the slots and time up to n^2 times the
  * slots; see uturn_plan_create() for its limits.
+ *
+ * online with several levels (Since: 0.2) plans the periodic disk
+ * schedule of Aupy and Herrmann (2017): during the first sweep the last
+ * level takes x_0, x_P, x_2P, ... and nothing else is stored; when it is
+ * full, every other checkpoint is freed and P doubles. At the end each
+ * period is reversed, from the last, by hrevolve's optimum over the
+ * faster levels and the last level's free slots. P minimises
+ * (w + r + R(P-1)) / P, R(l) the least cost of reversing l steps from a
+ * checkpoint on the last level: asymptotically optimal as n grows, and up
+ * to a few times the offline optimum at small n. Same limits on costs as
+ * hrevolve; its realised cost comes from uturn_plan_online_cost().
  * Since: 0.1 (hrevolve: 0.2)
  */
 typedef enum uturn_planner {
@@ -232,11 +243,16 @@ typedef struct uturn_problem {
     /* Appended in 0.2: storage levels, fastest first (see uturn_level_t).
      * NULL: one level of memory whose capacity is slots or budget_bytes
      * (then both of those must be 0 when levels are given). Any planner
-     * takes one level; several need hrevolve, with uniform states. */
+     * takes one level; several need hrevolve or online, with uniform
+     * states. */
     const struct uturn_level *levels;
     uint64_t level_count;
     /* Appended in 0.2: the online planner only (steps is 0): a bound on n,
-     * or 0 for none. The first sweep ends by itself at x_max_steps. */
+     * or 0 for none. The first sweep ends by itself at x_max_steps. With
+     * several levels it also sizes the reversal's tables (the period
+     * doubles until the last level's slots times it reach max_steps);
+     * without it such a plan reaches those slots times the period, and
+     * its cursor stops there (no turn: the run fails). */
     uint64_t max_steps;
 } uturn_problem_t;
 
@@ -444,7 +460,7 @@ typedef struct uturn_plan uturn_plan_t;
  * and levels alone, before anything of size n is allocated. hrevolve
  * solves its tables and holds them; its counts, per level too, come
  * without generating the plan. Every planner takes one level; only
- * hrevolve plans several.
+ * hrevolve and online (steps unknown) plan several.
  *
  * @param problem   From uturn_problem_init(); read only, not retained.
  * @param alloc     Allocator for the plan and its cursors, or NULL.
@@ -467,7 +483,10 @@ typedef struct uturn_plan uturn_plan_t;
  *                        steps; dp costs past 32 bits, or a table past
  *                        UTURN_DP_TABLE_BYTES at the unit given (the
  *                        message names a unit that fits); several levels
- *                        for a planner other than hrevolve; hrevolve past
+ *                        for a planner other than hrevolve and online;
+ *                        online with levels whose costs decrease or pass
+ *                        2^24, or whose max_steps or period search needs
+ *                        tables past hrevolve's limits; hrevolve past
  *                        its limits (the message gives the table bytes and
  *                        the work it would need, and names the
  *                        alternative: fewer steps or slots, or for very
@@ -578,6 +597,25 @@ UTURN_EXPORT uturn_status_t uturn_plan_stats(const uturn_plan_t *plan,
  */
 UTURN_EXPORT uturn_status_t uturn_plan_level_stats(
     const uturn_plan_t *plan, uint64_t level, uturn_level_stats_t *out);
+
+/**
+ * The cost (uturn_stats_t.cost: forward steps plus every write and read)
+ * of the plan an online plan with storage levels realises when the run
+ * ends after @p steps steps, computed without generating it; equal to
+ * uturn_cursor_stats()'s cost once such a cursor has ended at that step
+ * and reached its end.
+ * @param[out] cost   The realised plan's cost.
+ * @param[out] error  Details on failure, or NULL.
+ * @return UTURN_OK; UTURN_E_INVALID_ARG (a NULL pointer; steps 0, or past
+ *         where the plan ends: its max_steps, or without one its last
+ *         level's slots times its period); UTURN_E_UNSUPPORTED (any other
+ *         plan: online plans of one level do not predict it).
+ * Thread safety: safe on a shared plan. Since: 0.2
+ */
+UTURN_EXPORT uturn_status_t uturn_plan_online_cost(const uturn_plan_t *plan,
+                                                   uint64_t steps,
+                                                   uint64_t *cost,
+                                                   uturn_error_t *error);
 
 /**
  * The problem as the plan resolved it: slots is the capacity the plan was
@@ -1274,7 +1312,10 @@ UTURN_EXPORT uturn_status_t uturn_executor_plan(
  * @return UTURN_OK;
  *   UTURN_E_INVALID_ARG  a NULL pointer, a model without its callbacks or
  *                        state, a plan with more steps than the model;
- *   UTURN_E_INFEASIBLE   the plan does not fit the budget here;
+ *   UTURN_E_INFEASIBLE   the plan does not fit the budget here; or an
+ *                        online plan's first sweep stopped before is_last
+ *                        said the end (online with levels past its reach:
+ *                        see max_steps), the error naming the step;
  *   UTURN_E_NOMEM        slot storage could not be allocated;
  *   UTURN_E_CALLBACK     a callback returned non-zero (the error names it,
  *                        its step, its return value and the action index);

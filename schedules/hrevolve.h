@@ -97,6 +97,26 @@ uturn_status_t uturn__hr_count(const uturn_allocator_t *alloc,
                                const struct uturn__hr_tables *tables,
                                struct uturn__hr_counts *out);
 
+/* The generator (hrevolve_gen.c). A segment reverses steps a .. a+l-1 of
+ * an n-step chain (l <= tables->n) at the top level with m slots
+ * (1 <= m <= its cap, or 0 to start one level down). Without held, x_a
+ * is live and in no slot; with held, x_a is in map[0] and not live (the
+ * first action restores it) and the segment frees that slot. map, when
+ * not NULL, names the top level's m slots by depth (it must outlive the
+ * generator); else they are the level's first m. */
+struct uturn__hr_segment {
+    uint64_t a, l, n, m;
+    const uint64_t *map;
+    bool held;
+};
+
+uturn_status_t uturn__hr_gen_size(const struct uturn__hr_tables *t,
+                                  size_t *bytes);
+void uturn__hr_gen_start(const struct uturn__hr_tables *t, void *state,
+                         const struct uturn__hr_segment *seg);
+/* Up to capacity (>= 3) next actions; 0 at the segment's end. */
+size_t uturn__hr_gen_fill(void *state, uturn_action_t *out, size_t capacity);
+
 /* ---- the recurrences' lookups, shared by the generator and the counts */
 
 static inline uint64_t uturn__hr_sat_add(uint64_t a, uint64_t b)

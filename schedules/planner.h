@@ -47,6 +47,10 @@ struct uturn__planner {
     uint64_t (*forward_total)(const void *state);
     /* Online planners with a byte budget (sizes arrive as the run goes). */
     bool (*sized)(const uturn_plan_t *plan);
+    /* Online planners that predict it (NULL for the others): the cost of
+     * the plan realised for a given n, without generating it. */
+    uturn_status_t (*realised_cost)(const uturn_plan_t *plan, uint64_t steps,
+                                    uint64_t *cost, uturn_error_t *error);
 };
 
 /* Write one action; returns 1, the number written. Every generator uses
@@ -77,6 +81,8 @@ extern const struct uturn__planner uturn__revolve;
 extern const struct uturn__planner uturn__dp;
 extern const struct uturn__planner uturn__hrevolve;
 extern const struct uturn__planner uturn__online;
+/* online's problems with several levels (same id and name). */
+extern const struct uturn__planner uturn__online_disk;
 extern const struct uturn__planner uturn__parsed;
 
 /* periodic.c, for sqrt.c: prepare periodic with a fixed stride k. */

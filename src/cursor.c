@@ -17,10 +17,18 @@ struct uturn_cursor {
     bool done;
     bool online;       /* the planner has an end() */
     uint64_t held;     /* online: slots held, for the peak */
+    const uturn_plan_t *plan; /* online: its levels price stores, restores */
+    uint64_t io_cost;         /* online: the write and read costs so far */
     uturn_stats_t counted; /* online: what was generated so far */
     uturn_action_t buffer[BUFFERED];
     alignas(16) unsigned char state[];
 };
+
+static const uturn_level_t *level_of(const uturn_cursor_t *c, uint64_t slot)
+{
+    const uturn_plan_t *p = c->plan;
+    return &p->levels[uturn__level_of(p->levels, p->level_count, slot)];
+}
 
 /* Count generated actions (online cursors only). */
 static void count(uturn_cursor_t *c, const uturn_action_t *a, size_t n)
@@ -34,6 +42,7 @@ static void count(uturn_cursor_t *c, const uturn_action_t *a, size_t n)
             break;
         case UTURN_OP_STORE:
             s->stores += 1;
+            c->io_cost += level_of(c, a[i].slot)->write_cost;
             c->held += 1;
             s->peak_slots = c->held > s->peak_slots ? c->held : s->peak_slots;
             break;
@@ -43,6 +52,7 @@ static void count(uturn_cursor_t *c, const uturn_action_t *a, size_t n)
             break;
         case UTURN_OP_RESTORE:
             s->restores += 1;
+            c->io_cost += level_of(c, a[i].slot)->read_cost;
             break;
         case UTURN_OP_REVERSE:
             s->reverse_steps += 1;
@@ -91,6 +101,8 @@ uturn_status_t uturn_cursor_create(const uturn_plan_t *plan,
     cursor->done    = false;
     cursor->online  = plan->planner->end != NULL;
     cursor->held    = 0;
+    cursor->plan    = plan;
+    cursor->io_cost = 0;
     uturn_stats_init(&cursor->counted);
     cursor->counted.slots = plan->stats.slots;
     plan->planner->start(plan, cursor->state);
@@ -206,7 +218,8 @@ uturn_status_t uturn_cursor_stats(const uturn_cursor_t *cursor,
                                                         : 0;
     s.forward_cost     = s.forward_steps;
     s.recompute_cost   = s.recomputed_steps;
-    s.cost             = s.forward_cost;
+    s.cost             = s.forward_cost + cursor->io_cost;
+    s.levels           = cursor->plan->level_count;
     s.recompute_factor =
         n != 0 ? (double)s.forward_steps / (double)n : 0.0;
     uturn__stats_export(&s, out);

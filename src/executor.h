@@ -164,6 +164,9 @@ int uturn__run_forward(struct uturn__run *run, uint64_t step);
 /* After a batch of an online plan: the end asked, the next size given. */
 uturn_status_t uturn__run_online_step(struct uturn__run *run,
                                       const uturn_action_t *last);
+/* After the last action of an online plan: an error unless its first
+ * sweep ended (the model said "last", or max_steps) before it stopped. */
+uturn_status_t uturn__run_online_done(struct uturn__run *run);
 /* Levels beyond memory (run_levels.c): open the executor's, check a
  * plan's against them and begin their run, end it on every path. */
 uturn_status_t uturn__levels_open(uturn_executor_t *ex,

@@ -5,8 +5,9 @@
 
 /* The only table of planners: src/ reaches planners through it alone. */
 static const struct uturn__planner *const registry[] = {
-    &uturn__store_all, &uturn__periodic, &uturn__sqrt,   &uturn__revolve,
-    &uturn__dp,        &uturn__hrevolve, &uturn__online,  &uturn__parsed,
+    &uturn__store_all, &uturn__periodic, &uturn__sqrt,
+    &uturn__revolve,   &uturn__dp,       &uturn__hrevolve,
+    &uturn__online,    &uturn__parsed,   &uturn__online_disk,
 };
 
 static const struct uturn__planner *find(uturn_planner_t id)
@@ -80,6 +81,17 @@ static uturn_status_t copy_steps(uturn_plan_t *plan, uturn_error_t *error)
     return UTURN_OK;
 }
 
+/* A planner id may have a second entry for several levels (online's):
+ * the one that fits the plan's levels. */
+static void choose_for_levels(uturn_plan_t *plan)
+{
+    if (plan->level_count <= 1 || plan->planner->levels)
+        return;
+    for (size_t i = 0; i < sizeof registry / sizeof registry[0]; i++)
+        if (registry[i]->id == plan->planner->id && registry[i]->levels)
+            plan->planner = registry[i];
+}
+
 /* Several levels need a planner that plans them; levels and per-step
  * sizes together are not planned this round. */
 static uturn_status_t check_levels(const uturn_plan_t *plan,
@@ -116,8 +128,10 @@ static uturn_status_t plan_prepare(uturn_plan_t *plan,
     status = copy_steps(plan, error);
     if (status == UTURN_OK)
         status = uturn__levels_copy(plan, &given, error);
-    if (status == UTURN_OK)
+    if (status == UTURN_OK) {
+        choose_for_levels(plan);
         status = check_levels(plan, error);
+    }
     if (status == UTURN_OK)
         status = plan->planner->prepare(plan, error);
     if (status != UTURN_OK)
@@ -174,6 +188,21 @@ uturn_status_t uturn_plan_stats(const uturn_plan_t *plan, uturn_stats_t *out)
         return UTURN_E_INVALID_ARG;
     uturn__stats_export(&plan->stats, out);
     return UTURN_OK;
+}
+
+uturn_status_t uturn_plan_online_cost(const uturn_plan_t *plan, uint64_t steps,
+                                      uint64_t *cost, uturn_error_t *error)
+{
+    if (plan == NULL || cost == NULL)
+        return uturn__fail(error, UTURN_E_INVALID_ARG,
+                           "plan and cost must not be NULL");
+    if (plan->planner->realised_cost == NULL)
+        return uturn__fail(error, UTURN_E_UNSUPPORTED,
+                           "%s plans do not predict a realised cost: only "
+                           "online plans with storage levels do (walk the "
+                           "cursor and read uturn_cursor_stats)",
+                           plan->planner->name);
+    return plan->planner->realised_cost(plan, steps, cost, error);
 }
 
 uturn_status_t uturn_plan_problem(const uturn_plan_t *plan,

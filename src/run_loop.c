@@ -518,6 +518,8 @@ uturn_status_t uturn__run_actions(struct uturn__run *run)
     else
         status = general_loop(run);
     if (status == UTURN_OK)
+        status = uturn__run_online_done(run);
+    if (status == UTURN_OK)
         status = uturn__levels_drain(run);
     run->seen.actions        = run->index;
     run->report.actions_done = run->index;

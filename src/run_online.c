@@ -130,3 +130,17 @@ uturn_status_t uturn__run_online_step(struct uturn__run *run,
     }
     return st;
 }
+
+uturn_status_t uturn__run_online_done(struct uturn__run *run)
+{
+    const struct uturn__planner *g = run->plan->planner;
+    if (!run->online || g->steps_known(run->ex->gen) != 0)
+        return UTURN_OK;
+    return uturn__fail(run->error, UTURN_E_INFEASIBLE,
+                       "the online plan stopped its first sweep at x_%llu "
+                       "before the model's last state (an online plan with "
+                       "storage levels reaches its last level's slots "
+                       "times its period, or its max_steps: give a larger "
+                       "max_steps)",
+                       (unsigned long long)run->seen.forward_steps);
+}

@@ -20,8 +20,9 @@ struct cli_options {
     const char *command;
     const char *positional; /* planner name or file */
     uint64_t steps, slots, budget, state_bytes, slot_bytes, stride;
+    uint64_t max_steps; /* online: a bound on n */
     bool has_steps, has_slots, has_budget, has_state_bytes, has_slot_bytes;
-    bool has_stride, walk, help;
+    bool has_stride, has_max_steps, walk, help;
     enum cli_format format;
     /* sweep */
     const char *model, *budgets, *budget_range, *planners, *plot;

@@ -3,9 +3,10 @@
  * uturn plan|stats|sweep online --steps N: the planner is not told N. A
  * cursor walks the online plan and says "the live state is the last" right
  * after it hands out advance N-1 N; with --sizes each state's size is
- * given once the sweep reaches it. The realised actions are written as
- * plan text and parsed back, so what is printed, counted and checked is a
- * plan for those N steps, validated like any plan file.
+ * given once the sweep reaches it; with --levels the realised plan is
+ * plan text version 2, its levels as the plan's. The realised actions are
+ * written as plan text and parsed back, so what is printed, counted and checked
+ * is a plan for those N steps, validated like any plan file.
  */
 #include "cli.h"
 
@@ -17,18 +18,35 @@ struct realising {
     FILE *text;
     const uint64_t *sizes;
     uint64_t n;
+    uint64_t reached; /* the last state the first sweep reached */
     bool ended;
 };
 
-/* The header of the realised plan: its steps, slots and sizes. */
+/* Plan text version 2's line for each storage level. */
+static void level_lines(FILE *f, const uturn_plan_t *plan, uint64_t levels)
+{
+    for (uint64_t k = 0; k < levels; k++) {
+        uturn_level_stats_t l;
+        uturn_level_stats_init(&l);
+        uturn_plan_level_stats(plan, k, &l);
+        fprintf(f, "level %s %llu %llu %llu\n", l.name,
+                (unsigned long long)l.slots, (unsigned long long)l.write_cost,
+                (unsigned long long)l.read_cost);
+    }
+}
+
+/* The header of the realised plan: its steps, slots, levels and sizes. */
 static void header(FILE *f, const uturn_plan_t *plan, uint64_t n,
                    const uint64_t *sizes)
 {
     uturn_stats_t s;
     uturn_stats_init(&s);
     uturn_plan_stats(plan, &s);
-    fprintf(f, "uturn-plan 1\nplanner online\nsteps %llu\nslots %llu\n",
-            (unsigned long long)n, (unsigned long long)s.slots);
+    fprintf(f, "uturn-plan %d\nplanner online\nsteps %llu\nslots %llu\n",
+            s.levels > 1 ? 2 : 1, (unsigned long long)n,
+            (unsigned long long)s.slots);
+    if (s.levels > 1)
+        level_lines(f, plan, s.levels);
     if (sizes == NULL)
         return;
     fputs("step_bytes", f);
@@ -44,6 +62,7 @@ static uturn_status_t after_batch(struct realising *r,
     if (r->ended || last->op != UTURN_OP_ADVANCE)
         return UTURN_OK;
     const uint64_t k = last->step_end;
+    r->reached       = k;
     if (k == r->n) {
         r->ended = true;
         return uturn_cursor_end(r->cursor);
@@ -100,6 +119,15 @@ int cli_online_realise(uturn_plan_t **plan, uint64_t n, const uint64_t *sizes)
         return cli_fail("the online plan stopped before step %llu: %s",
                         (unsigned long long)n, uturn_strerror(st)),
                CLI_CANNOT;
+    if (!r.ended) {
+        uturn_plan_free(realised);
+        return cli_fail("the online plan stopped its first sweep at x_%llu, "
+                        "before step %llu (with --levels it reaches the "
+                        "last level's slots times its period: give "
+                        "--max-steps)",
+                        (unsigned long long)r.reached, (unsigned long long)n),
+               CLI_CANNOT;
+    }
     if (parsed != UTURN_OK)
         return cli_library_error(parsed, &err);
     uturn_plan_free(*plan);

@@ -60,6 +60,9 @@ static bool apply(struct cli_options *o, const char *name, const char *v)
         return o->has_slots = true, cli_number("--slots", v, &o->slots);
     if (strcmp(name, "stride") == 0)
         return o->has_stride = true, cli_number("--stride", v, &o->stride);
+    if (strcmp(name, "max-steps") == 0)
+        return o->has_max_steps = true,
+               cli_number("--max-steps", v, &o->max_steps);
     if (strcmp(name, "budget") == 0)
         return o->has_budget = true, cli_size("--budget", v, &o->budget);
     if (strcmp(name, "state-bytes") == 0)

@@ -13,38 +13,44 @@ static const struct cli_spec plan_specs[] = {
     {"walk", false, '\0'},      {"sizes", true, '\0'},
     {"costs", true, '\0'},      {"unit", true, '\0'},
     {"levels", true, 'l'},      {"help", false, 'h'},
-    {NULL, false, '\0'}};
+    {"max-steps", true, '\0'},  {NULL, false, '\0'}};
 
 /* The options of plan and stats, for their --help. */
 #define PLAN_OPTIONS                                                           \
-    "  -n, --steps N           the steps of the chain, n (required)\n"        \
-    "  -s, --slots S           the capacity in slots\n"                       \
-    "  -b, --budget SIZE       the capacity in bytes of slot storage\n"       \
-    "  -B, --state-bytes SIZE  the size of one state (with --budget)\n"       \
-    "      --slot-bytes SIZE   what a slot counts as (default: the state)\n"  \
-    "  -k, --stride K          periodic's stride\n"                           \
-    "  -l, --levels LIST       storage levels, fastest first (hrevolve):\n"   \
-    "                          NAME:SLOTS|SIZE[:w=W:r=R],...\n"               \
-    "      --sizes FILE        dp, online: the size of x_0 .. x_{n-1}, one\n" \
-    "                          per line (with --budget)\n"                    \
-    "      --costs FILE        dp: the cost of each step, one per line\n"     \
-    "      --unit SIZE         dp: its memory resolution (default: the\n"     \
-    "                          sizes' gcd)\n"                                 \
-    "  -f, --format text|json  the output (default text)\n"                   \
-    "  -j, --json              --format json\n"                               \
-    "  -h, --help\n"                                                          \
+    "  -n, --steps N           the steps of the chain, n (required)\n"         \
+    "  -s, --slots S           the capacity in slots\n"                        \
+    "  -b, --budget SIZE       the capacity in bytes of slot storage\n"        \
+    "  -B, --state-bytes SIZE  the size of one state (with --budget)\n"        \
+    "      --slot-bytes SIZE   what a slot counts as (default: the state)\n"   \
+    "  -k, --stride K          periodic's stride\n"                            \
+    "  -l, --levels LIST       storage levels, fastest first (hrevolve,\n"     \
+    "                          online): NAME:SLOTS|SIZE[:w=W:r=R],...\n"       \
+    "      --max-steps M       online: a bound on n, M >= N (with --levels\n"  \
+    "                          it sizes the periods; without it such a plan\n" \
+    "                          reaches the last level's slots times its\n"     \
+    "                          period)\n"                                      \
+    "      --sizes FILE        dp, online: the size of x_0 .. x_{n-1}, one\n"  \
+    "                          per line (with --budget)\n"                     \
+    "      --costs FILE        dp: the cost of each step, one per line\n"      \
+    "      --unit SIZE         dp: its memory resolution (default: the\n"      \
+    "                          sizes' gcd)\n"                                  \
+    "  -f, --format text|json  the output (default text)\n"                    \
+    "  -j, --json              --format json\n"                                \
+    "  -h, --help\n"                                                           \
     "A short option stands alone, its value in the next word (-n 100).\n"
 
 /* What needs a capacity, for plan and stats. */
 #define PLAN_CAPACITY                                                          \
-    "PLANNER is store-all, periodic, sqrt, revolve, dp, hrevolve or online.\n"\
-    "revolve, dp, hrevolve, online, and periodic without --stride, need a\n"  \
-    "capacity: --slots, --budget with the size of one state, or --levels.\n"  \
+    "PLANNER is store-all, periodic, sqrt, revolve, dp, hrevolve or online.\n" \
+    "revolve, dp, hrevolve, online, and periodic without --stride, need a\n"   \
+    "capacity: --slots, --budget with the size of one state, or --levels.\n"   \
     "Slots hold x_0 too.\n"                                                    \
-    "online is not told --steps N: the plan is the one it made when told,\n"  \
-    "after advance N-1 N, that x_N is the last state. With --budget and\n"    \
-    "--sizes FILE (no --state-bytes) each state's size is given to it as\n"   \
-    "the sweep reaches that state.\n"
+    "online is not told --steps N: the plan is the one it made when told,\n"   \
+    "after advance N-1 N, that x_N is the last state. With --budget and\n"     \
+    "--sizes FILE (no --state-bytes) each state's size is given to it as\n"    \
+    "the sweep reaches that state. With --levels it is the periodic disk\n"    \
+    "schedule: x_0, x_P, x_2P, .. on the last level, each period reversed\n"   \
+    "by hrevolve once the end is known.\n"
 
 static const char plan_help[] =
     "usage: uturn plan PLANNER -n N [-s S | -b SIZE -B SIZE] [options]\n"
@@ -65,6 +71,35 @@ static const char check_help[] =
     "Validate a plan file ('-' reads standard input) against every rule of\n"
     "the model and print its counts. Exit 0 when valid; 1 with\n"
     "'invalid plan: action K (line L): REASON' when not.\n";
+
+/* The rest of the problem from checked options: online's bound, the
+ * steps (0 for online, which is told the end instead), the capacity. */
+static int fill_problem(const struct cli_options *o, bool online,
+                        uturn_problem_t *p)
+{
+    if (o->has_max_steps && !online)
+        return cli_fail("--max-steps is for the online planner");
+    if (o->has_max_steps && o->max_steps < o->steps)
+        return cli_fail("--max-steps %llu is below --steps %llu: the online "
+                        "plan would end by itself at x_%llu",
+                        (unsigned long long)o->max_steps,
+                        (unsigned long long)o->steps,
+                        (unsigned long long)o->max_steps);
+    /* online is not told the steps: the end is said after --steps. */
+    p->steps        = online ? 0 : o->steps;
+    p->max_steps    = o->has_max_steps ? o->max_steps : 0;
+    p->slot_bytes   = o->has_slot_bytes ? o->slot_bytes : o->state_bytes;
+    p->budget_bytes = o->has_budget ? o->budget : 0;
+    p->stride       = o->has_stride ? o->stride : 0;
+    if (o->has_stride && o->stride == 0)
+        return cli_fail("--stride must be at least 1");
+    if (o->has_slots && o->slots == 0)
+        return cli_fail("--slots must be at least 1 (every plan keeps x_0 "
+                        "in a slot)");
+    p->slots      = o->has_slots ? o->slots : 0;
+    p->unit_bytes = o->has_unit ? o->unit : 0;
+    return CLI_OK;
+}
 
 /* The problem the options describe; CLI_OK or an exit status. */
 static int build_problem(const struct cli_options *o, uturn_problem_t *p)
@@ -123,19 +158,7 @@ static int build_problem(const struct cli_options *o, uturn_problem_t *p)
                         p->planner == UTURN_PLANNER_PERIODIC
                             ? " (or a --stride K)"
                             : "");
-    /* online is not told the steps: the end is said after --steps. */
-    p->steps        = online ? 0 : o->steps;
-    p->slot_bytes   = o->has_slot_bytes ? o->slot_bytes : o->state_bytes;
-    p->budget_bytes = o->has_budget ? o->budget : 0;
-    p->stride       = o->has_stride ? o->stride : 0;
-    if (o->has_stride && o->stride == 0)
-        return cli_fail("--stride must be at least 1");
-    if (o->has_slots && o->slots == 0)
-        return cli_fail("--slots must be at least 1 (every plan keeps x_0 "
-                        "in a slot)");
-    p->slots      = o->has_slots ? o->slots : 0;
-    p->unit_bytes = o->has_unit ? o->unit : 0;
-    return CLI_OK;
+    return fill_problem(o, online, p);
 }
 
 /* The per-step files, read for p->steps values; the caller frees them. */
@@ -201,6 +224,10 @@ static int open_plan(int argc, char **argv, struct cli_options *o,
     }
     if (rc == CLI_OK && problem.planner == UTURN_PLANNER_ONLINE)
         rc = cli_online_realise(plan, o->steps, sizes);
+    if (rc != CLI_OK) { /* the callers free a plan only on success */
+        uturn_plan_free(*plan);
+        *plan = NULL;
+    }
     free(sizes);
     free(costs);
     return rc;

@@ -95,6 +95,7 @@ _PROTOTYPES = [
     ("uturn_plan_free", None, _vp),
     ("uturn_plan_stats", enum, _vp, _P(Stats)),
     ("uturn_plan_level_stats", enum, _vp, u64, _P(LevelStats)),
+    ("uturn_plan_online_cost", enum, _vp, u64, _P(u64), _err),
     ("uturn_plan_problem", enum, _vp, _vp),
     ("uturn_plan_fingerprint", enum, _vp, _P(u64)),
     ("uturn_plan_walk", enum, _vp, _P(Stats), _err),

@@ -1,0 +1,1 @@
+stats online --steps 600 --max-steps 599 --levels mem:5,disk:20:w=5:r=5
