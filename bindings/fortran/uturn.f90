@@ -65,7 +65,8 @@
 !
 ! A level index (uturn_plan_level_stats, uturn_executor_level_report,
 ! uturn_validator_level_stats) needs no check: a negative one is a level
-! past the last, which the library refuses.
+! past the last, which the library refuses; nor does uturn_plan_online_cost's
+! steps (a negative one is past the plan's end, refused too).
 module uturn
   use, intrinsic :: iso_c_binding, only: c_int, c_int64_t, c_size_t, &
       c_double, c_bool, c_char, c_ptr, c_funptr, c_null_char, c_null_ptr, &
@@ -500,6 +501,17 @@ module uturn
       type(c_ptr), value :: plan
       integer(c_int64_t), value :: level       ! 0: memory
       type(uturn_level_stats_t), intent(inout) :: out
+      integer(c_int) :: status
+    end function
+    ! Online plans over storage levels: the realised plan's cost when the
+    ! run ends after `steps` steps, without generating it.
+    function uturn_plan_online_cost(plan, steps, cost, error) &
+        bind(c, name="uturn_plan_online_cost") result(status)
+      import :: uturn_error_t, c_ptr, c_int64_t, c_int
+      type(c_ptr), value :: plan
+      integer(c_int64_t), value :: steps
+      integer(c_int64_t), intent(out) :: cost
+      type(uturn_error_t), intent(inout), optional :: error
       integer(c_int) :: status
     end function
     function uturn_plan_problem(plan, out) &

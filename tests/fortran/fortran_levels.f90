@@ -7,7 +7,9 @@
 ! each with the gradient of a hand-written store-everything adjoint bit
 ! for bit, and each level's report equal to the plan's level stats and
 ! to what the Fortran callbacks counted; capacities in bytes resolved as
-! uturn_executor_level_slots() says. Every failure prints "FAIL: what"
+! uturn_executor_level_slots() says; an online plan over memory and a
+! file level, its gradient bit for bit and its cost as
+! uturn_plan_online_cost() predicts. Every failure prints "FAIL: what"
 ! and the program ends with error stop.
 module levels_model
   use, intrinsic :: iso_c_binding
@@ -186,6 +188,7 @@ program fortran_levels
   call defaults()
   call reference_costs()
   call runs_through_levels()
+  call online_over_levels()
   call capacities_in_bytes()
   call refusals()
   if (failures /= 0) then
@@ -442,6 +445,59 @@ contains
     st = uturn_plan_level_stats(plan, 1_c_int64_t, ls)
     call runs_through_files(plan, n)
     call runs_through_user_levels(plan, n, ls)
+    call uturn_plan_free(plan)
+  end subroutine
+
+  ! Online over memory (4 slots) and a file level (16, w = r = 2), the
+  ! first sweep ended by max_steps: the hand-written adjoint's gradient
+  ! bit for bit, and uturn_plan_online_cost the realised cost, forward
+  ! steps plus 2 per write and read of the file level (its report's).
+  subroutine online_over_levels()
+    integer(c_int64_t), parameter :: n = 150
+    type(uturn_level_t), target :: lv(2)
+    type(uturn_problem_t) :: p
+    type(sim_t), target :: s
+    type(uturn_model_t) :: model
+    type(uturn_stats_t) :: seen
+    type(uturn_level_report_t) :: lr
+    type(uturn_error_t) :: err
+    type(c_ptr) :: ex, plan
+    integer(c_int) :: st
+    integer(c_int64_t) :: cost
+    lv = [level(4_c_int64_t, 0_c_int64_t, 0_c_int64_t, c_null_ptr), &
+        level(16_c_int64_t, 2_c_int64_t, 2_c_int64_t, c_null_ptr)]
+    call uturn_problem_init(p)
+    p%planner = UTURN_PLANNER_ONLINE
+    p%steps = 0
+    p%max_steps = n
+    p%levels = c_loc(lv)
+    p%level_count = 2
+    call uturn_error_init(err)
+    st = uturn_plan_create_checked(p, c_null_ptr, plan, err)
+    call ok("online over levels: planned: " // uturn_error_message(err), &
+        st == UTURN_OK)
+    ex = open_executor([file_level(.false.)], 0_c_int64_t)
+    call start(s%x)
+    call uturn_model_init(model)
+    model%user = c_loc(s)
+    model%forward = c_funloc(sim_forward)
+    model%turn = c_funloc(sim_turn)
+    model%adjoint = c_funloc(sim_adjoint)
+    model%state = c_loc(s%x)
+    model%state_bytes = c_sizeof(s%x)
+    call uturn_stats_init(seen)
+    st = uturn_executor_run_checked(ex, plan, model, observed=seen, error=err)
+    call ok("online over levels: the run: " // uturn_error_message(err), &
+        st == UTURN_OK .and. seen%steps == n)
+    call ok("online over levels: the hand-written adjoint's gradient", &
+        same_bits(s%xbar, reference(n)))
+    call uturn_level_report_init(lr)
+    st = uturn_executor_level_report(ex, 1_c_int64_t, lr)
+    call ok("online over levels: the file level is used", lr%stores > 0)
+    st = uturn_plan_online_cost(plan, n, cost, err)
+    call ok("online over levels: uturn_plan_online_cost", st == UTURN_OK &
+        .and. cost == seen%forward_steps + 2 * (lr%stores + lr%restores))
+    call uturn_executor_free(ex)
     call uturn_plan_free(plan)
   end subroutine
 
