@@ -23,9 +23,18 @@
  *
  * Never a test: a missed target never fails; a failed run or differing
  * results do (exit 2).
- * usage: bench_executor [REPS]            (default 11)
- *        bench_executor --one PLANNER BYTES exec|hand [RUNS]   (RUNS runs
- *        of one side, the first cold: for callgrind and perf)
+ * usage: bench_executor [REPS [ROUNDS]]   (default 11 and 3: ROUNDS is
+ *        how often section 4 runs its cycle; its summary gives each plan's
+ *        median ratio over the rounds)
+ *        bench_executor --cycle ROUNDS          (section 4 alone)
+ *        bench_executor --pairs PLANNER BYTES [empty]   (one row of
+ *        section 1, or with empty of section 2; REPS=k in the
+ *        environment sets the pairs)
+ * BENCH_CLOCK=cpu times both sides by the thread's CPU time instead of
+ * wall time (steadier on a loaded machine; see exec_common.c).
+ *        bench_executor --one PLANNER BYTES exec|hand[-empty] [RUNS]
+ *        (RUNS runs of one side, the first cold, -empty with empty
+ *        callbacks as in section 2: for callgrind and perf)
  */
 #include "counting_alloc.h"
 #include "exec_common.h"
@@ -35,6 +44,7 @@
 #include <string.h>
 
 static int reps = 11;
+static int rounds = 3; /* of section 4's cycle */
 
 static const uint64_t sizes[] = {64, 4 * KIB, 64 * KIB, MIB, 16 * MIB};
 #define SIZES (sizeof sizes / sizeof sizes[0])
@@ -273,6 +283,20 @@ static struct cycle_run cycle_run(uturn_executor_t *ex, struct region *r,
     return out;
 }
 
+/* Each plan's median ratio and range over the rounds of section 4. */
+static void cycle_summary(double *ratio)
+{
+    printf("\n| plan | median ratio over %d rounds | range |\n|---|---|---|\n",
+           rounds);
+    for (size_t k = 0; k < CYCLE; k++) {
+        double med, lo, hi;
+        summarize(ratio + k * (size_t)rounds, rounds, &med, &lo, &hi);
+        printf("| %s %.0f %% | %.3f | %.3f..%.3f |\n",
+               uturn_planner_name(cycle[k].planner), 100 * cycle[k].fraction,
+               med, lo, hi);
+    }
+}
+
 /* Section 4: the alternating sequence, 64 KiB states. */
 static void section_cycle(void)
 {
@@ -288,17 +312,21 @@ static void section_cycle(void)
     uturn_executor_t *ex = NULL;
     uturn_executor_create(NULL, &ex, NULL);
     struct region r = {0};
-    for (int round = 0; round < 3; round++)
+    double *ratio = xmalloc(CYCLE * (size_t)rounds * sizeof *ratio);
+    for (int round = 0; round < rounds; round++)
         for (size_t k = 0; k < CYCLE; k++) {
             const struct cycle_run c =
                 cycle_run(ex, &r, &m, n, b, &cycle[k]);
             const double allowed = (double)c.grown / 4096 * 1.01 + 1;
+            ratio[k * (size_t)rounds + (size_t)round] = c.exec / c.hand;
             printf("| %d | %s %.0f %% | %.3f | %llu | %.0f | %llu |\n",
                    round + 1, uturn_planner_name(cycle[k].planner),
                    100 * cycle[k].fraction, c.exec / c.hand,
                    (unsigned long long)c.exec_faults, allowed,
                    (unsigned long long)c.hand_faults);
         }
+    cycle_summary(ratio);
+    free(ratio);
     region_free(&r);
     uturn_executor_free(ex);
     free(m.state);
@@ -338,13 +366,15 @@ static void section_counts(void)
 static int one(int argc, char **argv)
 {
     if (argc != 5 && argc != 6)
-        die("usage: bench_executor --one PLANNER BYTES exec|hand [RUNS]");
+        die("usage: bench_executor --one PLANNER BYTES exec|hand[-empty] "
+            "[RUNS]");
     uturn_planner_t planner;
     if (uturn_planner_from_name(argv[2], &planner) != UTURN_OK)
         die("unknown planner");
     const uint64_t b = strtoull(argv[3], NULL, 10), n = steps_for(b);
+    const bool exec = strncmp(argv[4], "exec", 4) == 0;
     struct model m;
-    model_for(&m, b, false);
+    model_for(&m, b, strstr(argv[4], "-empty") != NULL);
     uturn_executor_t *ex = NULL;
     uturn_executor_create(NULL, &ex, NULL);
     uturn_plan_t *plan = bench_plan(
@@ -357,8 +387,7 @@ static int one(int argc, char **argv)
     const int runs = argc == 6 ? atoi(argv[5]) : 1;
     double t       = 0;
     for (int i = 0; i < runs; i++)
-        t = strcmp(argv[4], "exec") == 0 ? exec_run(ex, plan, &m, NULL)
-                                         : hand_run(&a, &r, &m);
+        t = exec ? exec_run(ex, plan, &m, NULL) : hand_run(&a, &r, &m);
     printf("%s %s %llu B: %llu actions, %.3f s\n", argv[4], argv[2],
            (unsigned long long)b, (unsigned long long)a.count, t);
     region_free(&r);
@@ -369,15 +398,54 @@ static int one(int argc, char **argv)
     return 0;
 }
 
+/* --pairs PLANNER BYTES [empty]: section 1's (or, empty, section 2's)
+ * figure for one plan and state size, REPS pairs. */
+static int pairs(int argc, char **argv)
+{
+    uturn_planner_t planner;
+    if ((argc != 4 && argc != 5) ||
+        uturn_planner_from_name(argv[2], &planner) != UTURN_OK)
+        die("usage: bench_executor --pairs PLANNER BYTES [empty]");
+    const uint64_t b = strtoull(argv[3], NULL, 10), n = steps_for(b);
+    struct model m;
+    model_for(&m, b, argc == 5);
+    uturn_executor_t *ex = NULL;
+    uturn_executor_create(NULL, &ex, NULL);
+    uturn_plan_t *plan = bench_plan(
+        ex, planner, n, b,
+        planner == UTURN_PLANNER_STORE_ALL ? 0 : budget_for(0, n, b, 0.1));
+    const struct pair_stats s = warm_pairs(ex, plan, &m);
+    printf("%s %llu B%s: executor / hand %.3f (%.3f..%.3f, %d pairs), "
+           "%.1f / %.1f ns per action\n",
+           argv[2], (unsigned long long)b, argc == 5 ? " empty" : "",
+           s.median, s.lo, s.hi, reps, s.exec_ns, s.hand_ns);
+    uturn_plan_free(plan);
+    uturn_executor_free(ex);
+    free(m.state);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "--one") == 0)
         return one(argc, argv);
+    if (argc > 1 && strcmp(argv[1], "--pairs") == 0) {
+        reps = getenv("REPS") != NULL ? atoi(getenv("REPS")) : reps;
+        return pairs(argc, argv);
+    }
+    if (argc == 3 && strcmp(argv[1], "--cycle") == 0) {
+        rounds = atoi(argv[2]) > 0 ? atoi(argv[2]) : 1;
+        section_cycle();
+        return 0;
+    }
     if (argc > 1)
         reps = atoi(argv[1]);
-    if (reps < 3)
-        die("REPS must be at least 3");
-    printf("# Executor against a hand-written loop (REPS = %d)\n", reps);
+    if (argc > 2)
+        rounds = atoi(argv[2]);
+    if (reps < 3 || rounds < 1)
+        die("REPS must be at least 3, ROUNDS at least 1");
+    printf("# Executor against a hand-written loop (REPS = %d, %s)\n", reps,
+           cpu_clock() ? "thread CPU time (BENCH_CLOCK=cpu)" : "wall time");
     section_warm();
     section_copies();
     section_cold();

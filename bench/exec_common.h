@@ -60,7 +60,10 @@ double exec_run(uturn_executor_t *ex, const uturn_plan_t *plan,
 uturn_plan_t *bench_plan(uturn_executor_t *ex, uturn_planner_t planner,
                          uint64_t steps, uint64_t bytes, uint64_t budget);
 
+/* Seconds on the benchmark's clock: wall, or the thread's CPU time with
+ * BENCH_CLOCK=cpu (cpu_clock() says which). */
 double now(void);
+bool cpu_clock(void);
 uint64_t minor_faults(void);
 void die(const char *what);
 void *xmalloc(size_t bytes);

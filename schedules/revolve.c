@@ -137,6 +137,83 @@ static inline size_t leaf(struct walker *w, uturn_action_t *out)
     return count;
 }
 
+/* Leaves whose pending left part is a run of singles (see push_left),
+ * while the run lasts: what leaf() does, with the run's frame and the
+ * current single in locals. With many slots most of the reverse sweep is
+ * such runs. */
+static inline size_t leaf_run(struct walker *w, uturn_action_t *out,
+                              size_t capacity)
+{
+    struct uturn__rv_node *top = &w->stack[w->depth - 1];
+    const uint64_t ta = top->a, tc = top->c, s = w->s, n = w->n;
+    uint64_t a = w->cur.a, c = w->cur.c, U = top->U;
+    bool live    = w->live;
+    size_t count = 0;
+    while (U > 1 && count + 3 <= capacity) {
+        if (!live)
+            uturn__put(out + count++, UTURN_OP_RESTORE, a, 0, s - c);
+        uturn__put_reverse(out + count++, a, n);
+        U -= 1;
+        a = ta + U;
+        c = tc - U;
+        uturn__put(out + count++, UTURN_OP_FREE, 0, 0, s - c + 1);
+        live = false;
+    }
+    top->U  = U;
+    w->cur  = (struct uturn__rv_node){a, 1, 0, 0, c, 0};
+    w->live = live;
+    return count;
+}
+
+/* True when leaf_run() applies: a single whose pending part is a run. */
+static inline bool in_run(const struct walker *w)
+{
+    if (w->cur.l != 1 || w->depth == 0)
+        return false;
+    const struct uturn__rv_node *top = &w->stack[w->depth - 1];
+    return top->l == 1 && top->U > 1;
+}
+
+/* True when the current node is one peel() takes: one or two
+ * repetitions, a split that takes one state (j = 1), a right part that
+ * is neither a single state nor a full binomial block, V exact. */
+static inline bool peels(const struct walker *w)
+{
+    const struct uturn__rv_node *p = &w->cur;
+    return (p->r == 1 || p->r == 2) && p->l > 2 && p->V != UTURN__RV_SAT &&
+           p->l <= p->V + 1 && p->l - 1 != p->U - (p->r - 1);
+}
+
+/* Splits that peel off the node's first state, while they last: what
+ * split() and push_left() do for them, in locals. With r <= 2,
+ * W = beta(c, r-2) = r - 1 and l <= V + 1 make j = 1: the left part is
+ * the single x_a with c slots (for r = 2, j = W makes it the full block
+ * beta(c, 0): U = 0, V = 1), the right part keeps r, with c - 1 slots,
+ * U - W and V - (U - W). With many slots most of the first sweep is such
+ * peels (advance one step, store). */
+static inline size_t peel(struct walker *w, uturn_action_t *out,
+                          size_t capacity)
+{
+    struct uturn__rv_node p = w->cur;
+    size_t count            = 0;
+    while (peels(w) && count + 3 <= capacity) {
+        const uint64_t sl   = w->s - p.c;
+        const uint64_t rest = p.U - (p.r - 1);
+        if (!w->live)
+            uturn__put(out + count++, UTURN_OP_RESTORE, p.a, 0, sl);
+        uturn__put(out + count++, UTURN_OP_ADVANCE, p.a, p.a + 1, 0);
+        uturn__put(out + count++, UTURN_OP_STORE, p.a + 1, 0, sl + 1);
+        const struct uturn__rv_node left = {p.a, 1,   0,
+                                            0,   p.c, p.r == 1 ? p.U : 1};
+        push_left(w, &left);
+        p       = (struct uturn__rv_node){p.a + 1, p.l - 1, rest,
+                                    p.r,     p.c - 1, p.V - rest};
+        w->cur  = p;
+        w->live = true;
+    }
+    return count;
+}
+
 /* Split the current node: advance to x_{a+j}, then either reverse it at
  * once (a one-state right part) or store it and work on the right part. */
 static inline size_t split(struct walker *w, uturn_action_t *out)
@@ -174,8 +251,15 @@ static size_t fill(void *state, uturn_action_t *restrict out, size_t capacity)
         return count;
     struct walker w = {st->cur, st->stack, st->depth, st->s,
                        st->n,   st->live,  false};
-    while (!w.done && count + 3 <= capacity)
+    while (!w.done && count + 3 <= capacity) {
+        if (in_run(&w))
+            count += leaf_run(&w, out + count, capacity - count);
+        else if (peels(&w))
+            count += peel(&w, out + count, capacity - count);
+        if (count + 3 > capacity)
+            break;
         count += w.cur.l == 1 ? leaf(&w, out + count) : split(&w, out + count);
+    }
     st->cur   = w.cur;
     st->depth = w.depth;
     st->live  = w.live;

@@ -154,6 +154,9 @@ void uturn__run_start_counters(struct uturn__run *run);
  * contiguous state, slot indices used as they are, no verify mode. */
 bool uturn__run_fast_applies(const struct uturn__run *run);
 uturn_status_t uturn__run_fast(struct uturn__run *run);
+/* The fast loop without progress callbacks (run_plain.c). */
+bool uturn__run_plain_applies(const struct uturn__run *run);
+uturn_status_t uturn__run_plain(struct uturn__run *run);
 /* Seconds on a monotonic clock. */
 double uturn__now(void);
 /* Online runs and step records (run_online.c): room for what steps

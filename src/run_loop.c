@@ -513,7 +513,9 @@ uturn_status_t uturn__run_actions(struct uturn__run *run)
     if (status != UTURN_OK)
         return status;
     uturn__run_start_counters(run);
-    if (uturn__run_fast_applies(run))
+    if (uturn__run_plain_applies(run))
+        status = uturn__run_plain(run);
+    else if (uturn__run_fast_applies(run))
         status = uturn__run_fast(run);
     else
         status = general_loop(run);

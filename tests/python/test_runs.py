@@ -1026,15 +1026,28 @@ class Online(Case):
                     with plan.cursor(batch) as c:
                         self.assertEqual(self.walk(c), whole)
 
-    def test_online_plans_have_one_level_of_storage(self):
-        # docs/bad-input.md: several levels for a planner of one level.
-        prob = uturn.problem(0, planner="online", levels=[
+    def test_online_plans_with_a_disk_level(self):
+        # docs/model.md: online with levels keeps a periodic schedule on
+        # the slowest level; the run ends where is_last says, through
+        # files, and every adjoint call still sees x_i = i.
+        prob = uturn.problem(0, planner="online", max_steps=200, levels=[
             uturn.level("mem", slots=2),
             uturn.level("disk", slots=5, write_cost=2, read_cost=2)])
-        err = self.refused(uturn.Error, lambda: uturn.Plan.create(prob),
-                           "online plans one level of storage",
-                           "hrevolve plans several")
-        self.assertEqual(err.status, E_UNSUPPORTED)
+        with tempfile.TemporaryDirectory() as disk, \
+                uturn.Executor(levels=[uturn.file_storage(disk)]) as ex, \
+                uturn.Plan.create(prob) as plan:
+            self.assertTrue(plan.stats().online)
+            self.assertEqual(plan.stats().levels, 2)
+            for n in [1, 7, 40, 123]:
+                with self.subTest(n=n):
+                    chain = Chain()
+                    observed, _ = ex.run(plan, chain.state, chain.forward,
+                                         chain.turn, chain.adjoint,
+                                         is_last=lambda step: step == n)
+                    chain.check(self, n)
+                    self.assertEqual(observed.steps, n)
+                    self.assertGreater(ex.level_reports()[1].stores, 0)
+            self.assertEqual(os.listdir(disk), [])
 
     def test_actions_and_walk_that_would_never_end_are_refused(self):
         # Without max_steps nothing but Cursor.end() ends an online plan,
