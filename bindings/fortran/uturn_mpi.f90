@@ -19,7 +19,23 @@
 ! Mapping as in the uturn module: uint64_t is integer(c_int64_t), bool is
 ! logical(c_bool), handles are type(c_ptr), and `options`, `info`,
 ! `observed`, `report`, `combined` and `error` are optional (absent means
-! NULL). Prepare every struct with its uturn_mpi_*_init subroutine.
+! NULL). Prepare every struct with its uturn_mpi_*_init subroutine, which
+! passes c_sizeof of this module's mirror (ctest mpi_fortran_layout
+! compares each mirror with the C compiler's layout).
+!
+! Storage levels: a problem with levels (problem%levels, planner hrevolve)
+! is planned as <uturn_mpi.h> says: each rank resolves each level at its
+! own real cost on its executor (a file level: its own files, in the
+! directory its executor's storage names), and every rank plans the least
+! of each. The combined report sums each level's bytes over the ranks:
+! level_bytes_written_sum(k) and level_bytes_read_sum(k) for level k past
+! memory (k = 1 .. levels; Fortran's index is the level's number).
+!
+! The uturn module's checked routines are local: no MPI-checked forms are
+! given here, since a refusal on one rank alone would leave the others
+! waiting in the layer's collectives. Check every rank's problem with
+! uturn_check() and agree on the result (an MPI_Allreduce) before calling
+! uturn_mpi_plan_create.
 module uturn_mpi
   use, intrinsic :: iso_c_binding, only: c_int, c_int64_t, c_size_t, &
       c_double, c_bool, c_ptr, c_sizeof
@@ -30,10 +46,11 @@ module uturn_mpi
   private :: uturn_problem_t, uturn_model_t, uturn_stats_t, &
       uturn_report_t, uturn_error_t
 
-  ! UTURN_MPI_UNITS and UTURN_MPI_TABLE_BYTES
+  ! UTURN_MPI_UNITS, UTURN_MPI_TABLE_BYTES and UTURN_MPI_LEVELS
   integer(c_int64_t), parameter :: UTURN_MPI_UNITS = 1024_c_int64_t
   integer(c_int64_t), parameter :: UTURN_MPI_TABLE_BYTES = &
       64_c_int64_t * 1024 * 1024
+  integer, parameter :: UTURN_MPI_LEVELS = 16
 
   type, bind(c) :: uturn_mpi_options_t
     integer(c_size_t) :: size
@@ -68,6 +85,11 @@ module uturn_mpi
         forward_seconds_sum, adjoint_seconds_sum, copy_seconds_sum, &
         collective_seconds_max
     integer(c_int64_t) :: collectives
+    ! Storage levels past memory: how many, and each one's bytes summed
+    ! over the ranks (index k: level k).
+    integer(c_int64_t) :: levels
+    integer(c_int64_t) :: level_bytes_written_sum(UTURN_MPI_LEVELS)
+    integer(c_int64_t) :: level_bytes_read_sum(UTURN_MPI_LEVELS)
   end type
 
   interface

@@ -16,6 +16,10 @@
 #                      COMPONENTS mpi) and with pkg-config uturn-mpi and run
 #                      on two ranks, and docs/mpi.md and README.md showing
 #                      that program verbatim
+#   consumer_fortran_mpi examples/mpi_heat1d.f90 built with the MPI Fortran
+#                      wrapper against the installed Fortran modules and
+#                      run on two ranks (a skip without the layer or the
+#                      wrapper)
 # Everything they write stays under <build>/consumers.
 set(_uturn_cdir ${CMAKE_CURRENT_LIST_DIR})
 set(_uturn_cwork ${PROJECT_BINARY_DIR}/consumers)
@@ -128,6 +132,33 @@ if(TARGET uturn_mpi AND NOT UTURN_SANITIZE)
     ENVIRONMENT "OMPI_MCA_mpi_yield_when_idle=1;OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;MPIEXEC_TIMEOUT=110"
     ENVIRONMENT_MODIFICATION "PATH=path_list_prepend:${_uturn_cmake_bin}"
     TIMEOUT 120 FAIL_REGULAR_EXPRESSION "FAIL|Sanitizer|runtime error")
+endif()
+# The Fortran example of the MPI layer, on two ranks.
+find_program(UTURN_MPIFC NAMES mpif90 mpifort)
+if(NOT TARGET uturn_mpi OR UTURN_SANITIZE)
+  add_test(NAME consumer_fortran_mpi COMMAND sh -c
+    "echo 'skipped: no MPI layer, or a sanitizer build'; exit 77")
+  set_tests_properties(consumer_fortran_mpi PROPERTIES
+    SKIP_RETURN_CODE 77 TIMEOUT 10)
+else()
+  set(_uturn_mpifc_missing "")
+  if(NOT UTURN_MPIFC)
+    set(_uturn_mpifc_missing "mpif90")
+  endif()
+  add_test(NAME consumer_fortran_mpi
+    COMMAND ${CMAKE_COMMAND} -E env
+            PREFIX=${_uturn_prefix} LIBDIR=${_uturn_libdir}
+            MPIFC=${UTURN_MPIFC} MPIEXEC=${MPIEXEC_EXECUTABLE}
+            "MPIEXEC_FLAGS=${UTURN_MPIEXEC_FLAGS}"
+            UTURN_MISSING_TOOL=${_uturn_mpifc_missing}
+            sh ${_uturn_cdir}/run.sh ${_uturn_cdir}/fortran_mpi
+               ${_uturn_cwork}/fortran_mpi
+               ${PROJECT_SOURCE_DIR}/examples/mpi_heat1d.f90)
+  set_tests_properties(consumer_fortran_mpi PROPERTIES
+    FIXTURES_REQUIRED uturn_installed
+    ENVIRONMENT "OMPI_MCA_mpi_yield_when_idle=1;OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;MPIEXEC_TIMEOUT=110"
+    SKIP_RETURN_CODE 77 TIMEOUT 120
+    FAIL_REGULAR_EXPRESSION "FAIL|Sanitizer|runtime error")
 endif()
 add_test(NAME consumer_mpi_docs
   COMMAND sh -c "sh '${_uturn_cdir}/check_docs.sh' '${PROJECT_SOURCE_DIR}/docs/mpi.md' '${PROJECT_SOURCE_DIR}' tests/consumers/c_mpi/main.c tests/consumers/c_mpi/CMakeLists.txt && sh '${_uturn_cdir}/check_docs.sh' '${PROJECT_SOURCE_DIR}/README.md' '${PROJECT_SOURCE_DIR}' tests/consumers/c_mpi/main.c"

@@ -1,5 +1,9 @@
 ! The Fortran module's checked routines refuse negative counts, which C
-! would read as uint64_t values near 2**64 (ctest fortran_binding).
+! would read as uint64_t values near 2**64 (the fields of 0.1 and 0.2,
+! levels reached through problem%levels included), and capacities or
+! lengths that are negative or past the Fortran array or string they
+! describe (cursor_read, action_format, plan_parse), which let C write or
+! read past its end (ctest fortran_binding).
 ! Every failure prints "FAIL: what" and the program ends with error stop.
 module counting
   use, intrinsic :: iso_c_binding
@@ -42,7 +46,7 @@ contains
     text = uturn_error_message(err)
     if (status /= UTURN_E_INVALID_ARG .or. err%status /= status .or. &
         index(text, field) == 0 .or. index(text, "negative") + &
-        index(text, "at least") == 0) then
+        index(text, "at least") + index(text, "at most") == 0) then
       print '("FAIL: ", a, ": status ", i0, ", message ''", a, "''")', &
           what, status, text
       failures = failures + 1
@@ -78,137 +82,396 @@ program fortran_binding
   integer(c_int64_t) :: bytes
   integer :: i
 
-  ! A valid problem (revolve, n = 100, s = 5: 320 forward steps, docs/model.md
-  ! section 4) goes through the checked call.
-  call uturn_problem_init(good)
-  good%steps = 100
-  good%slots = 5
-  call uturn_error_init(err)
-  st = uturn_plan_create_checked(good, c_null_ptr, plan, err)
-  call ok("a valid problem is planned", st == UTURN_OK)
-  call uturn_stats_init(stats)
-  if (st == UTURN_OK) st = uturn_plan_stats(plan, stats)
-  call ok("revolve (100, 5) takes 320 forward steps", &
-      stats%forward_steps == 320)
-  call uturn_plan_free(plan)
-
-  ! Each field of the problem, negative, is refused by name.
-  do i = 1, size(fields)
-    p = good
-    select case (i)
-    case (1); p%steps = -1
-    case (2); p%slots = -1
-    case (3); p%slot_bytes = -16
-    case (4); p%budget_bytes = -80
-    case (5); p%stride = -2
-    case (6); p%unit_bytes = -8
-    end select
-    call uturn_error_init(err)
-    st = uturn_check(p, err)
-    call refused("uturn_check(problem%" // trim(fields(i)) // ")", st, err, &
-        "problem%" // trim(fields(i)))
-  end do
-
-  ! slots = -1 would be a capacity of 2**64-1: the checked calls refuse it
-  ! and leave out NULL, with or without an error argument.
-  p = good
-  p%slots = -1
-  call uturn_error_init(err)
-  plan = c_loc(x)
-  st = uturn_plan_create_checked(p, c_null_ptr, plan, err)
-  call refused("uturn_plan_create_checked", st, err, "problem%slots")
-  call ok("a refused plan is NULL", .not. c_associated(plan))
-  st = uturn_plan_create_checked(p, c_null_ptr, plan)
-  call ok("refused without an error argument", st == UTURN_E_INVALID_ARG)
-
-  st = uturn_executor_create(c_null_ptr, ex, err)
-  call ok("an executor", st == UTURN_OK)
-  p = good
-  p%slots = 0
-  p%slot_bytes = 8
-  p%budget_bytes = -1
-  call uturn_error_init(err)
-  st = uturn_executor_plan_checked(ex, p, plan, err)
-  call refused("uturn_executor_plan_checked", st, err, "problem%budget_bytes")
-
-  call uturn_error_init(err)
-  st = uturn_validator_create_checked(p, c_null_ptr, validator, err)
-  call refused("uturn_validator_create_checked", st, err, &
-      "problem%budget_bytes")
-
-  ! state_bytes: negative and 0 refused, 16 costs at least 16 bytes.
-  call uturn_error_init(err)
-  st = uturn_executor_slot_bytes_checked(ex, -16_c_int64_t, bytes, err)
-  call refused("slot_bytes(-16)", st, err, "state_bytes")
-  call uturn_error_init(err)
-  st = uturn_executor_slot_bytes_checked(ex, 0_c_int64_t, bytes, err)
-  call refused("slot_bytes(0)", st, err, "state_bytes must be at least 1")
-  st = uturn_executor_slot_bytes_checked(ex, 16_c_int64_t, bytes, err)
-  call ok("slot_bytes(16)", st == UTURN_OK .and. bytes >= 16)
-
-  ! A run with a negative state size or budget calls no callback.
-  p = good
-  p%steps = 4
-  p%slots = 0
-  p%planner = UTURN_PLANNER_STORE_ALL
-  p%slot_bytes = c_sizeof(x)
-  st = uturn_executor_plan_checked(ex, p, plan, err)
-  call ok("a store-all plan", st == UTURN_OK)
-  call uturn_model_init(model)
-  model%user = c_loc(calls)
-  model%forward = c_funloc(step_fn)
-  model%turn = c_funloc(turn_fn)
-  model%adjoint = c_funloc(step_fn)
-  model%state = c_loc(x)
-  model%state_bytes = -8
-  call uturn_error_init(err)
-  st = uturn_executor_run_checked(ex, plan, model, error=err)
-  call refused("run: model%state_bytes", st, err, "model%state_bytes")
-  model%state_bytes = c_sizeof(x)
-  call uturn_run_options_init(options)
-  options%budget_bytes = -1
-  call uturn_error_init(err)
-  st = uturn_executor_run_checked(ex, plan, model, options, error=err)
-  call refused("run: options%budget_bytes", st, err, "options%budget_bytes")
-  options%budget_bytes = 0
-  options%progress_every = -5
-  call uturn_error_init(err)
-  st = uturn_executor_run_checked(ex, plan, model, options, error=err)
-  call refused("run: options%progress_every", st, err, &
-      "options%progress_every")
-  call ok("no callback ran for a refused run", calls == 0)
-
-  ! The valid run: 4 forward steps, 1 turn, 4 adjoint steps.
-  options%progress_every = 0
-  call uturn_stats_init(stats)
-  st = uturn_executor_run_checked(ex, plan, model, options, stats, &
-      error=err)
-  call ok("a valid checked run", st == UTURN_OK .and. &
-      stats%forward_steps == 4 .and. calls == 9)
-  call uturn_plan_free(plan)
-  call uturn_executor_free(ex)
-
-  ! An action with a negative slot is refused before the validator.
-  p = good
-  p%steps = 2
-  p%slots = 2
-  st = uturn_validator_create_checked(p, c_null_ptr, validator, err)
-  call ok("a validator", st == UTURN_OK)
-  action%op = UTURN_OP_STORE
-  action%step = 0
-  action%step_end = 0
-  action%slot = -1
-  call uturn_error_init(err)
-  st = uturn_validator_push_checked(validator, action, err)
-  call refused("uturn_validator_push_checked", st, err, "action%slot")
-  action%slot = 0
-  st = uturn_validator_push_checked(validator, action, err)
-  call ok("store 0 0 is valid", st == UTURN_OK)
-  call uturn_validator_free(validator)
+  call planned_problems()
+  call executor_refusals()
+  call action_refusals()
+  call fields_of_0_2()
+  call online_cursor_values()
+  call sizes_of_fortran_arrays()
 
   if (failures /= 0) then
     print '(i0, " FAILED")', failures
     error stop 1
   end if
   print '(a)', "ok: negative counts are refused by name"
+
+contains
+  ! A valid problem, then each field of the problem refused by name.
+  subroutine planned_problems()
+    ! A valid problem (revolve, n = 100, s = 5: 320 forward steps, docs/model.md
+    ! section 4) goes through the checked call.
+    call uturn_problem_init(good)
+    good%steps = 100
+    good%slots = 5
+    call uturn_error_init(err)
+    st = uturn_plan_create_checked(good, c_null_ptr, plan, err)
+    call ok("a valid problem is planned", st == UTURN_OK)
+    call uturn_stats_init(stats)
+    if (st == UTURN_OK) st = uturn_plan_stats(plan, stats)
+    call ok("revolve (100, 5) takes 320 forward steps", &
+        stats%forward_steps == 320)
+    call uturn_plan_free(plan)
+
+    ! Each field of the problem, negative, is refused by name.
+    do i = 1, size(fields)
+      p = good
+      select case (i)
+      case (1); p%steps = -1
+      case (2); p%slots = -1
+      case (3); p%slot_bytes = -16
+      case (4); p%budget_bytes = -80
+      case (5); p%stride = -2
+      case (6); p%unit_bytes = -8
+      end select
+      call uturn_error_init(err)
+      st = uturn_check(p, err)
+      call refused("uturn_check(problem%" // trim(fields(i)) // ")", st, err, &
+          "problem%" // trim(fields(i)))
+    end do
+
+    ! slots = -1 would be a capacity of 2**64-1: the checked calls refuse it
+    ! and leave out NULL, with or without an error argument.
+    p = good
+    p%slots = -1
+    call uturn_error_init(err)
+    plan = c_loc(x)
+    st = uturn_plan_create_checked(p, c_null_ptr, plan, err)
+    call refused("uturn_plan_create_checked", st, err, "problem%slots")
+    call ok("a refused plan is NULL", .not. c_associated(plan))
+    st = uturn_plan_create_checked(p, c_null_ptr, plan)
+    call ok("refused without an error argument", st == UTURN_E_INVALID_ARG)
+  end subroutine
+
+  ! The executor's checked calls refuse negative problems and sizes; then
+  ! its runs (run_refusals).
+  subroutine executor_refusals()
+    st = uturn_executor_create(c_null_ptr, ex, err)
+    call ok("an executor", st == UTURN_OK)
+    p = good
+    p%slots = 0
+    p%slot_bytes = 8
+    p%budget_bytes = -1
+    call uturn_error_init(err)
+    st = uturn_executor_plan_checked(ex, p, plan, err)
+    call refused("uturn_executor_plan_checked", st, err, "problem%budget_bytes")
+
+    call uturn_error_init(err)
+    st = uturn_validator_create_checked(p, c_null_ptr, validator, err)
+    call refused("uturn_validator_create_checked", st, err, &
+        "problem%budget_bytes")
+
+    ! state_bytes: negative and 0 refused, 16 costs at least 16 bytes.
+    call uturn_error_init(err)
+    st = uturn_executor_slot_bytes_checked(ex, -16_c_int64_t, bytes, err)
+    call refused("slot_bytes(-16)", st, err, "state_bytes")
+    call uturn_error_init(err)
+    st = uturn_executor_slot_bytes_checked(ex, 0_c_int64_t, bytes, err)
+    call refused("slot_bytes(0)", st, err, "state_bytes must be at least 1")
+    st = uturn_executor_slot_bytes_checked(ex, 16_c_int64_t, bytes, err)
+    call ok("slot_bytes(16)", st == UTURN_OK .and. bytes >= 16)
+    call run_refusals()
+    call uturn_executor_free(ex)
+  end subroutine
+
+  subroutine run_refusals()
+    ! A run with a negative state size or budget calls no callback.
+    p = good
+    p%steps = 4
+    p%slots = 0
+    p%planner = UTURN_PLANNER_STORE_ALL
+    p%slot_bytes = c_sizeof(x)
+    st = uturn_executor_plan_checked(ex, p, plan, err)
+    call ok("a store-all plan", st == UTURN_OK)
+    call uturn_model_init(model)
+    model%user = c_loc(calls)
+    model%forward = c_funloc(step_fn)
+    model%turn = c_funloc(turn_fn)
+    model%adjoint = c_funloc(step_fn)
+    model%state = c_loc(x)
+    model%state_bytes = -8
+    call uturn_error_init(err)
+    st = uturn_executor_run_checked(ex, plan, model, error=err)
+    call refused("run: model%state_bytes", st, err, "model%state_bytes")
+    model%state_bytes = c_sizeof(x)
+    call uturn_run_options_init(options)
+    options%budget_bytes = -1
+    call uturn_error_init(err)
+    st = uturn_executor_run_checked(ex, plan, model, options, error=err)
+    call refused("run: options%budget_bytes", st, err, "options%budget_bytes")
+    options%budget_bytes = 0
+    options%progress_every = -5
+    call uturn_error_init(err)
+    st = uturn_executor_run_checked(ex, plan, model, options, error=err)
+    call refused("run: options%progress_every", st, err, &
+        "options%progress_every")
+    call ok("no callback ran for a refused run", calls == 0)
+
+    ! The valid run: 4 forward steps, 1 turn, 4 adjoint steps.
+    options%progress_every = 0
+    call uturn_stats_init(stats)
+    st = uturn_executor_run_checked(ex, plan, model, options, stats, &
+        error=err)
+    call ok("a valid checked run", st == UTURN_OK .and. &
+        stats%forward_steps == 4 .and. calls == 9)
+    call uturn_plan_free(plan)
+  end subroutine
+
+  subroutine action_refusals()
+    ! An action with a negative slot is refused before the validator.
+    p = good
+    p%steps = 2
+    p%slots = 2
+    st = uturn_validator_create_checked(p, c_null_ptr, validator, err)
+    call ok("a validator", st == UTURN_OK)
+    action%op = UTURN_OP_STORE
+    action%step = 0
+    action%step_end = 0
+    action%slot = -1
+    call uturn_error_init(err)
+    st = uturn_validator_push_checked(validator, action, err)
+    call refused("uturn_validator_push_checked", st, err, "action%slot")
+    action%slot = 0
+    st = uturn_validator_push_checked(validator, action, err)
+    call ok("store 0 0 is valid", st == UTURN_OK)
+    call uturn_validator_free(validator)
+  end subroutine
+
+  ! The fields appended in 0.2, negative: refused by name, nothing made.
+  subroutine fields_of_0_2()
+    call problem_fields_of_0_2()
+    call executor_fields_of_0_2()
+    call run_fields_of_0_2()
+  end subroutine
+
+  ! The problem's fields of 0.2: max_steps, level_count and the levels.
+  subroutine problem_fields_of_0_2()
+    type(uturn_level_t), target :: lv(2)
+    p = good
+    p%max_steps = -1
+    call uturn_error_init(err)
+    st = uturn_plan_create_checked(p, c_null_ptr, plan, err)
+    call refused("problem%max_steps", st, err, "problem%max_steps")
+    p = good
+    p%level_count = -2
+    call uturn_error_init(err)
+    st = uturn_check(p, err)
+    call refused("problem%level_count", st, err, "problem%level_count")
+    ! A level's fields are followed through problem%levels.
+    call uturn_level_init(lv(1))
+    call uturn_level_init(lv(2))
+    lv(1)%slots = 5
+    lv(2)%bytes = -4096
+    p = good
+    p%planner = UTURN_PLANNER_HREVOLVE
+    p%slots = 0
+    p%slot_bytes = 8
+    p%levels = c_loc(lv)
+    p%level_count = 2
+    call uturn_error_init(err)
+    plan = c_loc(x)
+    st = uturn_plan_create_checked(p, c_null_ptr, plan, err)
+    call refused("problem%levels(2)%bytes", st, err, "problem%levels(2)%bytes")
+    call ok("a refused plan with levels is NULL", .not. c_associated(plan))
+    lv(2)%bytes = 0
+    lv(2)%slots = 10
+    lv(2)%read_cost = -1
+    call uturn_error_init(err)
+    st = uturn_check(p, err)
+    call refused("problem%levels(2)%read_cost", st, err, &
+        "problem%levels(2)%read_cost")
+    lv(2)%read_cost = 1
+    lv(2)%write_cost = 1
+    st = uturn_plan_create_checked(p, c_null_ptr, plan, err)
+    call ok("the same levels, valid, are planned", st == UTURN_OK)
+    call uturn_plan_free(plan)
+  end subroutine
+
+  ! The executor's level slots and slot cost of 0.2.
+  subroutine executor_fields_of_0_2()
+    type(uturn_slot_cost_t) :: cost
+    integer(c_int64_t) :: slots
+    p = good
+    st = uturn_executor_create(c_null_ptr, ex, err)
+    call uturn_error_init(err)
+    st = uturn_executor_level_slots_checked(ex, p, -1_c_int64_t, slots, err)
+    call refused("level_slots(level -1)", st, err, "level")
+    call uturn_error_init(err)
+    st = uturn_executor_slot_cost_checked(ex, 0_c_int64_t, cost, err)
+    call refused("slot_cost(0)", st, err, "state_bytes must be at least 1")
+    call uturn_slot_cost_init(cost)
+    st = uturn_executor_slot_cost_checked(ex, 100_c_int64_t, cost, err)
+    call ok("slot_cost(100): a stride of 112 at 16", st == UTURN_OK .and. &
+        cost%state_bytes == 100 .and. cost%stride == 112 .and. &
+        cost%alignment == 16)
+    call uturn_executor_free(ex)
+  end subroutine
+
+  ! The model's, the run options' and the executor options' fields of 0.2.
+  subroutine run_fields_of_0_2()
+    type(uturn_executor_options_t) :: o
+    type(c_ptr) :: out
+    call uturn_model_init(model)
+    model%record_bytes = -8
+    call uturn_error_init(err)
+    st = uturn_check(model, err)
+    call refused("model%record_bytes", st, err, "model%record_bytes")
+    call uturn_run_options_init(options)
+    options%on_progress_every = -100
+    call uturn_error_init(err)
+    st = uturn_check(options, err)
+    call refused("options%on_progress_every", st, err, &
+        "options%on_progress_every")
+
+    call uturn_executor_options_init(o)
+    o%io_buffers = -2
+    call uturn_error_init(err)
+    out = c_loc(x)
+    st = uturn_executor_open_checked(o, out, err)
+    call refused("options%io_buffers", st, err, "options%io_buffers")
+    call ok("a refused executor is NULL", .not. c_associated(out))
+    o%io_buffers = 0
+    o%level_count = -1
+    call uturn_error_init(err)
+    st = uturn_executor_open_checked(o, out, err)
+    call refused("options%level_count", st, err, "options%level_count")
+  end subroutine
+
+  ! uturn_validator_set_steps_checked and uturn_cursor_set_size_checked.
+  subroutine online_cursor_values()
+    type(c_ptr) :: cursor
+    p = good
+    p%steps = 0
+    p%slots = 3
+    st = uturn_validator_create_checked(p, c_null_ptr, validator, err)
+    call ok("an online validator", st == UTURN_OK)
+    call uturn_error_init(err)
+    st = uturn_validator_set_steps_checked(validator, -5_c_int64_t, err)
+    call refused("set_steps(-5)", st, err, "steps")
+    call uturn_error_init(err)
+    st = uturn_validator_set_steps_checked(validator, 0_c_int64_t, err)
+    call refused("set_steps(0)", st, err, "steps must be at least 1")
+    call uturn_validator_free(validator)
+
+    call uturn_problem_init(p)
+    p%planner = UTURN_PLANNER_ONLINE
+    p%budget_bytes = 1000
+    st = uturn_plan_create_checked(p, c_null_ptr, plan, err)
+    st = uturn_cursor_create(plan, c_null_ptr, cursor)
+    call uturn_error_init(err)
+    st = uturn_cursor_set_size_checked(cursor, 0_c_int64_t, -8_c_int64_t, err)
+    call refused("set_size(0, -8)", st, err, "bytes")
+    call uturn_error_init(err)
+    st = uturn_cursor_set_size_checked(cursor, 0_c_int64_t, 0_c_int64_t, err)
+    call refused("set_size(0, 0)", st, err, "bytes must be at least 1")
+    call uturn_error_init(err)
+    st = uturn_cursor_set_size_checked(cursor, -1_c_int64_t, 8_c_int64_t, err)
+    call refused("set_size(-1, 8)", st, err, "step")
+    st = uturn_cursor_set_size_checked(cursor, 0_c_int64_t, 2000_c_int64_t, &
+        err)
+    call ok("set_size: x_0 past the budget is infeasible", &
+        st == UTURN_E_INFEASIBLE)
+    call uturn_cursor_free(cursor)
+    call uturn_plan_free(plan)
+  end subroutine
+
+  ! A capacity or length past the Fortran array or string, or negative
+  ! (2**64 - 1 in C: the library would write or read past the end), is
+  ! refused; within it, the library writes and reads only that much.
+  subroutine sizes_of_fortran_arrays()
+    call cursor_read_sizes()
+    call action_format_sizes()
+    call plan_parse_sizes()
+  end subroutine
+
+  ! uturn_cursor_read_checked's capacity against the array.
+  subroutine cursor_read_sizes()
+    type(uturn_action_t) :: actions(6)
+    type(c_ptr) :: cursor
+    integer(c_size_t) :: count
+    p = good
+    p%steps = 10
+    p%slots = 3
+    st = uturn_plan_create_checked(p, c_null_ptr, plan, err)
+    st = uturn_cursor_create(plan, c_null_ptr, cursor)
+    actions%op = -7
+    call uturn_error_init(err)
+    st = uturn_cursor_read_checked(cursor, actions, count, -1_c_size_t, err)
+    call refused("cursor_read(capacity -1)", st, err, "capacity")
+    call uturn_error_init(err)
+    st = uturn_cursor_read_checked(cursor, actions, count, 7_c_size_t, err)
+    call refused("cursor_read(capacity 7 of 6)", st, err, &
+        "capacity must be at most 6")
+    call uturn_error_init(err)
+    st = uturn_cursor_read_checked(cursor, actions, count, 0_c_size_t, err)
+    call refused("cursor_read(capacity 0)", st, err, "capacity")
+    call ok("refused reads wrote nothing", all(actions%op == -7) .and. &
+        count == 0)
+    st = uturn_cursor_read_checked(cursor, actions, count, 4_c_size_t, err)
+    call ok("a read of 4 of 6 writes 4", st == UTURN_OK .and. count == 4 &
+        .and. all(actions(5:6)%op == -7) .and. &
+        actions(1)%op == UTURN_OP_STORE)
+    st = uturn_cursor_read_checked(cursor, actions, count)
+    call ok("a read of the whole array", st == UTURN_OK .and. count == 6)
+    call uturn_cursor_free(cursor)
+    call uturn_plan_free(plan)
+  end subroutine
+
+  ! uturn_action_format_checked's capacity against the string.
+  subroutine action_format_sizes()
+    integer(c_size_t) :: length
+    character(kind=c_char, len=16) :: line
+    character(kind=c_char, len=5) :: short
+    action%op = UTURN_OP_ADVANCE
+    action%step = 0
+    action%step_end = 4
+    action%slot = 0
+    call uturn_error_init(err)
+    st = uturn_action_format_checked(action, line, length, -1_c_size_t, err)
+    call refused("action_format(capacity -1)", st, err, "capacity")
+    call uturn_error_init(err)
+    st = uturn_action_format_checked(action, line, length, 17_c_size_t, err)
+    call refused("action_format(capacity 17 of 16)", st, err, &
+        "capacity must be at most 16")
+    st = uturn_action_format_checked(action, line, length)
+    call ok("advance 0 4, blank-padded", st == UTURN_OK .and. &
+        line == "advance 0 4" .and. length == 11)
+    st = uturn_action_format_checked(action, short, length)
+    call ok("a short buffer holds 4 characters and the NUL", &
+        st == UTURN_OK .and. short == "adva" .and. length == 11)
+    action%step = -3
+    call uturn_error_init(err)
+    st = uturn_action_format_checked(action, line, length, error=err)
+    call refused("action_format(step -3)", st, err, "action%step")
+  end subroutine
+
+  ! uturn_plan_parse_checked's length against the text.
+  subroutine plan_parse_sizes()
+    character(kind=c_char, len=:), allocatable :: text
+    character(len=1), parameter :: nl = new_line("a")
+    type(uturn_stats_t) :: parsed_stats
+    text = "uturn-plan 1" // nl // "steps 1" // nl // "slots 1" // nl // &
+        "store 0 0" // nl // "advance 0 1" // nl // "turn" // nl // &
+        "restore 0 0" // nl // "reverse 0" // nl // "free 0" // nl
+    call uturn_error_init(err)
+    st = uturn_plan_parse_checked(text, c_null_ptr, plan, err, -1_c_size_t)
+    call refused("plan_parse(length -1)", st, err, "length")
+    call ok("a refused parse is NULL", .not. c_associated(plan))
+    call uturn_error_init(err)
+    st = uturn_plan_parse_checked(text, c_null_ptr, plan, err, &
+        len(text, kind=c_size_t) + 1)
+    call refused("plan_parse(length past the text)", st, err, &
+        "length must be at most")
+    st = uturn_plan_parse_checked(text // "garbage", c_null_ptr, plan, err, &
+        len(text, kind=c_size_t))
+    call ok("a length within the text parses that much: " // &
+        uturn_error_message(err), st == UTURN_OK)
+    call uturn_stats_init(parsed_stats)
+    if (st == UTURN_OK) st = uturn_plan_stats(plan, parsed_stats)
+    call ok("the parsed plan", parsed_stats%steps == 1 .and. &
+        parsed_stats%forward_steps == 1 .and. parsed_stats%stores == 1)
+    call uturn_plan_free(plan)
+    st = uturn_plan_parse_checked(text // "garbage", c_null_ptr, plan, err)
+    call ok("the whole string by default: garbage is a parse error", &
+        st == UTURN_E_PARSE)
+  end subroutine
 end program fortran_binding
