@@ -89,6 +89,9 @@ module uturn
       UTURN_PLANNER_REVOLVE = 3, UTURN_PLANNER_DP = 4, &
       UTURN_PLANNER_ONLINE = 5, UTURN_PLANNER_HREVOLVE = 6, &
       UTURN_PLANNER_PARSED = 100
+  ! uturn_dp_mode_t
+  integer(c_int), parameter :: UTURN_DP_AUTO = 0, UTURN_DP_EXACT = 1, &
+      UTURN_DP_APPROXIMATE = 2
   ! uturn_op_t
   integer(c_int), parameter :: UTURN_OP_ADVANCE = 1, UTURN_OP_STORE = 2, &
       UTURN_OP_RESTORE = 3, UTURN_OP_FREE = 4, UTURN_OP_TURN = 5, &
@@ -130,6 +133,9 @@ module uturn
     type(c_ptr) :: levels     ! c_loc of a uturn_level_t array, or c_null_ptr
     integer(c_int64_t) :: level_count
     integer(c_int64_t) :: max_steps  ! online: a bound on n, or 0
+    integer(c_int64_t) :: threads      ! dp: threads filling its tables
+    integer(c_int64_t) :: table_bytes  ! dp: the most its tables may hold
+    integer(c_int) :: dp_mode          ! dp: UTURN_DP_AUTO, _EXACT, _APPROXIMATE
   end type
 
   type, bind(c) :: uturn_level_t
@@ -154,6 +160,10 @@ module uturn
     real(c_double) :: recompute_factor
     integer(c_int64_t) :: fingerprint, cost, levels
     logical(c_bool) :: online
+    logical(c_bool) :: exact              ! dp: the exact optimum
+    integer(c_int64_t) :: unit_bytes      ! dp: bytes per memory unit
+    integer(c_int64_t) :: lower_bound_cost ! dp: no nested plan costs less
+    real(c_double) :: planning_seconds    ! dp: wall time spent planning
   end type
 
   type, bind(c) :: uturn_action_t
@@ -938,6 +948,10 @@ contains
     call check_count(status, "problem%level_count", problem%level_count, &
         0_c_int64_t, error)
     call check_count(status, "problem%max_steps", problem%max_steps, &
+        0_c_int64_t, error)
+    call check_count(status, "problem%threads", problem%threads, &
+        0_c_int64_t, error)
+    call check_count(status, "problem%table_bytes", problem%table_bytes, &
         0_c_int64_t, error)
     if (status /= UTURN_OK .or. .not. c_associated(problem%levels) .or. &
         problem%level_count < 1 .or. problem%level_count > max_levels) return

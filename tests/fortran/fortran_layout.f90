@@ -94,6 +94,10 @@ contains
         c_sizeof(problem%level_count))
     call field("max_steps", &
         c_loc(problem%max_steps), c_sizeof(problem%max_steps))
+    call field("threads", c_loc(problem%threads), c_sizeof(problem%threads))
+    call field("table_bytes", c_loc(problem%table_bytes), &
+        c_sizeof(problem%table_bytes))
+    call field("dp_mode", c_loc(problem%dp_mode), c_sizeof(problem%dp_mode))
   end subroutine
 
   subroutine level_layout()
@@ -169,6 +173,13 @@ contains
     call field("cost", c_loc(stats%cost), c_sizeof(stats%cost))
     call field("levels", c_loc(stats%levels), c_sizeof(stats%levels))
     call field("online", c_loc(stats%online), c_sizeof(stats%online))
+    call field("exact", c_loc(stats%exact), c_sizeof(stats%exact))
+    call field("unit_bytes", c_loc(stats%unit_bytes), &
+        c_sizeof(stats%unit_bytes))
+    call field("lower_bound_cost", c_loc(stats%lower_bound_cost), &
+        c_sizeof(stats%lower_bound_cost))
+    call field("planning_seconds", c_loc(stats%planning_seconds), &
+        c_sizeof(stats%planning_seconds))
   end subroutine
 
   subroutine action_layout()
