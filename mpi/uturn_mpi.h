@@ -315,7 +315,10 @@ typedef struct uturn_mpi_run_options {
      * the failure would leave the whole job hanging until its time limit.
      * Leave it false when every rank detects its failures together (the
      * same collective check on every rank), so that the run returns the
-     * agreed status instead. Default false. */
+     * agreed status instead. An online plan's first sweep makes one
+     * collective per step (the end vote): a rank that fails there leaves
+     * the others waiting in it, so give abort_on_failure for online runs
+     * whose callbacks can fail on one rank alone. Default false. */
     bool abort_on_failure;
 } uturn_mpi_run_options_t;
 
