@@ -198,7 +198,9 @@ static unsigned calibrate(struct sim *s, double target)
     return k < 1 ? 1 : (unsigned)lround(k);
 }
 
-static void summary(const char *name, double *t, int n, double base)
+/* Print the median and range of @p t (sorted here), and its ratio to
+ * @p base when base > 0; returns the median. */
+static double summary(const char *name, double *t, int n, double base)
 {
     qsort(t, (size_t)n, sizeof *t, by_value);
     const double med = n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
@@ -206,6 +208,31 @@ static void summary(const char *name, double *t, int n, double base)
     if (base > 0)
         printf("  %.3fx memory-only", med / base);
     printf("\n");
+    return med;
+}
+
+/* What is measured: the plan's disk traffic, the throttle, the step. */
+static void describe(const uturn_plan_t *plan, uint64_t mem, uint64_t disk,
+                     double state, const struct throttle *t,
+                     double step_seconds, unsigned sweeps)
+{
+    uturn_level_stats_t ls;
+    uturn_level_stats_init(&ls);
+    uturn_plan_level_stats(plan, 1, &ls);
+    uturn_stats_t st;
+    uturn_stats_init(&st);
+    uturn_plan_stats(plan, &st);
+    printf("hrevolve, %llu steps, memory %llu + disk %llu slots (w = r = 1), "
+           "states of %.1f MiB\n",
+           (unsigned long long)st.steps, (unsigned long long)mem,
+           (unsigned long long)disk, state / 1048576);
+    printf("plan: %llu forward steps, %llu disk writes, %llu disk reads\n",
+           (unsigned long long)st.forward_steps,
+           (unsigned long long)ls.stores, (unsigned long long)ls.restores);
+    printf("disk: a file level throttled to %.2f GB/s (a state in %.2f ms); "
+           "a model step %.2f ms (%u sweeps)\n",
+           t->bytes_per_second / 1e9, 1e3 * step_seconds,
+           1e3 * step_seconds, sweeps);
 }
 
 static uturn_plan_t *make_plan(uint64_t n, uint64_t mem, uint64_t disk)
@@ -251,23 +278,7 @@ int main(int argc, char **argv)
     s.sweeps                  = calibrate(&s, step_seconds);
     uturn_plan_t *plan        = make_plan(n, mem, disk);
     uturn_plan_t *flat        = in_memory(plan);
-    uturn_level_stats_t ls;
-    uturn_level_stats_init(&ls);
-    uturn_plan_level_stats(plan, 1, &ls);
-    uturn_stats_t st;
-    uturn_stats_init(&st);
-    uturn_plan_stats(plan, &st);
-    printf("hrevolve, %llu steps, memory %llu + disk %llu slots (w = r = 1), "
-           "states of %.1f MiB\n",
-           (unsigned long long)n, (unsigned long long)mem,
-           (unsigned long long)disk, state / 1048576);
-    printf("plan: %llu forward steps, %llu disk writes, %llu disk reads\n",
-           (unsigned long long)st.forward_steps,
-           (unsigned long long)ls.stores, (unsigned long long)ls.restores);
-    printf("disk: a file level throttled to %.2f GB/s (a state in %.2f ms); "
-           "a model step %.2f ms (%u sweeps)\n",
-           t.bytes_per_second / 1e9, 1e3 * step_seconds,
-           1e3 * step_seconds, s.sweeps);
+    describe(plan, mem, disk, state, &t, step_seconds, s.sweeps);
     uturn_executor_t *plain = NULL;
     uturn_executor_open(NULL, &plain, NULL);
     uturn_executor_t *sync = open_ex(true, &t), *over = open_ex(false, &t);
@@ -280,13 +291,8 @@ int main(int argc, char **argv)
         to[r] = timed_run(over, plan, &s, &w);
         wait_o += w;
     }
-    double sorted[64];
-    memcpy(sorted, tm, sizeof sorted);
-    qsort(sorted, (size_t)reps, sizeof *sorted, by_value);
-    const double base = reps % 2 ? sorted[reps / 2]
-                                 : 0.5 * (sorted[reps / 2 - 1] + sorted[reps / 2]);
     printf("median (min .. max) of %d runs, interleaved:\n", reps);
-    summary("memory only, same actions", tm, reps, 0);
+    const double base = summary("memory only, same actions", tm, reps, 0);
     summary("memory + disk, synchronous I/O", ts, reps, base);
     summary("memory + disk, overlapped I/O", to, reps, base);
     printf("mean time the run's thread spent on the disk: synchronous "

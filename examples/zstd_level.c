@@ -136,6 +136,25 @@ static int reference(burgers_t *b, double *grad)
     return failed;
 }
 
+/* hrevolve over memory and the compressed level (a write costs two
+ * forward steps, a read one). */
+static void level_problem(uturn_level_t lv[2], uturn_problem_t *p)
+{
+    uturn_level_init(&lv[0]);
+    uturn_level_init(&lv[1]);
+    lv[0].name       = "mem";
+    lv[0].slots      = MEM;
+    lv[1].name       = "zstd";
+    lv[1].slots      = SHELF;
+    lv[1].write_cost = 2;
+    lv[1].read_cost  = 1;
+    uturn_problem_init(p);
+    p->planner     = UTURN_PLANNER_HREVOLVE;
+    p->steps       = STEPS;
+    p->levels      = lv;
+    p->level_count = 2;
+}
+
 int main(void)
 {
     burgers_t *b = NULL;
@@ -159,20 +178,8 @@ int main(void)
     o.levels      = &level;
     o.level_count = 1;
     uturn_level_t lv[2];
-    uturn_level_init(&lv[0]);
-    uturn_level_init(&lv[1]);
-    lv[0].name       = "mem";
-    lv[0].slots      = MEM;
-    lv[1].name       = "zstd";
-    lv[1].slots      = SHELF;
-    lv[1].write_cost = 2;
-    lv[1].read_cost  = 1;
     uturn_problem_t p;
-    uturn_problem_init(&p);
-    p.planner     = UTURN_PLANNER_HREVOLVE;
-    p.steps       = STEPS;
-    p.levels      = lv;
-    p.level_count = 2;
+    level_problem(lv, &p);
     uturn_executor_t *ex = NULL;
     uturn_plan_t *plan   = NULL;
     int failed = uturn_executor_open(&o, &ex, NULL) != UTURN_OK;
