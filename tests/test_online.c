@@ -11,6 +11,8 @@
  */
 #include "online_drive.h"
 
+#include "online_stopper.h"
+
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
@@ -210,82 +212,7 @@ Test(online, refusals_name_the_problem)
 
 /* ---- the executor ------------------------------------------------------ */
 
-/* x_{i+1} = x_i + h sin(x_i) (a vector); J = |x_n|^2 / 2. The model stops
- * where its own criterion says: at a step it drew at random. */
-#define DIM 24
-struct stopper {
-    double x[DIM], xbar[DIM];
-    uint64_t stop_at, asked;
-};
-
-static int st_forward(void *u, uint64_t i)
-{
-    struct stopper *s = u;
-    (void)i;
-    for (int j = 0; j < DIM; j++)
-        s->x[j] += 0.01 * sin(s->x[j] + 0.1 * j);
-    return 0;
-}
-
-static int st_turn(void *u)
-{
-    struct stopper *s = u;
-    memcpy(s->xbar, s->x, sizeof s->x);
-    return 0;
-}
-
-static int st_adjoint(void *u, uint64_t i)
-{
-    struct stopper *s = u;
-    (void)i;
-    for (int j = 0; j < DIM; j++)
-        s->xbar[j] *= 1 + 0.01 * cos(s->x[j] + 0.1 * j);
-    return 0;
-}
-
-static int st_is_last(void *u, uint64_t step)
-{
-    struct stopper *s = u;
-    s->asked += 1;
-    return step == s->stop_at;
-}
-
-static uturn_model_t st_model(struct stopper *s)
-{
-    for (int j = 0; j < DIM; j++)
-        s->x[j] = 0.3 + 0.05 * j;
-    uturn_model_t m;
-    uturn_model_init(&m);
-    m.user        = s;
-    m.state       = s->x;
-    m.state_bytes = sizeof s->x;
-    m.forward     = st_forward;
-    m.turn        = st_turn;
-    m.adjoint     = st_adjoint;
-    m.is_last     = st_is_last;
-    return m;
-}
-
-/* The store-all gradient for n steps. */
-static void st_reference(uint64_t n, double *grad)
-{
-    uturn_problem_t p;
-    uturn_problem_init(&p);
-    p.planner = UTURN_PLANNER_STORE_ALL;
-    p.steps   = n;
-    uturn_plan_t *plan = NULL;
-    cr_assert_eq(uturn_plan_create(&p, NULL, &plan, NULL), UTURN_OK);
-    uturn_executor_t *ex = NULL;
-    uturn_executor_open(NULL, &ex, NULL);
-    struct stopper s = {.stop_at = UINT64_MAX};
-    uturn_model_t m  = st_model(&s);
-    m.is_last        = NULL;
-    cr_assert_eq(uturn_executor_run(ex, plan, &m, NULL, NULL, NULL, NULL),
-                 UTURN_OK);
-    memcpy(grad, s.xbar, sizeof s.xbar);
-    uturn_executor_free(ex);
-    uturn_plan_free(plan);
-}
+/* The model that stops where it alone knows: online_stopper.h. */
 
 Test(online, the_executor_stops_where_the_model_says_and_gets_the_gradient)
 {
@@ -308,7 +235,7 @@ Test(online, the_executor_stops_where_the_model_says_and_gets_the_gradient)
         cr_assert_eq(uturn_executor_run(ex, plan, &m, NULL, &seen, &rep, &err),
                      UTURN_OK, "n %llu s %llu: %s", (unsigned long long)n,
                      (unsigned long long)s, err.message);
-        double want[DIM];
+        double want[ST_DIM];
         st_reference(n, want);
         cr_assert_eq(memcmp(st.xbar, want, sizeof want), 0,
                      "n %llu s %llu: the gradient differs",

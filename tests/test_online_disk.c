@@ -13,6 +13,8 @@
  */
 #include "scratch_dir.h"
 
+#include "online_stopper.h"
+
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
@@ -329,81 +331,7 @@ Test(online_disk, the_fingerprint_covers_levels_costs_and_max_steps)
 
 /* ---- the executor ------------------------------------------------------ */
 
-/* x_{i+1} = x_i + h sin(x_i) (a vector); J = |x_n|^2 / 2; the model alone
- * knows where it stops. */
-#define DIM 19
-struct stopper {
-    double x[DIM], xbar[DIM];
-    uint64_t stop_at;
-};
-
-static int st_forward(void *u, uint64_t i)
-{
-    struct stopper *s = u;
-    (void)i;
-    for (int j = 0; j < DIM; j++)
-        s->x[j] += 0.01 * sin(s->x[j] + 0.1 * j);
-    return 0;
-}
-
-static int st_turn(void *u)
-{
-    struct stopper *s = u;
-    memcpy(s->xbar, s->x, sizeof s->x);
-    return 0;
-}
-
-static int st_adjoint(void *u, uint64_t i)
-{
-    struct stopper *s = u;
-    (void)i;
-    for (int j = 0; j < DIM; j++)
-        s->xbar[j] *= 1 + 0.01 * cos(s->x[j] + 0.1 * j);
-    return 0;
-}
-
-static int st_is_last(void *u, uint64_t step)
-{
-    const struct stopper *s = u;
-    return step == s->stop_at;
-}
-
-static uturn_model_t st_model(struct stopper *s)
-{
-    for (int j = 0; j < DIM; j++)
-        s->x[j] = 0.3 + 0.05 * j;
-    uturn_model_t m;
-    uturn_model_init(&m);
-    m.user        = s;
-    m.state       = s->x;
-    m.state_bytes = sizeof s->x;
-    m.forward     = st_forward;
-    m.turn        = st_turn;
-    m.adjoint     = st_adjoint;
-    m.is_last     = st_is_last;
-    return m;
-}
-
-/* The store-all gradient for n steps. */
-static void st_reference(uint64_t n, double *grad)
-{
-    uturn_problem_t p;
-    uturn_problem_init(&p);
-    p.planner          = UTURN_PLANNER_STORE_ALL;
-    p.steps            = n;
-    uturn_plan_t *plan = NULL;
-    cr_assert_eq(uturn_plan_create(&p, NULL, &plan, NULL), UTURN_OK);
-    uturn_executor_t *ex = NULL;
-    cr_assert_eq(uturn_executor_open(NULL, &ex, NULL), UTURN_OK);
-    struct stopper s = {.stop_at = UINT64_MAX};
-    uturn_model_t m  = st_model(&s);
-    m.is_last        = NULL;
-    cr_assert_eq(uturn_executor_run(ex, plan, &m, NULL, NULL, NULL, NULL),
-                 UTURN_OK);
-    memcpy(grad, s.xbar, sizeof s.xbar);
-    uturn_executor_free(ex);
-    uturn_plan_free(plan);
-}
+/* The model that stops where it alone knows: online_stopper.h. */
 
 /* One run through memory and a file level, ended by the model at n: the
  * gradient is the store-all one bit for bit, the disk counts are the
@@ -421,7 +349,7 @@ static void run_through_file(uturn_executor_t *ex, const uturn_plan_t *plan,
     uturn_error_init(&err);
     cr_assert_eq(uturn_executor_run(ex, plan, &m, NULL, &seen, &rep, &err),
                  UTURN_OK, "n %llu: %s", (unsigned long long)n, err.message);
-    double want[DIM];
+    double want[ST_DIM];
     st_reference(n, want);
     cr_assert_eq(memcmp(st.xbar, want, sizeof want), 0,
                  "n %llu: the gradient differs", (unsigned long long)n);
