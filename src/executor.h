@@ -108,6 +108,7 @@ struct uturn__run {
     uint64_t state_bytes;  /* uniform: bytes copied per state */
     uint64_t budget;       /* 0: none */
     uint64_t need;         /* region bytes the plan's peak takes */
+    uint64_t room;         /* online, bytes mode: region bytes for shares */
     unsigned char *base;   /* the region */
     uint64_t *hashes;      /* verify: hash of x_i, or 0 while unknown */
     bool online;           /* the plan's steps are unknown until its end */

@@ -72,38 +72,94 @@ int uturn__run_forward(struct uturn__run *run, uint64_t step)
                              again);
 }
 
-/* The model's word on x_step being the last, and what follows from it. */
-static uturn_status_t ask_end(struct uturn__run *run, uint64_t step)
+/* Bytes mode: x_step's share of the plan's budget B. The run holds
+ * strides in a region of A bytes (its own budget at real cost), so a
+ * state of stride s takes ceil(B s / A): shares that sum to at most B are
+ * strides that sum to at most A, whatever B and A are (one process's
+ * budget, or units agreed across processes). */
+static uturn_status_t share_of(struct uturn__run *run, uint64_t step,
+                               uint64_t *bytes_out, uint64_t *share)
 {
-    const struct uturn__planner *g = run->plan->planner;
-    const uturn_model_t *m         = &run->model;
-    if (m->is_last == NULL || m->is_last(m->user, step) == 0)
+    const uturn_model_t *m = &run->model;
+    const uint64_t bytes   = m->state_size(m->user, step);
+    *bytes_out             = bytes;
+    const uint64_t B       = run->plan->problem.budget_bytes;
+    uint64_t stride        = 0;
+    const bool fits        = uturn__stride(bytes, &stride) && run->room != 0;
+    const uturn__u128 q    = fits ? ((uturn__u128)B * stride + run->room - 1) /
+                                     run->room
+                                  : 0;
+    if (fits && q <= UINT64_MAX) {
+        *share = (uint64_t)q;
         return UTURN_OK;
-    const uturn_status_t st = g->end(run->ex->gen);
-    if (st != UTURN_OK)
-        return uturn__fail(run->error, st,
-                           "the online plan could not end at x_%llu",
-                           (unsigned long long)step);
+    }
+    return uturn__fail(run->error, UTURN_E_INFEASIBLE,
+                       "x_%llu (%llu bytes) cannot be planned within the "
+                       "budget of %llu bytes",
+                       (unsigned long long)step, (unsigned long long)bytes,
+                       (unsigned long long)run->budget);
+}
+
+/* What this process found about x_step, and the layer's agreement (the
+ * model's agree), which may only raise it. */
+static uturn_status_t agree(struct uturn__run *run, uint64_t step, int *last,
+                            uint64_t *share)
+{
+    const uturn_model_t *m = &run->model;
+    if (m->agree == NULL)
+        return UTURN_OK;
+    const int mine       = *last;
+    const uint64_t found = *share;
+    const int rc         = m->agree(m->user, step, last, share);
+    if (rc != 0)
+        return uturn__run_callback_failed(run, "agree", step, rc);
+    if ((*last != 0) < (mine != 0) || *share < found)
+        return uturn__fail(run->error, UTURN_E_CALLBACK,
+                           "the agree callback lowered what x_%llu's "
+                           "process found (last %d to %d, share %llu to "
+                           "%llu)",
+                           (unsigned long long)step, mine, *last,
+                           (unsigned long long)found,
+                           (unsigned long long)*share);
     return UTURN_OK;
 }
 
-/* Bytes mode: the size of the state just reached, before the next fill. */
-static uturn_status_t give_size(struct uturn__run *run, uint64_t step)
+/* x_step is reached: is it the last (asked when @p ask), and in bytes mode
+ * its share, agreed; then the plan ends there or takes the share. */
+static uturn_status_t learn(struct uturn__run *run, uint64_t step, bool ask)
 {
     const struct uturn__planner *g = run->plan->planner;
     const uturn_model_t *m         = &run->model;
-    if (g->sized == NULL || !g->sized(run->plan) || m->state_size == NULL)
+    const bool sized = g->sized != NULL && g->sized(run->plan);
+    if (!ask && !sized)
         return UTURN_OK;
-    const uint64_t bytes    = m->state_size(m->user, step);
-    const uturn_status_t st = g->set_size(run->ex->gen, step, bytes);
+    int last          = ask && m->is_last != NULL && m->is_last(m->user, step);
+    uint64_t share = 0, bytes = 0;
+    uturn_status_t st =
+        sized ? share_of(run, step, &bytes, &share) : UTURN_OK;
+    if (st == UTURN_OK)
+        st = agree(run, step, &last, &share);
     if (st != UTURN_OK)
-        return uturn__fail(run->error, st,
-                           "x_%llu (%llu bytes) cannot be planned within the "
-                           "budget of %llu bytes",
-                           (unsigned long long)step,
-                           (unsigned long long)bytes,
-                           (unsigned long long)run->budget);
-    return UTURN_OK;
+        return st;
+    if (last != 0)
+        st = g->end(run->ex->gen);
+    else if (sized)
+        st = g->set_size(run->ex->gen, step, share);
+    if (st == UTURN_OK)
+        return UTURN_OK;
+    return last != 0
+               ? uturn__fail(run->error, st,
+                             "the online plan could not end at x_%llu",
+                             (unsigned long long)step)
+               : uturn__fail(run->error, st,
+                             "x_%llu (%llu bytes here; a share of %llu of "
+                             "the plan's %llu) cannot be planned within the "
+                             "budget of %llu bytes",
+                             (unsigned long long)step,
+                             (unsigned long long)bytes,
+                             (unsigned long long)share,
+                             (unsigned long long)run->plan->problem.budget_bytes,
+                             (unsigned long long)run->budget);
 }
 
 uturn_status_t uturn__run_online_step(struct uturn__run *run,
@@ -111,14 +167,10 @@ uturn_status_t uturn__run_online_step(struct uturn__run *run,
 {
     const struct uturn__planner *g = run->plan->planner;
     if (last == NULL) /* before the first fill: x_0's size */
-        return give_size(run, 0);
+        return learn(run, 0, false);
     uturn_status_t st = UTURN_OK;
-    if (g->awaits_end(run->ex->gen)) {
-        const uint64_t step = last->step_end;
-        st                  = ask_end(run, step);
-        if (st == UTURN_OK && g->steps_known(run->ex->gen) == 0)
-            st = give_size(run, step);
-    }
+    if (g->awaits_end(run->ex->gen))
+        st = learn(run, last->step_end, true);
     /* Known now: said by the model, or max_steps reached. */
     const uint64_t n = g->steps_known(run->ex->gen);
     if (n != 0) {

@@ -121,8 +121,10 @@ static uturn_status_t check_budget(struct uturn__run *run)
     uint64_t raw          = 0;
     const struct uturn__storage *st0 = &run->ex->storage;
     run->buffers = uturn__level_buffers(run->ex, run->plan);
-    if (run->online && run->sized) /* sizes unknown: the whole budget */
-        raw = st0->ops->usable(st0, budget_of(run));
+    if (run->online && run->sized) { /* sizes unknown: the whole budget */
+        raw       = st0->ops->usable(st0, budget_of(run));
+        run->room = raw;
+    }
     else if (run->sized)
         status = uturn__run_sized_need(run, &raw);
     else /* an online plan's peak is unknown: every slot */

@@ -181,6 +181,7 @@ module uturn
     type(c_funptr) :: is_last         ! uturn_is_last_fn, online plans
     integer(c_int64_t) :: record_bytes
     type(c_funptr) :: forward_record  ! uturn_record_fn
+    type(c_funptr) :: agree           ! for multi-process layers; leave null
   end type
 
   type, bind(c) :: uturn_progress_t

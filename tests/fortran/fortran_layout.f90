@@ -215,6 +215,7 @@ contains
         c_sizeof(model%record_bytes))
     call field("forward_record", c_loc(model%forward_record), &
         c_sizeof(model%forward_record))
+    call field("agree", c_loc(model%agree), c_sizeof(model%agree))
   end subroutine
 
   subroutine progress_layout()

@@ -110,6 +110,7 @@ static void models(void)
     FIELD(uturn_model_t, is_last);
     FIELD(uturn_model_t, record_bytes);
     FIELD(uturn_model_t, forward_record);
+    FIELD(uturn_model_t, agree);
     SIZE(uturn_model_t);
     FIELD(uturn_progress_t, size);
     FIELD(uturn_progress_t, done);

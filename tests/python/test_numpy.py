@@ -589,18 +589,18 @@ class Stopping(InPlace):
         return super().run(ex, plan, is_last=self.is_last, **options)
 
 
-def drive(plan, x0, stop, advance=step, sizes=False):
+def drive(plan, x0, stop, advance=step, sizes=False, share=lambda b: b):
     """A time loop of the user's own over plan.cursor(): every action done
     with numpy copies (checkpoints in a dict), the end said right after
     the advance to the state ``stop(step, x, change)`` calls the last; in
     bytes mode (``sizes``) each state's size given as the sweep reaches
-    it. Returns (the gradient, the cursor's stats, the realised plan as
+    it, as ``share(nbytes)``. Returns (the gradient, the cursor's stats, the realised plan as
     text, the most bytes held at once)."""
     x, xbar, held, lines = x0.copy(), None, {}, []
     reversed_, peak = [], 0
     with plan.cursor() as c:
         if sizes:
-            c.set_size(0, x.nbytes)
+            c.set_size(0, share(x.nbytes))
         for a in c:
             lines.append(str(a))
             if a.op == uturn.OP_ADVANCE:
@@ -612,7 +612,7 @@ def drive(plan, x0, stop, advance=step, sizes=False):
                     if stop(a.step_end, x, change):
                         c.end()
                     elif sizes:
-                        c.set_size(a.step_end, x.nbytes)
+                        c.set_size(a.step_end, share(x.nbytes))
             elif a.op == uturn.OP_STORE:
                 assert a.slot not in held
                 held[a.slot] = (a.step, x.copy())
@@ -634,6 +634,14 @@ def drive(plan, x0, stop, advance=step, sizes=False):
     assert not held, held
     assert reversed_ == list(range(stats.steps - 1, -1, -1)), reversed_
     return xbar, stats, lines, peak
+
+
+def executor_share(ex, budget):
+    """What the executor gives an online plan of ``budget`` bytes for a
+    state of n bytes: its stride times the budget over the bytes the
+    budget holds (whole 16-byte slots), rounded up."""
+    room = 16 * ex.capacity(16, budget)
+    return lambda n: -(-budget * ex.slot_bytes(n) // room)
 
 
 def realised_text(lines, stats, sizes=None, budget=0):
@@ -780,7 +788,13 @@ class Online(unittest.TestCase):
                         plan, x0, stop_at(n), advance=grow, sizes=True)
                     self.assertEqual(xbar.tobytes(), want.tobytes())
                     self.assertLessEqual(peak, budget)
-                    self.assertEqual(stats.forward_steps,
+                    # The executor holds strides in the bytes its budget
+                    # holds, and gives each state's share of the plan's
+                    # budget: a loop given the same shares makes its plan.
+                    _, same, _, _ = drive(
+                        plan, x0, stop_at(n), advance=grow, sizes=True,
+                        share=executor_share(ex, budget))
+                    self.assertEqual(same.forward_steps,
                                      observed.forward_steps)
                     with uturn.Plan.parse(realised_text(
                             lines, stats, sizes, budget)) as realised:

@@ -31,6 +31,10 @@ LOAD = SAVE
 STATE_SIZE = ctypes.CFUNCTYPE(u64, _vp, u64)
 IS_LAST = FORWARD
 FORWARD_RECORD = ctypes.CFUNCTYPE(ctypes.c_int, _vp, u64, _vp, ctypes.c_bool)
+# The agree callback is for layers that run one plan on several processes
+# (the MPI layer); a Python run leaves it NULL.
+AGREE = ctypes.CFUNCTYPE(ctypes.c_int, _vp, u64, ctypes.POINTER(ctypes.c_int),
+                         ctypes.POINTER(u64))
 PROGRESS = ctypes.CFUNCTYPE(ctypes.c_int, _vp, u64, u64)
 STORAGE_OPEN = ctypes.CFUNCTYPE(ctypes.c_int, _vp, u64, u64)
 STORAGE_PUT = ctypes.CFUNCTYPE(ctypes.c_int, _vp, u64, u64, _vp, u64)
@@ -186,7 +190,7 @@ class Model(_Struct):
                 ("state", _vp), ("state_bytes", u64), ("save", SAVE),
                 ("load", LOAD), ("state_size", STATE_SIZE),
                 ("is_last", IS_LAST), ("record_bytes", u64),
-                ("forward_record", FORWARD_RECORD)]
+                ("forward_record", FORWARD_RECORD), ("agree", AGREE)]
 
 
 class Progress(_Struct):
