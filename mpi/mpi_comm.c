@@ -58,10 +58,3 @@ void uturn__mpi_max_u64(struct uturn__mpi_comm *c, uint64_t *values,
     c->seconds += MPI_Wtime() - started;
 }
 
-void uturn__mpi_lor(struct uturn__mpi_comm *c, int *flag)
-{
-    const double started = MPI_Wtime();
-    MPI_Allreduce(MPI_IN_PLACE, flag, 1, MPI_INT, MPI_LOR, c->comm);
-    c->collectives += 1;
-    c->seconds += MPI_Wtime() - started;
-}

@@ -51,6 +51,8 @@ static void prepare(struct uturn__mpi_making *mk)
         return;
     if (mk->problem.step_bytes != NULL)
         uturn__mpi_sized_prepare(mk);
+    else if (uturn__mpi_online_sized(&mk->problem))
+        uturn__mpi_online_prepare(mk);
     else
         uturn__mpi_uniform_prepare(mk);
 }
@@ -129,6 +131,8 @@ uturn_status_t uturn_mpi_plan_create(
         return status;
     if (mk.problem.step_bytes != NULL)
         uturn__mpi_make_sized(&mk);
+    else if (uturn__mpi_online_sized(&mk.problem))
+        uturn__mpi_make_online(&mk);
     else
         uturn__mpi_make_uniform(&mk, &first);
     release(&mk);

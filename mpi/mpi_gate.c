@@ -70,19 +70,36 @@ static int gated_load(void *user, uint64_t step, const void *src,
     return g->user.load(g->user.user, step, src, bytes);
 }
 
-/* Online plans: every rank is asked after each first-sweep step, and the
- * ranks end together when any says its state is the last (one collective
- * per first-sweep step; none in the reversal, where it is not asked). A
- * rank without an is_last of its own votes "not last". */
+/* Online plans: is_last is this rank's own answer (a rank without one
+ * answers "not last"); no call is made here. */
 static int gated_is_last(void *user, uint64_t step)
 {
     struct uturn__mpi_gate *g = user;
     if (g->state != UTURN__GATE_OPEN && pass(g) != 0)
-        return 0; /* the run stops at the next gated callback */
-    int mine = g->user.is_last != NULL &&
-               g->user.is_last(g->user.user, step) != 0;
-    uturn__mpi_lor(&g->comm, &mine);
-    return mine;
+        return 0; /* the run stops at agree, which follows */
+    return g->user.is_last != NULL && g->user.is_last(g->user.user, step) != 0;
+}
+
+/* After is_last and the state's share: the run's one collective per
+ * first-sweep state (and x_0's, with sizes), the largest end flag and
+ * share over the ranks, so that every rank's plan goes the same way; none
+ * in the reversal, where nothing is asked. A later state past a rank's
+ * budget is simply not kept; an x_0 past it fails every rank at once, and
+ * the ranks whose own x_0 fitted leave the blame to those whose did not. */
+static int gated_agree(void *user, uint64_t step, int *last, uint64_t *share)
+{
+    struct uturn__mpi_gate *g = user;
+    if (g->state != UTURN__GATE_OPEN && pass(g) != 0)
+        return UTURN__MPI_REFUSED;
+    uint64_t v[2] = {*last != 0, *share};
+    uturn__mpi_max_u64(&g->comm, v, 2);
+    if (step == 0 && v[1] > g->share_limit) {
+        g->agreed_failure = true; /* every rank fails here, together */
+        g->blameless      = *share <= g->share_limit;
+    }
+    *last  = v[0] != 0;
+    *share = v[1];
+    return 0;
 }
 
 static int gated_forward_record(void *user, uint64_t step, void *record,
@@ -116,6 +133,7 @@ void uturn__mpi_gate_model(struct uturn__mpi_gate *g, uturn_model_t *out)
     out->load              = m->load != NULL ? gated_load : NULL;
     out->state_size        = m->state_size != NULL ? passed_state_size : NULL;
     out->is_last           = gated_is_last;
+    out->agree             = gated_agree;
     out->forward_record =
         m->forward_record != NULL ? gated_forward_record : NULL;
 }

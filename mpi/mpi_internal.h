@@ -66,8 +66,6 @@ void uturn__mpi_bcast(struct uturn__mpi_comm *c, void *buf, size_t bytes,
                       int root);
 void uturn__mpi_max_u64(struct uturn__mpi_comm *c, uint64_t *values,
                         uint64_t count);
-/* *flag becomes the logical or of every rank's (a counted collective). */
-void uturn__mpi_lor(struct uturn__mpi_comm *c, int *flag);
 
 /* Whether MPI can carry messages on @p comm at all: initialized, not
  * finalized, and not MPI_COMM_NULL. The only checks made before the
@@ -194,6 +192,10 @@ void uturn__mpi_making_failf(struct uturn__mpi_making *mk,
     __attribute__((format(printf, 5, 6)))
 #endif
     ;
+/* Online plans with sizes as the run goes (mpi_online.c). */
+bool uturn__mpi_online_sized(const uturn_problem_t *p);
+void uturn__mpi_online_prepare(struct uturn__mpi_making *mk);
+void uturn__mpi_make_online(struct uturn__mpi_making *mk);
 /* The key of what every rank must share, and its text for messages. */
 uint64_t uturn__mpi_shape_key(const struct uturn__mpi_making *mk);
 void uturn__mpi_shape_text(const struct uturn__mpi_making *mk, char *buf,
@@ -251,6 +253,9 @@ struct uturn__mpi_gate {
     enum uturn__mpi_gate_state state;
     bool failed_here;            /* this rank voted a failure */
     struct uturn__mpi_vote vote; /* the combined vote of the gate */
+    uint64_t share_limit;        /* online, sizes: the plan's budget (U) */
+    bool agreed_failure;         /* x_0 fits no plan: all ranks fail */
+    bool blameless;              /* and this rank's own x_0 fitted */
 };
 
 /* The model the executor runs: @p g's, every callback through the gate. */

@@ -44,6 +44,14 @@ static uturn_status_t begin(struct running *r, const uturn_mpi_plan_t *mp,
         return uturn__mpi_fail(&r->error, UTURN_E_INVALID_ARG,
                                "executor and model must not be NULL");
     uturn__mpi_model_read(model, &r->gate.user);
+    if (r->gate.user.agree != NULL)
+        return uturn__mpi_fail(&r->error, UTURN_E_INVALID_ARG,
+                               "the model's agree is the MPI layer's own: "
+                               "leave it NULL");
+    uturn_stats_t s;
+    uturn_stats_init(&s);
+    uturn_plan_stats(uturn__mpi_plan_of(mp), &s);
+    r->gate.share_limit = s.budget_bytes;
     if (mp->step_bytes != NULL && r->run.step_bytes != NULL)
         return uturn__mpi_fail(&r->error, UTURN_E_INVALID_ARG,
                                "the plan has this rank's per-step sizes: "
@@ -71,7 +79,7 @@ static void last_vote(struct running *r, struct uturn__mpi_vote *v)
 {
     const uturn_report_t *p = &r->report;
     uturn__mpi_vote_init(v);
-    if (r->status != UTURN_OK)
+    if (r->status != UTURN_OK && !r->gate.blameless)
         uturn__mpi_vote_fail(v, &r->gate.comm);
     v->high[0]        = p->measured_peak_bytes;
     v->total[0]       = p->measured_peak_bytes;
@@ -141,7 +149,9 @@ static uturn_status_t settle(struct running *r, uturn_mpi_report_t *combined,
     const struct uturn__mpi_vote *v = &g->vote;
     const bool ran                  = g->vote.failed == 0;
     if (ran) {
-        if (r->status != UTURN_OK && r->options.abort_on_failure)
+        /* A failure every rank met at once leaves none waiting. */
+        if (r->status != UTURN_OK && r->options.abort_on_failure &&
+            !g->agreed_failure)
             abort_job(r);
         last_vote(r, &last);
         v = &last;

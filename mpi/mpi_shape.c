@@ -72,6 +72,7 @@ uint64_t uturn__mpi_shape_key(const struct uturn__mpi_making *mk)
                                     p->steps,
                                     p->stride,
                                     p->step_bytes != NULL,
+                                    uturn__mpi_online_sized(p),
                                     p->step_costs != NULL,
                                     o->units,
                                     o->table_bytes,
@@ -123,7 +124,10 @@ void uturn__mpi_shape_text(const struct uturn__mpi_making *mk, char *buf,
         "planner %s, %llu steps, stride %llu, sizes %s, costs %s, "
         "units %llu, table %llu, compare %d, levels %llu%s",
         name != NULL ? name : "?", (unsigned long long)p->steps,
-        (unsigned long long)p->stride, p->step_bytes ? "yes" : "no",
+        (unsigned long long)p->stride,
+        p->step_bytes                 ? "yes"
+        : uturn__mpi_online_sized(p) ? "as the run goes"
+                                      : "no",
         p->step_costs ? "yes" : "no", (unsigned long long)mk->options.units,
         (unsigned long long)mk->options.table_bytes, (int)mk->options.compare,
         (unsigned long long)(p->levels != NULL ? p->level_count : 0), dp);
@@ -156,6 +160,23 @@ static void check_uniform(struct uturn__mpi_making *mk)
         refuse(mk, UTURN_E_INVALID_ARG, "give slots or budget_bytes, not both");
 }
 
+/* Sizes as the run goes: this rank's budget, nothing else of capacity. */
+static void check_online_sized(struct uturn__mpi_making *mk)
+{
+    const uturn_problem_t *p = &mk->problem;
+    if (p->levels != NULL)
+        refuse(mk, UTURN_E_UNSUPPORTED,
+               "storage levels take uniform states: give slot_bytes");
+    else if (p->budget_bytes == 0)
+        refuse(mk, UTURN_E_INVALID_ARG,
+               "an online plan needs slot_bytes (uniform states), or this "
+               "rank's budget_bytes alone (sizes as the run goes)");
+    else if (p->slots != 0 || p->unit_bytes != 0)
+        refuse(mk, UTURN_E_INVALID_ARG,
+               "with sizes as the run goes, slots and unit_bytes must be 0 "
+               "(the MPI layer plans in units of its own)");
+}
+
 void uturn__mpi_shape_check(struct uturn__mpi_making *mk)
 {
     const uturn_problem_t *p = &mk->problem;
@@ -163,11 +184,8 @@ void uturn__mpi_shape_check(struct uturn__mpi_making *mk)
         refuse(mk, UTURN_E_INVALID_ARG,
                "steps must be at least 1 (0, the step count unknown, is for "
                "the online planner)");
-    else if (p->planner == UTURN_PLANNER_ONLINE && p->slot_bytes == 0)
-        refuse(mk, UTURN_E_UNSUPPORTED,
-               "online plans across ranks take uniform states: give "
-               "slot_bytes (sizes that arrive as the run goes differ from "
-               "rank to rank, and so would the plans)");
+    else if (uturn__mpi_online_sized(p))
+        check_online_sized(mk);
     else if (p->levels != NULL && p->step_bytes != NULL)
         refuse(mk, UTURN_E_UNSUPPORTED,
                "storage levels take uniform states (no step_bytes)");

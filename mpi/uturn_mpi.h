@@ -64,6 +64,11 @@ typedef struct uturn_mpi_plan uturn_mpi_plan_t;
  *  on every rank (the plan keeps the table). Since: 0.2 */
 #define UTURN_MPI_TABLE_BYTES (64ull * 1024 * 1024)
 
+/** Online plans with sizes as the run goes: the units of the agreed
+ *  plan's budget (2^32: a held state loses under 2^-32 of a budget to
+ *  rounding). Since: 0.2 */
+#define UTURN_MPI_ONLINE_UNITS (1ull << 32)
+
 /** The most storage levels (memory included) an MPI plan may have.
  *  Since: 0.2 */
 #define UTURN_MPI_LEVELS 16u
@@ -192,12 +197,22 @@ UTURN_MPI_EXPORT void uturn_mpi_plan_info_init_size(uturn_mpi_plan_info_t *info,
  * level: its own files in the directory its executor names), and the run's
  * budget is memory's bytes. Levels with per-step sizes: UTURN_E_UNSUPPORTED.
  *
- * Online plans (UTURN_PLANNER_ONLINE, steps 0) take uniform states
- * (slot_bytes; per-step sizes: UTURN_E_UNSUPPORTED): the capacity is the
- * least over the ranks, and a run makes one collective call per
- * first-sweep step (an MPI_LOR of every rank's is_last; a rank without
- * one answers "not last"), so every rank ends at the first step where any
- * rank's criterion holds; none during the reversal.
+ * Online plans (UTURN_PLANNER_ONLINE, steps 0), uniform states
+ * (slot_bytes): the capacity is the least over the ranks, and a run makes
+ * one collective call per first-sweep step (an MPI_Allreduce(MAX) of
+ * every rank's is_last; a rank without one answers "not last"), so every
+ * rank ends at the first step where any rank's criterion holds; none
+ * during the reversal. Online plans with sizes as the run goes (no
+ * slot_bytes, this rank's budget_bytes, the model's state_size): the plan
+ * is made in a budget of U = UTURN_MPI_ONLINE_UNITS units, and as each
+ * state is reached every rank computes its share ceil(U s / A) (s its
+ * stride of the state, A the bytes its budget holds), and the same call
+ * that carries the end flag keeps the largest share (one collective per
+ * first-sweep step and one for x_0). Every rank then makes the same plan
+ * and holds at most A bytes, as with dp's units above. A later state that
+ * some rank's budget cannot hold is kept by no rank (and recomputed); an
+ * x_0 that some rank's cannot hold fails every rank at once, before any
+ * forward step, naming that rank. Storage levels take uniform states.
  *
  * Collective calls on success: MPI_Comm_dup, then two votes, and with
  * per-step sizes or step costs one MPI_Allreduce of the units and costs

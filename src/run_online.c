@@ -83,6 +83,10 @@ static uturn_status_t share_of(struct uturn__run *run, uint64_t step,
     const uturn_model_t *m = &run->model;
     const uint64_t bytes   = m->state_size(m->user, step);
     *bytes_out             = bytes;
+    if (bytes == 0)
+        return uturn__fail(run->error, UTURN_E_INVALID_ARG,
+                           "the state_size callback gave 0 bytes for x_%llu",
+                           (unsigned long long)step);
     const uint64_t B       = run->plan->problem.budget_bytes;
     uint64_t stride        = 0;
     const bool fits        = uturn__stride(bytes, &stride) && run->room != 0;

@@ -222,8 +222,53 @@ Test(online_share, agree_may_not_lower_and_its_failure_stops_the_run)
     cr_assert_eq(odd_run(&low, 1000, true, &seen, &err), UTURN_E_CALLBACK);
     cr_assert(strstr(err.message, "lowered") != NULL, "%s", err.message);
     struct odd failing = {.stop_at = 50, .fail_at = 9};
-    cr_assert_eq(odd_run(&failing, 1000, true, &seen, &err),
-                 UTURN_E_CALLBACK);
+    cr_assert_eq(odd_run(&failing, 1000, true, &seen, &err), UTURN_E_CALLBACK);
     cr_assert(strstr(err.message, "agree") != NULL, "%s", err.message);
     cr_assert_eq(failing.agreed, 10, "asked up to x_9, not after");
+}
+
+static uint64_t no_bytes(void *u, uint64_t step)
+{
+    (void)u;
+    return step == 3 ? 0 : sizeof(double);
+}
+
+static int nb_save(void *u, uint64_t step, void *dst, uint64_t bytes)
+{
+    (void)step;
+    memcpy(dst, &((struct odd *)u)->x, (size_t)bytes);
+    return 0;
+}
+
+static int nb_load(void *u, uint64_t step, const void *src, uint64_t bytes)
+{
+    (void)step;
+    memcpy(&((struct odd *)u)->x, src, (size_t)bytes);
+    return 0;
+}
+
+Test(online_share, a_state_of_no_bytes_is_refused)
+{
+    uturn_executor_t *ex = NULL;
+    cr_assert_eq(uturn_executor_open(NULL, &ex, NULL), UTURN_OK);
+    uturn_plan_t *plan = bytes_plan(1000);
+    struct odd s       = {.stop_at = 50};
+    uturn_model_t m;
+    uturn_model_init(&m);
+    m.user       = &s;
+    m.forward    = odd_forward;
+    m.turn       = odd_turn;
+    m.adjoint    = odd_adjoint;
+    m.save       = nb_save;
+    m.load       = nb_load;
+    m.state_size = no_bytes;
+    m.is_last    = odd_is_last;
+    uturn_error_t err;
+    uturn_error_init(&err);
+    cr_assert_eq(uturn_executor_run(ex, plan, &m, NULL, NULL, NULL, &err),
+                 UTURN_E_INVALID_ARG);
+    cr_assert(strstr(err.message, "gave 0 bytes for x_3") != NULL, "%s",
+              err.message);
+    uturn_plan_free(plan);
+    uturn_executor_free(ex);
 }

@@ -153,6 +153,8 @@ static bool run_case(const char *name, MPI_Comm comm, bool *known)
         return case_levels(comm);
     if (strcmp(name, "online") == 0)
         return case_online(comm);
+    if (strcmp(name, "online_sized") == 0)
+        return case_online_sized(comm);
     if (strcmp(name, "abort") == 0)
         return case_stuck(comm, true);
     if (strcmp(name, "hang") == 0)

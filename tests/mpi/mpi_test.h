@@ -43,6 +43,7 @@ bool case_fingerprint(MPI_Comm comm);
 bool case_midrun(MPI_Comm comm);
 bool case_levels(MPI_Comm comm);
 bool case_online(MPI_Comm comm);
+bool case_online_sized(MPI_Comm comm);
 bool case_stuck(MPI_Comm comm, bool abort_on_failure);
 
 #endif
