@@ -186,14 +186,18 @@ static double timed_run(uturn_executor_t *ex, const uturn_plan_t *plan,
     return t;
 }
 
-/* Sweeps over the state per step so that a step takes about target s. */
+/* Sweeps over the state per step so that a step takes about target s:
+ * timed warm (first touches of the state cost page faults, which made
+ * a cold sweep look 4 times slower than the run's). */
 static unsigned calibrate(struct sim *s, double target)
 {
-    s->sweeps       = 1;
-    const double t0 = now();
-    for (int i = 0; i < 5; i++)
+    s->sweeps = 1;
+    for (int i = 0; i < 3; i++)
         fwd(s, (uint64_t)i);
-    const double one = (now() - t0) / 5;
+    const double t0 = now();
+    for (int i = 0; i < 20; i++)
+        fwd(s, (uint64_t)i);
+    const double one = (now() - t0) / 20;
     const double k   = target / one;
     return k < 1 ? 1 : (unsigned)lround(k);
 }
@@ -293,6 +297,13 @@ int main(int argc, char **argv)
     }
     printf("median (min .. max) of %d runs, interleaved:\n", reps);
     const double base = summary("memory only, same actions", tm, reps, 0);
+    uturn_stats_t st;
+    uturn_stats_init(&st);
+    uturn_plan_stats(plan, &st);
+    printf("(memory only: %.2f ms per forward or adjoint step, against "
+           "%.2f ms to write a state)\n",
+           1e3 * base / (double)(st.forward_steps + st.steps),
+           1e3 * step_seconds);
     summary("memory + disk, synchronous I/O", ts, reps, base);
     summary("memory + disk, overlapped I/O", to, reps, base);
     printf("mean time the run's thread spent on the disk: synchronous "

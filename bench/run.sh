@@ -37,7 +37,10 @@ $build/bench/bench_online_disk | tee $out/online_disk.txt
 
 echo "== storage levels: hrevolve's costs, and overlapped I/O"
 bench/levels_costs.sh $uturn | tee $out/levels_costs.txt
-$build/bench/bench_levels 7 | tee $out/levels.txt
+for i in 1 2 3; do
+  echo "# run $i, load average at start: $(cut -d" " -f1 /proc/loadavg)"
+  $build/bench/bench_levels 7
+done | tee $out/levels.txt
 
 echo "== online: ratios to the offline optimum, decision cost, sizes vs dp"
 { $build/bench/bench_online ratios 2 3 4 5 10 20

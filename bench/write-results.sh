@@ -78,8 +78,10 @@ synchronous I/O and against the same actions with every slot in memory
 (the same recomputation, no I/O). The disk is a file level whose \`pwrite\`
 and \`pread\` sleep bytes / bandwidth before the real call (files of this
 size sit in the page cache here, so unthrottled calls would time memcpy);
-the model's steps are calibrated to last as long as writing one state.
-Target: overlapped at most 1.15x memory-only. Command:
+the model's steps are calibrated, warm, to last as long as writing one
+state, and the memory-only run says what a step really took.
+Target: overlapped at most 1.15x memory-only. Command, three times
+(\`bench/out/levels.txt\` keeps each run with the load it started at):
 \`$build/bench/bench_levels 7\`.
 
 \`\`\`
