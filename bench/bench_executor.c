@@ -23,7 +23,7 @@
  *
  * Never a test: a missed target never fails; a failed run or differing
  * results do (exit 2).
- * usage: bench_executor [REPS [ROUNDS]]   (default 11 and 3: ROUNDS is
+ * usage: bench_executor [REPS [ROUNDS]]   (default 11 and 11: ROUNDS is
  *        how often section 4 runs its cycle; its summary gives each plan's
  *        median ratio over the rounds)
  *        bench_executor --cycle ROUNDS          (section 4 alone)
@@ -44,7 +44,7 @@
 #include <string.h>
 
 static int reps = 11;
-static int rounds = 3; /* of section 4's cycle */
+static int rounds = 11; /* of section 4's cycle */
 
 static const uint64_t sizes[] = {64, 4 * KIB, 64 * KIB, MIB, 16 * MIB};
 #define SIZES (sizeof sizes / sizeof sizes[0])
