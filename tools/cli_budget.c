@@ -44,6 +44,8 @@ static const char budget_help[] =
     "      --sizes FILE, --costs FILE, --unit SIZE   dp, as in 'uturn plan':\n"
     "                          with --sizes the budget counts in --unit\n"
     "                          (default: the sizes' gcd)\n"
+    "  -t, --threads N, --table-bytes SIZE, --dp-mode MODE   dp, as in\n"
+    "                          'uturn plan' (every probe plans with them)\n"
     "  -f, --format text|json, -j, --json, -h, --help\n"
     "A short option stands alone, its value in the next word (-n 100).\n"
     "Exit 2 when no budget meets the bound (the message says what the\n"
@@ -55,7 +57,9 @@ static const struct cli_spec budget_specs[] = {
     {"cost", true, '\0'},       {"budget", true, 'b'},
     {"levels", true, 'l'},      {"stride", true, 'k'},
     {"sizes", true, '\0'},      {"costs", true, '\0'},
-    {"unit", true, '\0'},       {"format", true, 'f'},
+    {"unit", true, '\0'},       {"threads", true, 't'},
+    {"table-bytes", true, '\0'}, {"dp-mode", true, '\0'},
+    {"format", true, 'f'},
     {"json", false, 'j'},       {"help", false, 'h'},
     {NULL, false, '\0'}};
 
@@ -168,6 +172,8 @@ static int build_query(const struct cli_options *o, struct budget_query *q)
     uturn_problem_init(&q->problem);
     uturn_problem_t *p = &q->problem;
     int rc             = check_options(o, &p->planner);
+    if (rc == CLI_OK)
+        rc = cli_dp_apply(o, p->planner == UTURN_PLANNER_DP, p);
     if (rc != CLI_OK)
         return rc;
     p->steps      = o->steps;

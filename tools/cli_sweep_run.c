@@ -180,6 +180,9 @@ static int fill_row(struct runner *r, const struct sweep *sw,
     }
     row->recompute_factor = s.recompute_factor;
     row->cost             = s.cost;
+    uturn_stats_init(&row->dp);
+    cli_dp_keep(&s, &row->dp);
+    row->dp.forward_cost = s.forward_cost;
     row->cost_factor      = (double)s.cost / (double)s.steps;
     const int rc          = sw->run ? run_row(r, sw, plan, row) : CLI_OK;
     uturn_plan_free(plan);

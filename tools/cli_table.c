@@ -87,6 +87,8 @@ static void print_json_row(FILE *out, const struct sweep *sw,
             r->recompute_factor, (unsigned long long)r->peak_bytes);
     if (sw->has_levels)
         fprintf(out, ", \"cost\": %llu", (unsigned long long)r->cost);
+    if (r->planner == UTURN_PLANNER_DP)
+        cli_dp_print(out, &r->dp, CLI_DP_JSON);
     if (sw->run)
         fprintf(out,
                 ", \"wall_seconds\": %.6f, \"measured_peak_bytes\": %llu, "
@@ -188,6 +190,24 @@ static void print_text_row(FILE *out, const struct sweep *sw,
     fputc('\n', out);
 }
 
+/* Below the table: each dp row whose plan is approximate, with what
+ * certifies it (the exact rows say nothing: they are the optimum). */
+static void print_dp_notes(FILE *out, const struct sweep *sw)
+{
+    for (size_t i = 0; i < sw->budget_count * sw->planner_count; i++) {
+        const struct sweep_row *r = &sw->rows[i];
+        if (r->planner != UTURN_PLANNER_DP || !r->feasible || r->dp.exact)
+            continue;
+        char budget[32];
+        sweep_human_bytes(r->budget_bytes, budget, sizeof budget);
+        fprintf(out,
+                "dp at %s: an approximate plan, "
+                "forward cost %llu, certified lower bound %llu\n",
+                budget, (unsigned long long)r->dp.forward_cost,
+                (unsigned long long)r->dp.lower_bound_cost);
+    }
+}
+
 void sweep_print(FILE *out, const struct sweep *sw)
 {
     if (sw->format == FORMAT_CSV) {
@@ -198,5 +218,6 @@ void sweep_print(FILE *out, const struct sweep *sw)
         print_header(out, sw);
         for (size_t i = 0; i < sw->budget_count * sw->planner_count; i++)
             print_text_row(out, sw, &sw->rows[i]);
+        print_dp_notes(out, sw);
     }
 }

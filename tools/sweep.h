@@ -25,6 +25,7 @@ struct sweep_row {
     double recompute_factor;
     uint64_t cost; /* forward cost plus every write and read (--levels) */
     double cost_factor; /* cost / steps */
+    uturn_stats_t dp;   /* dp: exact, unit_bytes, lower bound, seconds */
     /* --run only */
     double wall_seconds;
     uint64_t measured_peak_bytes;

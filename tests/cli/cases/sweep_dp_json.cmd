@@ -1,0 +1,1 @@
+sweep -m none -n 200 -B 8 -b 80,160 -p dp -f json
