@@ -967,16 +967,17 @@ typedef struct uturn_model {
     uint64_t record_bytes;
     int (*forward_record)(void *user, uint64_t step, void *record,
                           bool again);
-    /* For a layer that runs one online plan on several processes (the MPI
-     * layer sets it; a single process leaves it NULL). Called once for each
-     * state of an online plan's first sweep, after is_last and state_size,
-     * with what this process found: *last (is_last's answer; 0 for x_0)
-     * and *share (with a byte budget, the part of the plan's budget the
-     * state takes here, its stride times the plan's budget over the bytes
-     * this run's budget holds, rounded up; 0 for a plan of slots). It may
-     * raise either, never lower them (to the largest over the processes:
-     * then every process makes the same plan, within its own budget).
-     * Non-zero stops the run like any callback. */
+    /* Appended in 0.2, like the fields above. For a layer that runs one
+     * online plan on several processes (the MPI layer sets it; a single
+     * process leaves it NULL). Called once for each state of an online
+     * plan's first sweep, after is_last and state_size, with what this
+     * process found: *last (is_last's answer; 0 for x_0) and *share (with
+     * a byte budget, the part of the plan's budget the state takes here,
+     * its stride times the plan's budget over the bytes this run's budget
+     * holds, rounded up; 0 for a plan of slots; x_0 is asked only with a
+     * byte budget). It may raise either, never lower them (to the largest
+     * over the processes: then every process makes the same plan, within
+     * its own budget). Non-zero stops the run like any callback. */
     int (*agree)(void *user, uint64_t step, int *last, uint64_t *share);
 } uturn_model_t;
 

@@ -19,6 +19,7 @@
 
 #define SIZED_MAX 400u /* the chain's length, beyond the end */
 #define SIZED_END 211u /* where the last rank's criterion ends the run */
+#define TIGHT_END 100u /* the same, with the tight budget (see below) */
 
 struct grown {
     chain_t *c;
@@ -133,7 +134,7 @@ static uturn_status_t sized_run(const uturn_mpi_plan_t *mp,
 /* @p roomy: every rank's budget holds several of its largest states, so
  * the plan keeps some (else it may keep x_0 alone). */
 static bool sized_ok(chain_t *c, uturn_executor_t *ex, const double *grad,
-                     uint64_t budget, bool roomy)
+                     uint64_t budget, bool roomy, uint64_t end)
 {
     uturn_mpi_plan_t *mp = NULL;
     uturn_mpi_plan_info_t info;
@@ -143,27 +144,28 @@ static bool sized_ok(chain_t *c, uturn_executor_t *ex, const double *grad,
               err.message);
     ok &= check(same_everywhere(c->comm, info.fingerprint), "one plan");
     ok &= check(info.units == UTURN_MPI_ONLINE_UNITS, "in the online units");
-    struct grown g = {c, c->rank == c->size - 1 ? SIZED_END : UINT64_MAX};
+    struct grown g = {c, c->rank == c->size - 1 ? end : UINT64_MAX};
     uturn_stats_t seen;
     uturn_report_t rep;
     uturn_mpi_report_t all;
     ok &= check(mp != NULL &&
                     sized_run(mp, ex, &g, &seen, &rep, &all, &err) == UTURN_OK,
                 err.message);
-    ok &= check(seen.steps == SIZED_END, "every rank reversed SIZED_END");
+    ok &= check(seen.steps == end,
+                "every rank reversed to where the last rank ended");
     ok &= check(same_everywhere(c->comm, seen.forward_steps),
                 "the same forward steps everywhere: one plan");
-    const uint64_t all_from_x0 = SIZED_END * (SIZED_END + 1) / 2;
-    ok &= check(seen.forward_steps > SIZED_END &&
+    const uint64_t all_from_x0 = end * (end + 1) / 2;
+    ok &= check(seen.forward_steps > end &&
                     (roomy ? seen.forward_steps < all_from_x0
                            : seen.forward_steps <= all_from_x0),
                 "states recomputed, no more than from x_0 each time");
     ok &= check(seen.peak_bytes <= budget && rep.measured_peak_bytes <= budget,
                 "within this rank's own budget");
-    ok &= check(all.collectives == 2 + 1 + SIZED_END,
+    ok &= check(all.collectives == 2 + 1 + end,
                 "the run's two, x_0's, and one per first-sweep state");
     ok &= check(memcmp(grad, c->xbar, c->len[0] * sizeof *grad) == 0,
-                "the gradient equals a store-all sweep of SIZED_END");
+                "the gradient equals a store-all sweep");
     if (c->rank == 0)
         printf("online sized: %llu forward steps for %llu, peak %llu of "
                "%llu bytes on rank 0, %llu collectives, %.6f s in them "
@@ -205,30 +207,75 @@ static bool sized_too_small(chain_t *c, uturn_executor_t *ex, uint64_t budget)
     return ok;
 }
 
+static int own_agree(void *u, uint64_t step, int *last, uint64_t *share)
+{
+    (void)u, (void)step, (void)last, (void)share;
+    return 0;
+}
+
+/* A model with an agree of its own: refused on every rank, before any
+ * callback (the layer's agree is what keeps the ranks together). */
+static bool own_agree_refused(chain_t *c, uturn_executor_t *ex, uint64_t budget)
+{
+    uturn_mpi_plan_t *mp = NULL;
+    uturn_mpi_plan_info_t info;
+    uturn_error_t err;
+    bool ok =
+        check(sized_plan(c->comm, ex, budget, &mp, &info, &err) == UTURN_OK,
+              err.message);
+    struct grown g = {c, UINT64_MAX};
+    uturn_model_t m;
+    grown_model(&g, &m);
+    m.agree  = own_agree;
+    c->calls = 0;
+    const uturn_status_t st =
+        mp != NULL ? uturn_mpi_run(mp, ex, &m, NULL, NULL, NULL, NULL, &err)
+                   : UTURN_E_INVALID_ARG;
+    ok &= check(st == UTURN_E_INVALID_ARG &&
+                    strstr(err.message, "agree is the MPI layer's own"),
+                err.message);
+    ok &= check(c->calls == 0, "no callback ran");
+    uturn_mpi_plan_free(mp);
+    return ok;
+}
+
+/* The gradient of a store-all sweep of @p steps into @p grad. */
+static bool reference(MPI_Comm comm, int rank, uint64_t steps, double *grad)
+{
+    chain_t ref;
+    const bool ok =
+        grown_chain(&ref, comm, rank, steps) && chain_reference(&ref, grad);
+    chain_free(&ref);
+    return ok;
+}
+
 bool case_online_sized(MPI_Comm comm)
 {
     int rank = 0;
     MPI_Comm_rank(comm, &rank);
-    chain_t c, ref;
-    bool ok      = check(grown_chain(&c, comm, rank, SIZED_MAX) &&
-                             grown_chain(&ref, comm, rank, SIZED_END),
-                         "chain_init");
-    double *grad = calloc(c.m, sizeof *grad);
-    ok &= check(grad != NULL && chain_reference(&ref, grad), "reference");
+    chain_t c;
+    bool ok       = check(grown_chain(&c, comm, rank, SIZED_MAX), "chain_init");
+    double *grad  = calloc(c.m, sizeof *grad);
+    double *tgrad = calloc(c.m, sizeof *tgrad);
+    ok &= check(grad != NULL && tgrad != NULL &&
+                    reference(comm, rank, SIZED_END, grad) &&
+                    reference(comm, rank, TIGHT_END, tgrad),
+                "references");
     uturn_executor_t *ex = NULL;
     ok &= check(uturn_executor_open(NULL, &ex, NULL) == UTURN_OK, "executor");
     const uint64_t budget = rank == 0 ? 160u * 1024u : 96u * 1024u;
-    ok &= ok && sized_ok(&c, ex, grad, budget, true);
+    ok &= ok && sized_ok(&c, ex, grad, budget, true, SIZED_END);
     /* The last rank's budget: x_0 and a page, which holds no state past
      * x_14 on rank 0, x_48 on the others; states past it are kept by no
-     * rank. */
+     * rank, and the plan recomputes from x_0 (a shorter run: TIGHT_END). */
     const uint64_t tight =
         rank == c.size - 1 ? chain_bytes(&c, 0) + 4096 : budget;
-    ok &= ok && sized_ok(&c, ex, grad, tight, false);
+    ok &= ok && sized_ok(&c, ex, tgrad, tight, false, TIGHT_END);
     ok &= ok && sized_too_small(&c, ex, budget);
+    ok &= ok && own_agree_refused(&c, ex, budget);
     uturn_executor_free(ex);
     free(grad);
-    chain_free(&ref);
+    free(tgrad);
     chain_free(&c);
     return ok;
 }
