@@ -594,8 +594,8 @@ def drive(plan, x0, stop, advance=step, sizes=False, share=lambda b: b):
     with numpy copies (checkpoints in a dict), the end said right after
     the advance to the state ``stop(step, x, change)`` calls the last; in
     bytes mode (``sizes``) each state's size given as the sweep reaches
-    it, as ``share(nbytes)``. Returns (the gradient, the cursor's stats, the realised plan as
-    text, the most bytes held at once)."""
+    it, as ``share(nbytes)``. Returns (the gradient, the cursor's stats,
+    the realised plan as text, the most bytes held at once)."""
     x, xbar, held, lines = x0.copy(), None, {}, []
     reversed_, peak = [], 0
     with plan.cursor() as c:
@@ -639,7 +639,7 @@ def drive(plan, x0, stop, advance=step, sizes=False, share=lambda b: b):
 def executor_share(ex, budget):
     """What the executor gives an online plan of ``budget`` bytes for a
     state of n bytes: its stride times the budget over the bytes the
-    budget holds (whole 16-byte slots), rounded up."""
+    budget holds (16 times its capacity in 16-byte slots), rounded up."""
     room = 16 * ex.capacity(16, budget)
     return lambda n: -(-budget * ex.slot_bytes(n) // room)
 
