@@ -30,7 +30,7 @@ $build/bench/bench_dp exact 1 1 100 200 500 | tee $out/dp.txt
 $build/bench/dp_search | tee $out/dp_search.txt
 
 echo "== hrevolve: plan creation time over memory and disk"
-$build/bench/bench_hrevolve 3 | tee $out/hrevolve.txt
+{ echo "# load average at start: $(cut -d" " -f1-3 /proc/loadavg)"; $build/bench/bench_hrevolve 3; } | tee $out/hrevolve.txt
 
 echo "== online with levels (periodic disk) against hrevolve for the realised n"
 $build/bench/bench_online_disk | tee $out/online_disk.txt
