@@ -128,31 +128,44 @@ static uturn_plan_t *bytes_plan(uint64_t budget)
     return plan;
 }
 
-static uturn_status_t odd_run(struct odd *s, uint64_t budget, bool agree,
-                              uturn_stats_t *seen, uturn_error_t *err)
+/* The odd model, with the agree callback when @p agree. */
+static void odd_model(struct odd *s, bool agree, uturn_model_t *m)
+{
+    uturn_model_init(m);
+    m->user       = s;
+    m->forward    = odd_forward;
+    m->turn       = odd_turn;
+    m->adjoint    = odd_adjoint;
+    m->save       = odd_save;
+    m->load       = odd_load;
+    m->state_size = odd_size;
+    m->is_last    = odd_is_last;
+    m->agree      = agree ? odd_agree : NULL;
+}
+
+/* One run of @p m on a fresh executor, to an online plan of @p budget. */
+static uturn_status_t run_on(uint64_t budget, const uturn_model_t *m,
+                             uturn_stats_t *seen, uturn_error_t *err)
 {
     uturn_executor_t *ex = NULL;
     cr_assert_eq(uturn_executor_open(NULL, &ex, NULL), UTURN_OK);
     uturn_plan_t *plan = bytes_plan(budget);
-    uturn_model_t m;
-    uturn_model_init(&m);
-    m.user       = s;
-    m.forward    = odd_forward;
-    m.turn       = odd_turn;
-    m.adjoint    = odd_adjoint;
-    m.save       = odd_save;
-    m.load       = odd_load;
-    m.state_size = odd_size;
-    m.is_last    = odd_is_last;
-    m.agree      = agree ? odd_agree : NULL;
-    s->x         = 0.3;
     uturn_stats_init(seen);
     uturn_error_init(err);
     const uturn_status_t st =
-        uturn_executor_run(ex, plan, &m, NULL, seen, NULL, err);
+        uturn_executor_run(ex, plan, m, NULL, seen, NULL, err);
     uturn_plan_free(plan);
     uturn_executor_free(ex);
     return st;
+}
+
+static uturn_status_t odd_run(struct odd *s, uint64_t budget, bool agree,
+                              uturn_stats_t *seen, uturn_error_t *err)
+{
+    uturn_model_t m;
+    odd_model(s, agree, &m);
+    s->x = 0.3;
+    return run_on(budget, &m, seen, err);
 }
 
 Test(online_share, states_off_the_slot_alignment_fit_their_budget)
@@ -249,26 +262,15 @@ static int nb_load(void *u, uint64_t step, const void *src, uint64_t bytes)
 
 Test(online_share, a_state_of_no_bytes_is_refused)
 {
-    uturn_executor_t *ex = NULL;
-    cr_assert_eq(uturn_executor_open(NULL, &ex, NULL), UTURN_OK);
-    uturn_plan_t *plan = bytes_plan(1000);
-    struct odd s       = {.stop_at = 50};
+    struct odd s = {.stop_at = 50};
     uturn_model_t m;
-    uturn_model_init(&m);
-    m.user       = &s;
-    m.forward    = odd_forward;
-    m.turn       = odd_turn;
-    m.adjoint    = odd_adjoint;
+    odd_model(&s, false, &m);
     m.save       = nb_save;
     m.load       = nb_load;
     m.state_size = no_bytes;
-    m.is_last    = odd_is_last;
+    uturn_stats_t seen;
     uturn_error_t err;
-    uturn_error_init(&err);
-    cr_assert_eq(uturn_executor_run(ex, plan, &m, NULL, NULL, NULL, &err),
-                 UTURN_E_INVALID_ARG);
+    cr_assert_eq(run_on(1000, &m, &seen, &err), UTURN_E_INVALID_ARG);
     cr_assert(strstr(err.message, "gave 0 bytes for x_3") != NULL, "%s",
               err.message);
-    uturn_plan_free(plan);
-    uturn_executor_free(ex);
 }
