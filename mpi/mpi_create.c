@@ -79,6 +79,18 @@ static void fail_all(struct uturn__mpi_making *mk)
     uturn__mpi_comm_close(&mk->comm);
 }
 
+bool uturn__mpi_make_plan(struct uturn__mpi_making *mk,
+                          const uturn_problem_t *agreed)
+{
+    uturn_error_t e;
+    uturn_error_init(&e);
+    const uturn_status_t st =
+        uturn_plan_create(agreed, &mk->mp->alloc.counted, &mk->plan, &e);
+    if (st != UTURN_OK)
+        uturn__mpi_making_fail(mk, st, &e);
+    return st == UTURN_OK;
+}
+
 bool uturn__mpi_settled(struct uturn__mpi_making *mk,
                         const struct uturn__mpi_vote *v, uturn_status_t odd,
                         uint64_t key, const char *what, uturn_error_t *error,

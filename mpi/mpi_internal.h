@@ -192,6 +192,10 @@ void uturn__mpi_making_failf(struct uturn__mpi_making *mk,
     __attribute__((format(printf, 5, 6)))
 #endif
     ;
+/* The agreed plan of @p agreed, in the MPI plan's counted memory, into
+ * mk->plan; false (the failure recorded) when it cannot be made. */
+bool uturn__mpi_make_plan(struct uturn__mpi_making *mk,
+                          const uturn_problem_t *agreed);
 /* Online plans with sizes as the run goes (mpi_online.c). */
 bool uturn__mpi_online_sized(const uturn_problem_t *p);
 void uturn__mpi_online_prepare(struct uturn__mpi_making *mk);

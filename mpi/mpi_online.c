@@ -37,10 +37,5 @@ void uturn__mpi_make_online(struct uturn__mpi_making *mk)
     a.budget_bytes   = UTURN_MPI_ONLINE_UNITS;
     a.max_steps      = mk->problem.max_steps;
     mk->agreed_units = UTURN_MPI_ONLINE_UNITS;
-    uturn_error_t e;
-    uturn_error_init(&e);
-    const uturn_status_t st =
-        uturn_plan_create(&a, &mk->mp->alloc.counted, &mk->plan, &e);
-    if (st != UTURN_OK)
-        uturn__mpi_making_fail(mk, st, &e);
+    uturn__mpi_make_plan(mk, &a);
 }

@@ -161,12 +161,6 @@ void uturn__mpi_make_sized(struct uturn__mpi_making *mk)
     a.threads     = mk->problem.threads; /* this rank's: the plan is the same */
     a.table_bytes = mk->problem.table_bytes; /* agreed by the first vote */
     a.dp_mode     = mk->problem.dp_mode;     /* likewise */
-    uturn_error_t e;
-    uturn_error_init(&e);
-    const uturn_status_t st =
-        uturn_plan_create(&a, &mk->mp->alloc.counted, &mk->plan, &e);
-    if (st != UTURN_OK)
-        uturn__mpi_making_fail(mk, st, &e);
-    else if (mk->options.compare)
+    if (uturn__mpi_make_plan(mk, &a) && mk->options.compare)
         compare(mk, U, a.step_costs);
 }

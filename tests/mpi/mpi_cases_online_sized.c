@@ -100,10 +100,11 @@ static bool grown_chain(chain_t *c, MPI_Comm comm, int rank, uint64_t steps)
     return ok;
 }
 
-static uturn_status_t sized_plan(MPI_Comm comm, uturn_executor_t *ex,
-                                 uint64_t budget, uturn_mpi_plan_t **mp,
-                                 uturn_mpi_plan_info_t *info,
-                                 uturn_error_t *err)
+/* The agreed plan for this rank's @p budget; false (checked, so the
+ * message is printed) when it is not made. */
+static bool sized_plan(MPI_Comm comm, uturn_executor_t *ex, uint64_t budget,
+                       uturn_mpi_plan_t **mp, uturn_mpi_plan_info_t *info,
+                       uturn_error_t *err)
 {
     uturn_problem_t p;
     uturn_problem_init(&p);
@@ -112,7 +113,9 @@ static uturn_status_t sized_plan(MPI_Comm comm, uturn_executor_t *ex,
     p.budget_bytes = budget;
     uturn_mpi_plan_info_init(info);
     uturn_error_init(err);
-    return uturn_mpi_plan_create(comm, ex, &p, NULL, mp, info, err);
+    return check(uturn_mpi_plan_create(comm, ex, &p, NULL, mp, info, err) ==
+                     UTURN_OK,
+                 err->message);
 }
 
 static uturn_status_t sized_run(const uturn_mpi_plan_t *mp,
@@ -139,9 +142,7 @@ static bool sized_ok(chain_t *c, uturn_executor_t *ex, const double *grad,
     uturn_mpi_plan_t *mp = NULL;
     uturn_mpi_plan_info_t info;
     uturn_error_t err;
-    bool ok =
-        check(sized_plan(c->comm, ex, budget, &mp, &info, &err) == UTURN_OK,
-              err.message);
+    bool ok = sized_plan(c->comm, ex, budget, &mp, &info, &err);
     ok &= check(same_everywhere(c->comm, info.fingerprint), "one plan");
     ok &= check(info.units == UTURN_MPI_ONLINE_UNITS, "in the online units");
     struct grown g = {c, c->rank == c->size - 1 ? end : UINT64_MAX};
@@ -186,8 +187,7 @@ static bool sized_too_small(chain_t *c, uturn_executor_t *ex, uint64_t budget)
     uturn_mpi_plan_t *mp = NULL;
     uturn_mpi_plan_info_t info;
     uturn_error_t err;
-    bool ok = check(sized_plan(c->comm, ex, mine, &mp, &info, &err) == UTURN_OK,
-                    err.message);
+    bool ok        = sized_plan(c->comm, ex, mine, &mp, &info, &err);
     struct grown g = {c, UINT64_MAX};
     uturn_stats_t seen;
     uturn_report_t rep;
@@ -220,9 +220,7 @@ static bool own_agree_refused(chain_t *c, uturn_executor_t *ex, uint64_t budget)
     uturn_mpi_plan_t *mp = NULL;
     uturn_mpi_plan_info_t info;
     uturn_error_t err;
-    bool ok =
-        check(sized_plan(c->comm, ex, budget, &mp, &info, &err) == UTURN_OK,
-              err.message);
+    bool ok        = sized_plan(c->comm, ex, budget, &mp, &info, &err);
     struct grown g = {c, UINT64_MAX};
     uturn_model_t m;
     grown_model(&g, &m);
