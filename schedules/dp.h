@@ -139,6 +139,8 @@ struct uturn__dp_table {
     uint32_t *cells;   /* every row, padded */
     uint32_t *summary; /* summary of the row at offset o: summary + o/16 */
     uint64_t rows, cell_count;
+    uint64_t width; /* columns per tile of the fill; 0 (the default): from
+                       the table's size (dp_table.c). Never the cells. */
 };
 
 /* The least bytes one row takes: its offset and length, one chunk and its

@@ -111,8 +111,9 @@ static void arg_one(uint32_t *o, uint32_t *a, const uint32_t *x, uint32_t cost,
 }
 
 /* Cell by cell, for the chunks where the shift or a row's end falls
- * inside (at most two per candidate, and the whole of a one-chunk row).
- * Cells past the row's end are left alone: finish() pads them. */
+ * inside (at most two per candidate, and the whole of a one-chunk row)
+ * when winners are recorded. Cells past the row's end are left alone:
+ * finish() pads them. */
 static void relax_cells(const struct uturn__dp_fill *f,
                         const struct uturn__dp_cand *c, uint64_t k,
                         uint32_t index)
@@ -132,6 +133,36 @@ static void relax_cells(const struct uturn__dp_fill *f,
     }
 }
 
+/* A chunk where the shift or the right row's padded end falls inside,
+ * without winners to record: the right row's 16 reads gathered first,
+ * then the vector loop (cell by cell, this was a sixth of the fill at
+ * n = 500). Below the shift the gathered read is INF: those cells get
+ * cost + left + INF, at least INF, which lowers no cell below INF, and
+ * finish() caps every cell at INF, so every cell ends as before. The
+ * candidate so extended is still non-increasing in m (its value below
+ * the shift is at least its value at the shift), which is all the bounds
+ * need. No sum overflows: each term is at most INF < 2^30. */
+static void relax_edge(const struct uturn__dp_fill *f,
+                       const struct uturn__dp_cand *c, const struct prep *p,
+                       uint64_t k)
+{
+    const uint64_t first  = k * UTURN__DP_CHUNK;
+    const uint64_t padded = p->right_chunks * UTURN__DP_CHUNK;
+    const uint32_t tail   = last(&c->right);
+    uint32_t r[UTURN__DP_CHUNK];
+    for (unsigned i = 0; i < UTURN__DP_CHUNK; i++) {
+        const uint64_t m = first + i;
+        r[i]             = m < c->shift            ? UTURN__DP_INF
+                           : m - c->shift < padded ? c->right.cells[m - c->shift]
+                                                   : tail;
+    }
+    uint32_t *o = f->cells + first;
+    if (k < p->left_chunks)
+        min_both(o, c->left.cells + first, r, c->cost);
+    else
+        min_one(o, r, c->cost + last(&c->left));
+}
+
 /* Relax chunk k: the vector loops when every read is inside the padded
  * rows or past their ends (constant), else cell by cell. */
 static void relax(const struct uturn__dp_fill *f,
@@ -145,7 +176,10 @@ static void relax(const struct uturn__dp_fill *f,
     const bool right_past =
         first >= c->shift && first - c->shift >= (uint64_t)c->right.length;
     if (!right_in && !right_past) {
-        relax_cells(f, c, k, index);
+        if (f->arg == NULL)
+            relax_edge(f, c, p, k);
+        else
+            relax_cells(f, c, k, index);
         return;
     }
     const bool left_in = k < p->left_chunks;

@@ -1,9 +1,12 @@
 /* Allocator plumbing: the only place that calls malloc and free. */
+#define _GNU_SOURCE /* MADV_HUGEPAGE */
 #include "internal.h"
 
 #include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 static void *default_alloc(void *user, size_t size)
 {
@@ -65,4 +68,24 @@ bool uturn__alloc_is_default(const uturn_allocator_t *alloc)
 {
     return alloc == NULL || alloc->alloc == NULL || alloc->free == NULL ||
            alloc->alloc == default_alloc;
+}
+
+void uturn__alloc_advise_huge(const uturn_allocator_t *alloc, void *ptr,
+                              size_t bytes)
+{
+#ifdef MADV_HUGEPAGE
+    const long page = sysconf(_SC_PAGESIZE);
+    if (ptr == NULL || bytes < ((size_t)4 << 20) || page <= 0 ||
+        !uturn__alloc_is_default(alloc))
+        return;
+    const uintptr_t p  = (uintptr_t)page;
+    const uintptr_t lo = ((uintptr_t)ptr + p - 1) / p * p;
+    const uintptr_t hi = ((uintptr_t)ptr + bytes) / p * p;
+    if (hi > lo)
+        (void)madvise((void *)lo, (size_t)(hi - lo), MADV_HUGEPAGE);
+#else
+    (void)alloc;
+    (void)ptr;
+    (void)bytes;
+#endif
 }

@@ -46,6 +46,13 @@ void uturn__free(const uturn_allocator_t *alloc, void *ptr, size_t size);
 size_t uturn__malloc_usable(void *ptr);
 /* true when alloc is malloc/free (NULL or incomplete counts as that). */
 bool uturn__alloc_is_default(const uturn_allocator_t *alloc);
+/* Ask for transparent huge pages on the whole pages inside [ptr, ptr +
+ * bytes), when the block is large (4 MiB or more) and came from the
+ * library's own allocator (malloc's large blocks are private anonymous
+ * mappings; a user's allocator may hand out memory where the advice means
+ * something else). Advice only: nothing depends on it. */
+void uturn__alloc_advise_huge(const uturn_allocator_t *alloc, void *ptr,
+                              size_t bytes);
 
 /* ---- checked arithmetic (arith.c) ---- */
 
