@@ -148,7 +148,11 @@ static void relax_edge(const struct uturn__dp_fill *f,
 {
     const uint64_t first  = k * UTURN__DP_CHUNK;
     const uint64_t padded = p->right_chunks * UTURN__DP_CHUNK;
-    const uint32_t tail   = last(&c->right);
+    /* The last cell only when a read is past the padded end: it is a
+     * cache miss, and the shift's chunk (the common case) never needs
+     * it (9% of the fill at n = 500 when always read). */
+    const bool past     = first + UTURN__DP_CHUNK > c->shift + padded;
+    const uint32_t tail = past ? last(&c->right) : 0;
     uint32_t r[UTURN__DP_CHUNK];
     for (unsigned i = 0; i < UTURN__DP_CHUNK; i++) {
         const uint64_t m = first + i;
