@@ -174,14 +174,18 @@ static inline bool in_run(const struct walker *w)
     return top->l == 1 && top->U > 1;
 }
 
-/* True when the current node is one peel() takes: one or two
- * repetitions, a split that takes one state (j = 1), a right part that
- * is neither a single state nor a full binomial block, V exact. */
-static inline bool peels(const struct walker *w)
+/* True when node p is one peel() takes: one or two repetitions, a split
+ * that takes one state (j = 1), a right part that is neither a single
+ * state nor a full binomial block, V exact. */
+static inline bool peels_node(const struct uturn__rv_node *p)
 {
-    const struct uturn__rv_node *p = &w->cur;
     return (p->r == 1 || p->r == 2) && p->l > 2 && p->V != UTURN__RV_SAT &&
            p->l <= p->V + 1 && p->l - 1 != p->U - (p->r - 1);
+}
+
+static inline bool peels(const struct walker *w)
+{
+    return peels_node(&w->cur);
 }
 
 /* Splits that peel off the node's first state, while they last: what
@@ -190,27 +194,42 @@ static inline bool peels(const struct walker *w)
  * the single x_a with c slots (for r = 2, j = W makes it the full block
  * beta(c, 0): U = 0, V = 1), the right part keeps r, with c - 1 slots,
  * U - W and V - (U - W). With many slots most of the first sweep is such
- * peels (advance one step, store). */
+ * peels (advance one step, store). The singles peeled, x_a, x_{a+1}, ..
+ * with c, c - 1, .. slots, are one run (see push_left): the first is
+ * pushed, which starts a run or extends the one on top, and each later
+ * one extends it, so the loop counts them and the run grows once. */
 static inline size_t peel(struct walker *w, uturn_action_t *out,
                           size_t capacity)
 {
-    struct uturn__rv_node p = w->cur;
-    size_t count            = 0;
-    while (peels(w) && count + 3 <= capacity) {
-        const uint64_t sl   = w->s - p.c;
-        const uint64_t rest = p.U - (p.r - 1);
-        if (!w->live)
+    struct uturn__rv_node p           = w->cur;
+    const struct uturn__rv_node first = {p.a, 1, 0, 0, p.c, p.r == 1 ? p.U : 1};
+    const uint64_t s                  = w->s;
+    bool live                         = w->live;
+    const uint64_t w1                 = p.r - 1; /* W, r constant */
+    uint64_t singles                  = 0;
+    size_t count                      = 0;
+    /* After the first test only l, U and V change, and V only falls
+     * (V - rest, rest >= 0): V != SAT and r still hold. */
+    bool more = peels_node(&p);
+    while (more && count + 3 <= capacity) {
+        const uint64_t sl   = s - p.c;
+        const uint64_t rest = p.U - w1;
+        if (!live)
             uturn__put(out + count++, UTURN_OP_RESTORE, p.a, 0, sl);
         uturn__put(out + count++, UTURN_OP_ADVANCE, p.a, p.a + 1, 0);
         uturn__put(out + count++, UTURN_OP_STORE, p.a + 1, 0, sl + 1);
-        const struct uturn__rv_node left = {p.a, 1,   0,
-                                            0,   p.c, p.r == 1 ? p.U : 1};
-        push_left(w, &left);
-        p       = (struct uturn__rv_node){p.a + 1, p.l - 1, rest,
-                                    p.r,     p.c - 1, p.V - rest};
-        w->cur  = p;
-        w->live = true;
+        p    = (struct uturn__rv_node){p.a + 1, p.l - 1, rest,
+                                       p.r,     p.c - 1, p.V - rest};
+        live = true;
+        singles += 1;
+        more = p.l > 2 && p.l <= p.V + 1 && p.l - 1 != p.U - w1;
     }
+    if (singles != 0) {
+        push_left(w, &first);
+        w->stack[w->depth - 1].U += singles - 1;
+    }
+    w->cur  = p;
+    w->live = live;
     return count;
 }
 
