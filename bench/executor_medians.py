@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""Issue 11's executor targets, checked on the median of every figure over
+several outputs of build-bench/bench/bench_executor (the machine is shared
+and noisy, so single runs scatter; see bench/executor_targets.sh for one
+run's misses).
+
+usage: bench/executor_medians.py FILE [FILE...]
+Prints each figure's median, range and target; exits 0 either way (a
+benchmark, never a test).
+"""
+import re
+import statistics
+import sys
+
+
+def figures(path):
+    """{key: value}: sections 1 to 4 (ratios, copy %, alternating)."""
+    out, sec = {}, 0
+    for line in open(path, encoding="utf-8"):
+        m = re.match(r"^## (\d)\.", line)
+        if m:
+            sec = int(m.group(1))
+            continue
+        if not line.startswith("| ") or line.startswith("|---"):
+            continue
+        f = [x.strip() for x in line.strip().strip("|").split("|")]
+        try:
+            if sec == 1:
+                out[("warm", f[0], f[2])] = float(f[3])
+            elif sec == 2:
+                out[("copy", f[0], "")] = float(f[4].rstrip(" %"))
+            elif sec == 3:
+                out[("cold", f[0], "")] = float(f[2])
+            elif sec == 4 and len(f) == 3 and f[0] != "plan":
+                out[("alternating", f[0], "")] = float(f[1])
+        except (ValueError, IndexError):
+            pass
+    return out
+
+
+def target(key):
+    """(limit, True when the figure must be at most the limit)."""
+    kind, size, planner = key
+    if kind == "warm":
+        if size == "64 B":
+            return (1.5 if planner == "store-all" else 1.3), True
+        return 1.05, True
+    if kind == "copy":
+        return 90.0, False
+    if kind == "cold":
+        return 1.2, True
+    return 1.1, True
+
+
+def main(paths):
+    runs = [figures(p) for p in paths]
+    missed = 0
+    for key in runs[0]:
+        values = [r[key] for r in runs if key in r]
+        med = statistics.median(values)
+        limit, at_most = target(key)
+        ok = med <= limit if at_most else med >= limit
+        missed += not ok
+        print("%-12s %-16s %-10s median %8.3f  range %.3f..%.3f  "
+              "target %s %s  %s"
+              % (key[0], key[1], key[2], med, min(values), max(values),
+                 "<=" if at_most else ">=", limit, "ok" if ok else "MISSED"))
+    print("%d figures over %d runs; %d medians past their target"
+          % (len(runs[0]), len(runs), missed))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    main(sys.argv[1:])
