@@ -208,8 +208,9 @@ static inline size_t peel(struct walker *w, uturn_action_t *out,
     const uint64_t w1                 = p.r - 1; /* W, r constant */
     uint64_t singles                  = 0;
     size_t count                      = 0;
-    /* After the first test only l, U and V change, and V only falls
-     * (V - rest, rest >= 0): V != SAT and r still hold. */
+    /* Of what the test reads, only l, U and V change after the first
+     * test, and V only falls (V - rest, rest >= 0): r and V != SAT
+     * still hold. */
     bool more = peels_node(&p);
     while (more && count + 3 <= capacity) {
         const uint64_t sl   = s - p.c;
