@@ -233,6 +233,14 @@ static void try_candidate(const struct uturn__dp_fill *f,
             chunks++;
             continue;
         }
+        /* scratch[k] is the row's first cell of chunk k, and the row is
+         * non-increasing (a minimum of non-increasing candidates), so
+         * scratch is too: when scratch[k - 4] <= b, so are the three
+         * after it. Four at a time first, then one by one: the same k
+         * as the plain scan, with fewer branches (6 of 7 alternating
+         * runs at n = 500 were faster, 4.2 to 6.0 s against 5.4 to 8.0). */
+        while (k >= k0 + 4 && f->scratch[k - 4] <= b)
+            k -= 4;
         while (k > k0 && f->scratch[k - 1] <= b)
             k--;
     }
