@@ -151,12 +151,15 @@ uturn_status_t uturn__dp_table_alloc(struct uturn__dp_table *t,
         t->cells == NULL || t->summary == NULL)
         return UTURN_E_NOMEM;
     /* Rows of one column sit far apart: huge pages spare the TLB a miss
-     * per split (5 to 10% of the fill at n = 1000). */
-    uturn__alloc_advise_huge(alloc, t->cells,
-                             (size_t)t->cell_count * sizeof *t->cells);
-    uturn__alloc_advise_huge(alloc, t->summary,
-                             (size_t)(t->cell_count / UTURN__DP_STEP) *
-                                 sizeof *t->summary);
+     * per split (5 to 10% of the fill at n = 1000). Only for malloc's
+     * blocks (see uturn__advise_huge). */
+    if (uturn__alloc_is_default(alloc)) {
+        uturn__advise_huge(t->cells,
+                           (uint64_t)t->cell_count * sizeof *t->cells);
+        uturn__advise_huge(t->summary,
+                           (uint64_t)(t->cell_count / UTURN__DP_STEP) *
+                               sizeof *t->summary);
+    }
     lay_out(t, c);
     return UTURN_OK;
 }
@@ -429,7 +432,7 @@ uturn_status_t uturn__dp_table_solve(struct uturn__dp_table *t,
                                      struct uturn__dp_work *work)
 {
     struct solve s = {.t = t, .c = c, .width = tile_width(t)};
-    s.tiles = (t->n + s.width - 1) / s.width;
+    s.tiles        = (t->n + s.width - 1) / s.width;
     const uint64_t workers =
         threads < s.tiles ? (threads > 0 ? threads : 1) : s.tiles;
     s.work = uturn__alloc_zeroed(alloc, workers, sizeof *s.work);

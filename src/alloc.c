@@ -70,21 +70,18 @@ bool uturn__alloc_is_default(const uturn_allocator_t *alloc)
            alloc->alloc == default_alloc;
 }
 
-void uturn__alloc_advise_huge(const uturn_allocator_t *alloc, void *ptr,
-                              size_t bytes)
+void uturn__advise_huge(void *ptr, uint64_t bytes)
 {
 #ifdef MADV_HUGEPAGE
     const long page = sysconf(_SC_PAGESIZE);
-    if (ptr == NULL || bytes < ((size_t)4 << 20) || page <= 0 ||
-        !uturn__alloc_is_default(alloc))
+    if (ptr == NULL || bytes < UTURN__HUGE_REGION || page <= 0)
         return;
     const uintptr_t p  = (uintptr_t)page;
     const uintptr_t lo = ((uintptr_t)ptr + p - 1) / p * p;
-    const uintptr_t hi = ((uintptr_t)ptr + bytes) / p * p;
+    const uintptr_t hi = ((uintptr_t)ptr + (uintptr_t)bytes) / p * p;
     if (hi > lo)
         (void)madvise((void *)lo, (size_t)(hi - lo), MADV_HUGEPAGE);
 #else
-    (void)alloc;
     (void)ptr;
     (void)bytes;
 #endif

@@ -20,9 +20,6 @@
  * save callback may write any C type into its buffer. */
 #define UTURN__SLOT_ALIGNMENT 16
 
-/* Regions of at least this many bytes ask for transparent huge pages. */
-#define UTURN__HUGE_REGION ((uint64_t)4 << 20)
-
 enum uturn__backend {
     UTURN__BACKEND_PAGES,
     UTURN__BACKEND_ALLOCATOR,

@@ -12,7 +12,7 @@
  * none); malloc serves such blocks from its heap with a 16-byte header
  * that, as with every allocator's own bookkeeping, is not counted.
  */
-#define _GNU_SOURCE /* mremap, MADV_HUGEPAGE */
+#define _GNU_SOURCE /* mremap */
 #include "storage.h"
 
 #include <sys/mman.h>
@@ -39,20 +39,6 @@ static uint64_t usable(const struct uturn__storage *st, uint64_t budget)
     return budget / UTURN__SLOT_ALIGNMENT * UTURN__SLOT_ALIGNMENT;
 }
 
-/* Large regions ask for transparent huge pages: a first touch of 2 MiB
- * then costs one fault, not 512. Advice only; its failure changes
- * nothing. */
-static void advise(unsigned char *base, uint64_t bytes)
-{
-#ifdef MADV_HUGEPAGE
-    if (bytes >= UTURN__HUGE_REGION)
-        (void)madvise(base, (size_t)bytes, MADV_HUGEPAGE);
-#else
-    (void)base;
-    (void)bytes;
-#endif
-}
-
 static void release(struct uturn__storage *st)
 {
     if (st->mapped)
@@ -73,7 +59,7 @@ static uturn_status_t map_new(struct uturn__storage *st, uint64_t bytes)
     st->base   = at;
     st->bytes  = bytes;
     st->mapped = true;
-    advise(st->base, bytes);
+    uturn__advise_huge(st->base, bytes);
     return UTURN_OK;
 }
 
@@ -85,7 +71,7 @@ static uturn_status_t remap(struct uturn__storage *st, uint64_t bytes)
         return UTURN_E_NOMEM;
     st->base  = at;
     st->bytes = bytes;
-    advise(st->base, bytes);
+    uturn__advise_huge(st->base, bytes);
     return UTURN_OK;
 }
 
