@@ -9,7 +9,8 @@
  *                approximate planner (dp_approx.c)
  *   dp_count.c   the plan's counts, by walking the generator
  *   dp_row.c     one row of the dynamic program (bounds, vector loops)
- *   dp_table.c   the exact table: layout, fill order, splits
+ *   dp_table.c   the exact table: layout, size, splits
+ *   dp_fill.c    the exact table's fill: its order (tiles), its cells
  *   dp_pool.c    the threads that fill a table, and their hand-offs
  *   dp_band.c    the approximate planner's banded suffix
  *   dp_coarse.c  the approximate planner's coarse grid
