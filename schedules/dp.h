@@ -114,6 +114,17 @@ struct uturn__dp_fill {
 void uturn__dp_row_fill(const struct uturn__dp_fill *f,
                         const struct uturn__dp_cand *cand, size_t count,
                         struct uturn__dp_work *work);
+/* The same in three parts, for a row whose candidates come in several
+ * batches (dp_fill.c's blocks): begin, try each batch, end. The row's
+ * cells and scratch must not change between the parts; the result is the
+ * minimum over every candidate tried, in whatever batches. (arg, when
+ * not NULL, numbers the candidates from 0 in each batch.) */
+void uturn__dp_row_begin(const struct uturn__dp_fill *f);
+void uturn__dp_row_try(const struct uturn__dp_fill *f,
+                       const struct uturn__dp_cand *cand, size_t count,
+                       struct uturn__dp_work *work);
+void uturn__dp_row_end(const struct uturn__dp_fill *f,
+                       struct uturn__dp_work *work);
 
 /* Chunks of a row of `length` cells. */
 static inline uint64_t uturn__dp_chunks(uint64_t length)
@@ -140,8 +151,10 @@ struct uturn__dp_table {
     uint32_t *cells;   /* every row, padded */
     uint32_t *summary; /* summary of the row at offset o: summary + o/16 */
     uint64_t rows, cell_count;
-    uint64_t width; /* columns per tile of the fill; 0 (the default): from
-                       the table's size (dp_table.c). Never the cells. */
+    uint64_t width;  /* columns per tile of the fill, and */
+    uint64_t height; /* rows per block (1: one by one); 0 (the defaults):
+                        from the table's size (dp_fill.c). They order the
+                        fill, never change a cell. */
 };
 
 /* The least bytes one row takes: its offset and length, one chunk and its

@@ -4,22 +4,41 @@
  * Fill order. Cell (a, e) reads the rows (a, j), j < e (same a, shorter)
  * and (j, e), j > a (same e, later a). Tiles of a few consecutive e, each
  * swept with a descending, meet both: a tile's own columns are read by
- * every a below and stay in cache, and the left rows (a, j) of one a are
- * shared by the tile's cells. Wider tiles share the left rows more, but
- * their columns must fit in the last-level cache: the width is as many
- * average columns as TILE_BYTES holds, from 2 to 8 (at n = 1000 with
- * sizes 1..8, 8 columns are about 22 MB and took 1.4x as long as 4).
- * The width only orders the cells: each cell tries the same splits in the
- * same order, so the table is the same bit for bit. A tile needs, at row
- * a, the rows (a, j) of the tiles before it: that is the only hand-off
- * between threads (each tile is one thread's, and waits for the tile
- * before it to pass a).
+ * every a below, and the left rows (a, j) of one a are shared by the
+ * tile's cells. A tile needs, at row a, the rows (a, j) of the tiles
+ * before it: that is the only hand-off between threads (each tile is one
+ * thread's, and waits for the tile before it to pass a).
+ *
+ * Blocks. While TILE_MAX columns fit in TILE_BYTES (up to n of about 750
+ * with sizes 1..8 at half of store-all), a tile's columns stay in the
+ * last-level cache between two rows, and the rows go one by one. Past
+ * that, every row re-read its columns from memory (at n = 1000, columns
+ * of 2.7 MB on average). Then tiles are BLOCK_COLS wide and go in blocks
+ * of BLOCK_ROWS rows, and a split j above the block (a1 <= j < e0, whose
+ * rows (a, j) and (j, e) are all done) is tried on all the block's cells
+ * in a row: each of its left rows is read by the tile's columns, each of
+ * its right rows by the block's rows, while they are in cache. The near
+ * splits (j inside the block, or in the tile's columns) follow, once
+ * their rows are done. At n = 1000 on one thread, blocks of 4 to 32 rows
+ * by 8 to 64 columns took 50 to 67 s, where rows one by one took 80 to
+ * 106 s in the same hour; 8 rows by 32 or 64 columns were the fastest
+ * (bench/RESULTS.md has each run).
+ *
+ * Every order gives the same table bit for bit. A row is the minimum over
+ * its candidates, and uturn__dp_row_fill gives that minimum whatever the
+ * order in which they come, and in however many batches
+ * (uturn__dp_row_begin, _try, _end), as long as the row's cells and
+ * scratch stay between them: each block cell has its own scratch. Only
+ * the work changes: far splits first skip less well than the ascending
+ * order (9% more cells relaxed at n = 1000 with blocks of 8 rows, 16%
+ * with 16), which the cache more than repays.
  */
 #include "dp.h"
 
-#define TILE_MIN   2u
 #define TILE_MAX   8u
 #define TILE_BYTES ((uint64_t)12 << 20)
+#define BLOCK_ROWS 8u  /* rows per block, and */
+#define BLOCK_COLS 32u /* columns per tile, when a tile does not fit */
 #define SMALL_ROW                                                              \
     64u /* cells up to which every split is tried on every cell                \
          */
@@ -29,29 +48,38 @@ struct solve {
     const struct uturn__dp_chain *c;
     struct uturn__dp_work *work; /* one per worker */
     struct uturn__dp_cand **cand;
-    uint32_t **scratch;
-    uint64_t width, tiles; /* columns per tile, tiles */
+    uint32_t **scratch;            /* chunk scratch: one row's per block cell */
+    uint64_t width, height, tiles; /* columns per tile, rows per block */
 };
 
-/* The candidates of cell (a, e): every split j, in ascending order (small
- * j first: storing the next state is usually near the best, which lets
- * the bounds skip more of the rest). */
-static size_t candidates(const struct solve *s, uint64_t a, uint64_t e,
-                         uint64_t length, struct uturn__dp_cand *out)
+/* Split j of cell (a, e) as a candidate; false when x_j cannot be stored
+ * within the row's `length` cells. */
+static bool candidate(const struct solve *s, uint64_t a, uint64_t j, uint64_t e,
+                      uint64_t length, struct uturn__dp_cand *out)
+{
+    const bool inline_right = j == e - 1;
+    const uint64_t u        = inline_right ? 0 : s->c->units[j];
+    if (u >= length)
+        return false;
+    *out = (struct uturn__dp_cand){
+        .left = uturn__dp_table_row(s->t, a, j),
+        .right =
+            inline_right ? uturn__dp_zero : uturn__dp_table_row(s->t, j, e),
+        .shift = (uint32_t)u,
+        .cost  = (uint32_t)uturn__dp_cost(s->c, a, j)};
+    return true;
+}
+
+/* The candidates of cell (a, e) with j in [j0, j1), in ascending order
+ * (small j first: storing the next state is usually near the best, which
+ * lets the bounds skip more of the rest). */
+static size_t candidates(const struct solve *s, uint64_t a, uint64_t j0,
+                         uint64_t j1, uint64_t e, uint64_t length,
+                         struct uturn__dp_cand *out)
 {
     size_t count = 0;
-    for (uint64_t j = a + 1; j < e; j++) {
-        const bool inline_right = j == e - 1;
-        const uint64_t u        = inline_right ? 0 : s->c->units[j];
-        if (u >= length)
-            continue; /* x_j cannot be stored within this row */
-        out[count++] = (struct uturn__dp_cand){
-            .left = uturn__dp_table_row(s->t, a, j),
-            .right =
-                inline_right ? uturn__dp_zero : uturn__dp_table_row(s->t, j, e),
-            .shift = (uint32_t)u,
-            .cost  = (uint32_t)uturn__dp_cost(s->c, a, j)};
-    }
+    for (uint64_t j = j0; j < j1; j++)
+        count += candidate(s, a, j, e, length, &out[count]);
     return count;
 }
 
@@ -159,7 +187,7 @@ static void solve_cell(const struct solve *s, uint64_t worker, uint64_t a,
                     s->t->summary + o / UTURN__DP_STEP, len, &s->work[worker]);
         return;
     }
-    const size_t count            = candidates(s, a, e, len, s->cand[worker]);
+    const size_t count = candidates(s, a, a + 1, e, e, len, s->cand[worker]);
     const struct uturn__dp_fill f = {.cells = s->t->cells + o,
                                      .summary =
                                          s->t->summary + o / UTURN__DP_STEP,
@@ -170,34 +198,132 @@ static void solve_cell(const struct solve *s, uint64_t worker, uint64_t a,
     uturn__dp_row_fill(&f, s->cand[worker], count, &s->work[worker]);
 }
 
-/* Columns per tile (see the top of the file). */
-static uint64_t tile_width(const struct uturn__dp_table *t)
+/* Columns per tile and rows per block (see the top of the file). */
+static void tile_shape(const struct uturn__dp_table *t, uint64_t *width,
+                       uint64_t *height)
 {
 #ifdef UTURN_DP_BENCH_TILE /* bench builds: one width, or one tile */
-    return t->width != 0 ? t->width : UTURN_DP_BENCH_TILE;
+    *width  = t->width != 0 ? t->width : UTURN_DP_BENCH_TILE;
+    *height = t->height != 0 ? t->height : 1;
+    return;
 #endif
-    if (t->width != 0)
-        return t->width;
     const uint64_t column = t->cell_count * sizeof *t->cells / (t->n + 1);
-    const uint64_t fit    = column > 0 ? TILE_BYTES / column : TILE_MAX;
-    return fit < TILE_MIN ? TILE_MIN : fit > TILE_MAX ? TILE_MAX : fit;
+    const bool fits       = column * TILE_MAX <= TILE_BYTES;
+    *width  = t->width != 0 ? t->width : fits ? TILE_MAX : BLOCK_COLS;
+    *height = t->height != 0 ? t->height : fits ? 1 : BLOCK_ROWS;
 }
 
-/* One tile: columns e in [2 + W t, 2 + W (t + 1)), a descending. */
+/* Rows a in [a0, a1) of the tile's columns [e0, e1), a1 <= e0 - 1. */
+struct block {
+    uint64_t a0, a1, e0, e1;
+};
+
+/* Whether cell (a, e) of a block is in the table with a row too long for
+ * solve_small (those are solved whole, after the far splits). */
+static bool blocked(const struct solve *s, uint64_t a, uint64_t e)
+{
+    return e - a <= s->t->max_len &&
+           s->t->length[s->t->base[a] + (e - a - 2)] > SMALL_ROW;
+}
+
+/* Row (a, e) of block b, with its own scratch. */
+static struct uturn__dp_fill block_fill(const struct solve *s, uint64_t worker,
+                                        const struct block *b, uint64_t a,
+                                        uint64_t e)
+{
+    const uint64_t row  = s->t->base[a] + (e - a - 2);
+    const uint64_t o    = s->t->offset[row];
+    const uint32_t len  = s->t->length[row];
+    const uint64_t slot = (a - b->a0) * (b->e1 - b->e0) + (e - b->e0);
+    return (struct uturn__dp_fill){
+        .cells   = s->t->cells + o,
+        .summary = s->t->summary + o / UTURN__DP_STEP,
+        .length  = len,
+        .k_lo    = 0,
+        .k_hi    = (uint32_t)uturn__dp_chunks(len),
+        .scratch = s->scratch[worker] + slot * uturn__dp_chunks(s->t->cap + 1)};
+}
+
+/* The far splits, j in [a1, e0): every row of them is done, so each j is
+ * tried on the whole block at once, and its left rows (a, j) and right
+ * rows (j, e) are read from cache by the block's other cells. */
+static void block_far(const struct solve *s, uint64_t worker,
+                      const struct block *b)
+{
+    for (uint64_t a = b->a0; a < b->a1; a++)
+        for (uint64_t e = b->e0; e < b->e1; e++)
+            if (blocked(s, a, e)) {
+                const struct uturn__dp_fill f = block_fill(s, worker, b, a, e);
+                uturn__dp_row_begin(&f);
+            }
+    struct uturn__dp_cand c;
+    struct uturn__dp_work here = {0}; /* see uturn__dp_row_try */
+    for (uint64_t j = b->a1; j < b->e0; j++)
+        for (uint64_t a = b->a0; a < b->a1; a++)
+            for (uint64_t e = b->e0; e < b->e1; e++) {
+                if (!blocked(s, a, e))
+                    continue;
+                const struct uturn__dp_fill f = block_fill(s, worker, b, a, e);
+                if (candidate(s, a, j, e, f.length, &c))
+                    uturn__dp_row_try(&f, &c, 1, &here);
+            }
+    s->work[worker].cells += here.cells;
+    s->work[worker].tests += here.tests;
+}
+
+/* The near splits, a < j < a1 (rows of the block) and e0 <= j < e (the
+ * tile's columns), a descending and e ascending, which is when those rows
+ * are done; then the row is finished. */
+static void block_near(const struct solve *s, uint64_t worker,
+                       const struct block *b)
+{
+    struct uturn__dp_cand *cand = s->cand[worker];
+    for (uint64_t a = b->a1; a-- > b->a0;)
+        for (uint64_t e = b->e0; e < b->e1; e++) {
+            if (e - a > s->t->max_len)
+                continue;
+            if (!blocked(s, a, e)) {
+                solve_cell(s, worker, a, e);
+                continue;
+            }
+            const struct uturn__dp_fill f = block_fill(s, worker, b, a, e);
+            size_t count = candidates(s, a, a + 1, b->a1, e, f.length, cand);
+            count += candidates(s, a, b->e0, e, e, f.length, cand + count);
+            uturn__dp_row_try(&f, cand, count, &s->work[worker]);
+            uturn__dp_row_end(&f, &s->work[worker]);
+        }
+}
+
+/* One tile: columns e in [2 + W t, 2 + W (t + 1)), a descending: the rows
+ * whose splits all fall in the tile one by one, then the others in blocks
+ * (one by one too when blocks are of one row). */
 static void solve_tile(const struct solve *s, struct uturn__dp_pool *pool,
                        uint64_t worker, uint64_t tile)
 {
-    const uint64_t n  = s->t->n;
-    const uint64_t e0 = 2 + s->width * tile;
-    const uint64_t e1 = e0 + s->width < n + 2 ? e0 + s->width : n + 2;
-    const uint64_t lo = e0 > s->t->max_len ? e0 - s->t->max_len : 0;
+    const uint64_t n    = s->t->n;
+    const uint64_t e0   = 2 + s->width * tile;
+    const uint64_t e1   = e0 + s->width < n + 2 ? e0 + s->width : n + 2;
+    const uint64_t lo   = e0 > s->t->max_len ? e0 - s->t->max_len : 0;
+    const uint64_t stop = s->height > 1 ? e0 - 1 : lo; /* lo <= e0 - 2 */
     uturn__dp_progress_publish(pool, tile, e1 - 2);
-    for (uint64_t a = e1 - 2; a-- > lo;) {
+    uint64_t a = e1 - 2;
+    while (a > stop) {
+        a--;
         if (tile > 0)
             uturn__dp_progress_wait(pool, tile - 1, a);
         for (uint64_t e = e0 > a + 2 ? e0 : a + 2; e < e1; e++)
             if (e - a <= s->t->max_len)
                 solve_cell(s, worker, a, e);
+        uturn__dp_progress_publish(pool, tile, a);
+    }
+    while (a > lo) {
+        const struct block b = {a - lo > s->height ? a - s->height : lo, a, e0,
+                                e1};
+        if (tile > 0)
+            uturn__dp_progress_wait(pool, tile - 1, b.a0);
+        block_far(s, worker, &b);
+        block_near(s, worker, &b);
+        a = b.a0;
         uturn__dp_progress_publish(pool, tile, a);
     }
     uturn__dp_progress_publish(pool, tile, 0);
@@ -224,8 +350,9 @@ static uturn_status_t scratch_alloc(struct solve *s, uint64_t workers,
                                     const uturn_allocator_t *alloc, bool free)
 {
     const size_t cand_bytes = (size_t)(s->t->n + 1) * sizeof **s->cand;
+    const uint64_t slots    = s->height > 1 ? s->height * s->width : 1;
     const size_t scratch_bytes =
-        (size_t)(uturn__dp_chunks(s->t->cap + 1)) * sizeof **s->scratch;
+        (size_t)(slots * uturn__dp_chunks(s->t->cap + 1)) * sizeof **s->scratch;
     uturn_status_t status = UTURN_OK;
     for (uint64_t w = 0; w < workers; w++) {
         if (free) {
@@ -247,8 +374,9 @@ uturn_status_t uturn__dp_table_solve(struct uturn__dp_table *t,
                                      const uturn_allocator_t *alloc,
                                      struct uturn__dp_work *work)
 {
-    struct solve s = {.t = t, .c = c, .width = tile_width(t)};
-    s.tiles        = (t->n + s.width - 1) / s.width;
+    struct solve s = {.t = t, .c = c};
+    tile_shape(t, &s.width, &s.height);
+    s.tiles = (t->n + s.width - 1) / s.width;
     const uint64_t workers =
         threads < s.tiles ? (threads > 0 ? threads : 1) : s.tiles;
     s.work = uturn__alloc_zeroed(alloc, workers, sizeof *s.work);

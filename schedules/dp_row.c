@@ -265,9 +265,7 @@ static void finish(const struct uturn__dp_fill *f)
     }
 }
 
-void uturn__dp_row_fill(const struct uturn__dp_fill *f,
-                        const struct uturn__dp_cand *cand, size_t count,
-                        struct uturn__dp_work *work)
+void uturn__dp_row_begin(const struct uturn__dp_fill *f)
 {
     const uint64_t from = (uint64_t)f->k_lo * UTURN__DP_CHUNK;
     const uint64_t to   = (uint64_t)f->k_hi * UTURN__DP_CHUNK;
@@ -275,13 +273,33 @@ void uturn__dp_row_fill(const struct uturn__dp_fill *f,
         f->cells[m] = SENTINEL;
     for (uint64_t k = f->k_lo; k < f->k_hi; k++)
         f->scratch[k] = SENTINEL;
+}
+
+void uturn__dp_row_try(const struct uturn__dp_fill *f,
+                       const struct uturn__dp_cand *cand, size_t count,
+                       struct uturn__dp_work *work)
+{
     /* Counted here and added once: the workers' counters sit side by
      * side, and a write per candidate would bounce their cache line. */
     struct uturn__dp_work here = {0};
     for (size_t i = 0; i < count; i++)
         try_candidate(f, &cand[i], (uint32_t)i, &here);
-    finish(f);
     work->cells += here.cells;
     work->tests += here.tests;
+}
+
+void uturn__dp_row_end(const struct uturn__dp_fill *f,
+                       struct uturn__dp_work *work)
+{
+    finish(f);
     work->rows += 1;
+}
+
+void uturn__dp_row_fill(const struct uturn__dp_fill *f,
+                        const struct uturn__dp_cand *cand, size_t count,
+                        struct uturn__dp_work *work)
+{
+    uturn__dp_row_begin(f);
+    uturn__dp_row_try(f, cand, count, work);
+    uturn__dp_row_end(f, work);
 }

@@ -287,13 +287,15 @@ Test(dp_table, half_budget_work_is_bounded)
     uturn_plan_free(plan);
 }
 
-/* The tile width only orders the cells: every width gives the automatic
- * width's table bit for bit (tests' tables are small, so the automatic
- * width is the widest; 1 is the a-descending order alone, one column at
- * a time, and n + 1 one tile). */
-Test(dp_table, tile_widths_give_the_same_table)
+/* The tile's width and the block's height only order the cells: every
+ * shape gives the automatic shape's table bit for bit, and that table is
+ * checked against the reference on the first chains. (Tests' tables are
+ * small, so the automatic shape is the widest tile with rows one by one;
+ * width 1 is the a-descending order alone, one column at a time, n + 1 one
+ * tile; heights above 1 are the blocks of large tables.) */
+Test(dp_table, tile_shapes_give_the_same_table)
 {
-    uint64_t rng = 15, compared = 0;
+    uint64_t rng = 15, compared = 0, cells = 0;
     for (int k = 0; k < 12; k++) {
         struct chain c;
         random_chain(&rng, 150, &c);
@@ -303,27 +305,35 @@ Test(dp_table, tile_widths_give_the_same_table)
             uturn_plan_free(plan);
             continue;
         }
-        const uint64_t widths[] = {1, 2, 3, 5, c.n + 1};
-        for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++) {
+        if (compared < 15)
+            compare(&c, &cells);
+        const uint64_t shapes[][2] = {
+            {1, 1},  {2, 1}, {3, 1}, {5, 1},  {2, 2},       {3, 5},
+            {8, 16}, {5, 3}, {1, 4}, {32, 8}, {c.n + 1, 1}, {c.n + 1, 7}};
+        for (size_t w = 0; w < sizeof shapes / sizeof shapes[0]; w++) {
             struct uturn__dp_table t;
             struct uturn__dp_work work = {0};
             cr_assert_eq(uturn__dp_table_alloc(&t, &dp->chain, c.n + 1,
                                                dp->table.cap, &plan->alloc),
                          UTURN_OK);
-            t.width = widths[w];
+            t.width  = shapes[w][0];
+            t.height = shapes[w][1];
             cr_assert_eq(uturn__dp_table_solve(&t, &dp->chain, 1 + (w % 2),
                                                &plan->alloc, &work),
                          UTURN_OK);
             cr_assert_eq(t.cell_count, dp->table.cell_count);
-            cr_assert(memcmp(t.cells, dp->table.cells,
-                             (size_t)t.cell_count * 4) == 0,
-                      "n=%llu width=%llu: tables differ",
-                      (unsigned long long)c.n, (unsigned long long)widths[w]);
+            cr_assert(
+                memcmp(t.cells, dp->table.cells, (size_t)t.cell_count * 4) == 0,
+                "n=%llu width=%llu height=%llu: tables differ",
+                (unsigned long long)c.n, (unsigned long long)t.width,
+                (unsigned long long)t.height);
             uturn__dp_table_free(&t, &plan->alloc);
             compared += 1;
         }
         uturn_plan_free(plan);
     }
-    cr_assert_gt(compared, 40, "only %llu tables compared",
+    cr_assert_gt(compared, 80, "only %llu tables compared",
                  (unsigned long long)compared);
+    cr_assert_gt(cells, 10000, "only %llu cells checked against the reference",
+                 (unsigned long long)cells);
 }
