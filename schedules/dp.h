@@ -138,7 +138,7 @@ static inline uint32_t uturn__dp_at(const struct uturn__dp_ref *r, uint64_t m)
     return r->cells[m < r->length ? m : r->length - 1];
 }
 
-/* ---- the exact table (dp_table.c) --------------------------------------- */
+/* ---- the exact table (dp_table.c; the fill: dp_fill.c) ---------------- */
 
 /* Rows F(a, e, .) for every segment with 2 <= e - a <= max_len, 0 <= a,
  * e <= n + 1, each of min(cap, U(a, e)) + 1 cells. max_len n + 1: the
@@ -174,7 +174,7 @@ uturn_status_t uturn__dp_table_alloc(struct uturn__dp_table *t,
                                      const uturn_allocator_t *alloc);
 void uturn__dp_table_free(struct uturn__dp_table *t,
                           const uturn_allocator_t *alloc);
-/* Fill every row with `threads` threads. */
+/* Fill every row with `threads` threads (dp_fill.c). */
 uturn_status_t uturn__dp_table_solve(struct uturn__dp_table *t,
                                      const struct uturn__dp_chain *c,
                                      uint64_t threads,
