@@ -20,7 +20,7 @@
  * its right rows by the block's rows, while they are in cache. The near
  * splits (j inside the block, or in the tile's columns) follow, once
  * their rows are done. At n = 1000 on one thread, blocks of 4 to 32 rows
- * by 8 to 64 columns took 50 to 67 s, where rows one by one took 80 to
+ * by 8 to 64 columns took 50 to 67 s, where rows one by one took 77 to
  * 106 s in the same hour; 8 rows by 32 or 64 columns were the fastest
  * (bench/RESULTS.md has each run).
  *
