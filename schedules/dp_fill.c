@@ -176,25 +176,33 @@ static void solve_small(const struct solve *s, uint64_t a, uint64_t e,
     work->rows += 1;
 }
 
-static void solve_cell(const struct solve *s, uint64_t worker, uint64_t a,
-                       uint64_t e)
+/* Row (a, e) to fill, with slot `slot` of the worker's chunk scratch (one
+ * slot per cell of a block; rows one by one use slot 0). */
+static struct uturn__dp_fill cell_fill(const struct solve *s, uint64_t worker,
+                                       uint64_t a, uint64_t e, uint64_t slot)
 {
     const uint64_t row = s->t->base[a] + (e - a - 2);
     const uint64_t o   = s->t->offset[row];
     const uint32_t len = s->t->length[row];
-    if (len <= SMALL_ROW) {
-        solve_small(s, a, e, s->t->cells + o,
-                    s->t->summary + o / UTURN__DP_STEP, len, &s->work[worker]);
+    return (struct uturn__dp_fill){
+        .cells   = s->t->cells + o,
+        .summary = s->t->summary + o / UTURN__DP_STEP,
+        .length  = len,
+        .k_lo    = 0,
+        .k_hi    = (uint32_t)uturn__dp_chunks(len),
+        .scratch = s->scratch[worker] + slot * uturn__dp_chunks(s->t->cap + 1)};
+}
+
+static void solve_cell(const struct solve *s, uint64_t worker, uint64_t a,
+                       uint64_t e)
+{
+    const struct uturn__dp_fill f = cell_fill(s, worker, a, e, 0);
+    if (f.length <= SMALL_ROW) {
+        solve_small(s, a, e, f.cells, f.summary, f.length, &s->work[worker]);
         return;
     }
-    const size_t count = candidates(s, a, a + 1, e, e, len, s->cand[worker]);
-    const struct uturn__dp_fill f = {.cells = s->t->cells + o,
-                                     .summary =
-                                         s->t->summary + o / UTURN__DP_STEP,
-                                     .length  = len,
-                                     .k_lo    = 0,
-                                     .k_hi    = (uint32_t)uturn__dp_chunks(len),
-                                     .scratch = s->scratch[worker]};
+    const size_t count =
+        candidates(s, a, a + 1, e, e, f.length, s->cand[worker]);
     uturn__dp_row_fill(&f, s->cand[worker], count, &s->work[worker]);
 }
 
@@ -231,17 +239,8 @@ static struct uturn__dp_fill block_fill(const struct solve *s, uint64_t worker,
                                         const struct block *b, uint64_t a,
                                         uint64_t e)
 {
-    const uint64_t row  = s->t->base[a] + (e - a - 2);
-    const uint64_t o    = s->t->offset[row];
-    const uint32_t len  = s->t->length[row];
     const uint64_t slot = (a - b->a0) * (b->e1 - b->e0) + (e - b->e0);
-    return (struct uturn__dp_fill){
-        .cells   = s->t->cells + o,
-        .summary = s->t->summary + o / UTURN__DP_STEP,
-        .length  = len,
-        .k_lo    = 0,
-        .k_hi    = (uint32_t)uturn__dp_chunks(len),
-        .scratch = s->scratch[worker] + slot * uturn__dp_chunks(s->t->cap + 1)};
+    return cell_fill(s, worker, a, e, slot);
 }
 
 /* The far splits, j in [a1, e0): every row of them is done, so each j is
