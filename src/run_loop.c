@@ -134,6 +134,22 @@ uint64_t uturn__run_data_bytes(const struct uturn__run *run, uint64_t step)
     return run->sizes != NULL ? run->sizes[step] : run->state_bytes;
 }
 
+/* A uniform slot holds state_bytes: a model whose state_size says more
+ * for x_step is refused before a byte is written or read (sized runs
+ * place each state by its own size instead). */
+static uturn_status_t fits_slot(struct uturn__run *run, uint64_t step,
+                                uint64_t bytes)
+{
+    if (run->sized || bytes <= run->state_bytes)
+        return UTURN_OK;
+    return failed(run, UTURN_E_INVALID_ARG, step,
+                  "the model's state_size gives x_%llu %llu bytes, more "
+                  "than the %llu bytes (state_bytes) a slot of this plan "
+                  "holds",
+                  (unsigned long long)step, (unsigned long long)bytes,
+                  (unsigned long long)run->state_bytes);
+}
+
 /* A sized slot's block: the stride of the larger of the plan's size and
  * the model's (the model may not exceed the plan). */
 static uturn_status_t place_sized(struct uturn__run *run, uint64_t id,
@@ -212,7 +228,9 @@ static uturn_status_t store_level(struct uturn__run *run,
     const uint64_t bytes   = uturn__run_data_bytes(run, a->step);
     uint64_t buf           = 0;
     unsigned char *addr    = NULL;
-    uturn_status_t st      = uturn__level_buffer(run, k, &buf, &addr);
+    uturn_status_t st      = fits_slot(run, a->step, bytes);
+    if (st == UTURN_OK)
+        st = uturn__level_buffer(run, k, &buf, &addr);
     if (st != UTURN_OK)
         return st;
     count_store(run, a->step);
@@ -239,10 +257,13 @@ static uturn_status_t restore_level(struct uturn__run *run,
 {
     const uturn_model_t *m = &run->model;
     const uint64_t bytes   = uturn__run_data_bytes(run, a->step);
+    uint64_t buf           = 0;
+    const void *src        = NULL;
+    uturn_status_t st      = fits_slot(run, a->step, bytes);
+    if (st != UTURN_OK)
+        return st;
     run->seen.restores += 1;
-    uint64_t buf            = 0;
-    const void *src         = NULL;
-    const uturn_status_t st = uturn__level_get(run, k, a, bytes, &buf, &src);
+    st = uturn__level_get(run, k, a, bytes, &buf, &src);
     if (st != UTURN_OK)
         return st;
     int rc = 0;
@@ -265,7 +286,9 @@ static uturn_status_t store(struct uturn__run *run, const uturn_action_t *a)
     const uturn_model_t *m = &run->model;
     const uint64_t bytes   = uturn__run_data_bytes(run, a->step);
     unsigned char *addr    = NULL;
-    const uturn_status_t st = slot_for_store(run, a, bytes, &addr);
+    uturn_status_t st      = fits_slot(run, a->step, bytes);
+    if (st == UTURN_OK)
+        st = slot_for_store(run, a, bytes, &addr);
     if (st != UTURN_OK)
         return st;
     count_store(run, a->step);
@@ -301,6 +324,9 @@ static uturn_status_t restore(struct uturn__run *run, const uturn_action_t *a)
     const uturn_model_t *m    = &run->model;
     const uint64_t bytes      = uturn__run_data_bytes(run, a->step);
     const unsigned char *addr = held_slot(run, a->slot);
+    const uturn_status_t st   = fits_slot(run, a->step, bytes);
+    if (st != UTURN_OK)
+        return st;
     run->seen.restores += 1;
     if (run->contiguous) {
         memcpy(m->state, addr, (size_t)bytes);

@@ -847,6 +847,26 @@ class Online(Case):
                                  is_last=lambda step: step == 12)
             early.check(self, 12)
 
+    def test_a_state_past_its_slot_is_refused_before_it_is_written(self):
+        """Issue 22, finding 1: state_size above state_bytes once wrote
+        past the slot (UTURN_OK, then the interpreter crashed)."""
+        with uturn.Executor() as ex, self.online_plan(3) as plan:
+            chain, handed = SaveLoadChain(), []
+
+            def save(step, dst):
+                handed.append(dst.nbytes)
+                chain.save(step, dst)
+            with self.assertRaises(uturn.Error) as cm:
+                ex.run(plan, None, chain.forward, chain.turn, chain.adjoint,
+                       save=save, load=chain.load, state_bytes=DOUBLE.size,
+                       state_size=lambda step: 368 if step == 2 else 8,
+                       is_last=lambda step: step == 20)
+            self.assertEqual(cm.exception.status, E_INVALID_ARG)
+            for word in ["x_2", "368", "8 bytes"]:
+                self.assertIn(word, str(cm.exception))
+            self.assertTrue(handed)
+            self.assertLessEqual(max(handed), DOUBLE.size)
+
     def test_records_come_back_on_every_recomputation(self):
         plans = [("online", lambda: self.online_plan(4), 300),
                  ("revolve", lambda: uturn.Plan.create(
