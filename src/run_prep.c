@@ -26,6 +26,12 @@ static uturn_status_t check_callbacks(const struct uturn__run *run)
         return uturn__fail(run->error, UTURN_E_INVALID_ARG,
                            "with save/load the model needs state_bytes, a "
                            "state_size callback, or a plan with step_bytes");
+    if (run->online && m->is_last == NULL && m->agree == NULL &&
+        run->plan->problem.max_steps == 0)
+        return uturn__fail(run->error, UTURN_E_INVALID_ARG,
+                           "an online plan without max_steps needs the "
+                           "model's is_last: its first sweep would never "
+                           "end");
     const struct uturn__planner *g = run->plan->planner;
     if (run->online && g->sized(run->plan) && m->state_size == NULL)
         return uturn__fail(run->error, UTURN_E_INVALID_ARG,

@@ -9,6 +9,7 @@
  * and refusals. The full sweep (every n <= 2000, s <= 40) is
  * tests/online_sweep.c.
  */
+#define _GNU_SOURCE /* mkdtemp */
 #include "online_drive.h"
 
 #include "online_stopper.h"
@@ -16,6 +17,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 Test(online, exactly_the_offline_optimum_up_to_the_first_band)
 {
@@ -250,6 +252,72 @@ Test(online, the_executor_stops_where_the_model_says_and_gets_the_gradient)
         uturn_plan_free(plan);
     }
     uturn_executor_free(ex);
+}
+
+/* Issue 22, finding 3: with neither max_steps nor is_last, nothing could
+ * end the first sweep (the run went on forever). Refused before any
+ * callback, for plans of slots and with a disk level; a model with
+ * is_last, or a plan with max_steps, still runs. */
+static int counting_forward(void *u, uint64_t i)
+{
+    struct stopper *s = u;
+    s->asked += 1000; /* any call shows in the count */
+    return st_forward(u, i);
+}
+
+Test(online, no_end_in_sight_is_refused_before_any_callback)
+{
+    uturn_level_t lv[2];
+    uturn_level_init(&lv[0]);
+    uturn_level_init(&lv[1]);
+    lv[0].slots = 3;
+    lv[1].slots = 4;
+    lv[1].write_cost = lv[1].read_cost = 2;
+    for (int kind = 0; kind < 2; kind++) {
+        uturn_problem_t p;
+        uturn_problem_init(&p);
+        p.planner     = UTURN_PLANNER_ONLINE;
+        p.slots       = kind == 0 ? 3 : 0;
+        p.levels      = kind == 1 ? lv : NULL;
+        p.level_count = kind == 1 ? 2 : 0;
+        p.slot_bytes  = sizeof(double) * ST_DIM;
+        uturn_plan_t *plan = NULL;
+        cr_assert_eq(uturn_plan_create(&p, NULL, &plan, NULL), UTURN_OK);
+        char dir[] = "/tmp/test_online.XXXXXX";
+        cr_assert(mkdtemp(dir) != NULL);
+        uturn_storage_t level;
+        uturn_storage_init(&level);
+        level.directory = dir;
+        uturn_executor_options_t eo;
+        uturn_executor_options_init(&eo);
+        eo.levels      = kind == 1 ? &level : NULL;
+        eo.level_count = kind == 1 ? 1 : 0;
+        uturn_executor_t *ex = NULL;
+        cr_assert_eq(uturn_executor_open(&eo, &ex, NULL), UTURN_OK);
+        /* With levels and no max_steps the plan reaches 4 disk slots
+         * times its first period (4 here, 16 steps): end before. */
+        const uint64_t n  = kind == 0 ? 30 : 12;
+        struct stopper st = {.stop_at = n};
+        uturn_model_t m   = st_model(&st);
+        m.forward         = counting_forward;
+        m.is_last         = NULL;
+        uturn_error_t err;
+        uturn_error_init(&err);
+        cr_assert_eq(uturn_executor_run(ex, plan, &m, NULL, NULL, NULL, &err),
+                     UTURN_E_INVALID_ARG, "kind %d: %s", kind, err.message);
+        cr_assert(strstr(err.message, "is_last") != NULL &&
+                      strstr(err.message, "max_steps") != NULL,
+                  "%s", err.message);
+        cr_assert_eq(st.asked, 0, "no callback ran");
+        m.is_last = st_is_last;
+        cr_assert_eq(uturn_executor_run(ex, plan, &m, NULL, NULL, NULL, &err),
+                     UTURN_OK, "kind %d with is_last: %s", kind, err.message);
+        cr_assert_eq(st.asked % 1000, n, "x_1 .. x_n each asked once");
+        cr_assert_geq(st.asked / 1000, n);
+        uturn_executor_free(ex);
+        rmdir(dir);
+        uturn_plan_free(plan);
+    }
 }
 
 /* Bytes mode: states that grow and shrink, sizes given as they come. */
