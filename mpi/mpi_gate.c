@@ -17,9 +17,16 @@ void uturn__mpi_gate_vote(struct uturn__mpi_gate *g, bool failed)
     uturn__mpi_vote_init(&g->vote);
     if (failed)
         uturn__mpi_vote_fail(&g->vote, &g->comm);
-    g->failed_here = failed;
+    /* key_max: whether any rank's model can say "last". */
+    g->vote.key_max = g->user.is_last != NULL;
+    g->failed_here  = failed;
     uturn__mpi_vote(&g->comm, &g->vote);
     g->state = g->vote.failed == 0 ? UTURN__GATE_OPEN : UTURN__GATE_SHUT;
+    if (g->state == UTURN__GATE_OPEN && g->online && g->max_steps == 0 &&
+        g->vote.key_max == 0) {
+        g->no_end = true; /* every rank refuses the run, together */
+        g->state  = UTURN__GATE_SHUT;
+    }
 }
 
 static int pass(struct uturn__mpi_gate *g)
@@ -91,15 +98,28 @@ static int gated_agree(void *user, uint64_t step, int *last, uint64_t *share)
     struct uturn__mpi_gate *g = user;
     if (g->state != UTURN__GATE_OPEN && pass(g) != 0)
         return UTURN__MPI_REFUSED;
-    uint64_t v[2] = {*last != 0, *share};
-    uturn__mpi_max_u64(&g->comm, v, 2);
+    uint64_t v[3] = {*last != 0, *share, 0};
+    uturn__mpi_max_u64(&g->comm, v, 3);
+    if (v[2] != 0) { /* a rank failed since the last vote */
+        g->blameless = true;
+        g->state     = UTURN__GATE_SHUT;
+        return UTURN__MPI_REFUSED;
+    }
     if (step == 0 && v[1] > g->share_limit) {
         g->agreed_failure = true; /* every rank fails here, together */
         g->blameless      = *share <= g->share_limit;
     }
-    *last  = v[0] != 0;
-    *share = v[1];
+    *last          = v[0] != 0;
+    *share         = v[1];
+    g->sweep_over = *last || (g->max_steps != 0 && step >= g->max_steps);
     return 0;
+}
+
+void uturn__mpi_gate_catch_up(struct uturn__mpi_gate *g)
+{
+    uint64_t v[3] = {0, 0, 1};
+    uturn__mpi_max_u64(&g->comm, v, 3);
+    g->sweep_over = true;
 }
 
 static int gated_forward_record(void *user, uint64_t step, void *record,

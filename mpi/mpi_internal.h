@@ -260,12 +260,22 @@ struct uturn__mpi_gate {
     uint64_t share_limit;        /* online, sizes: the plan's budget (U) */
     bool agreed_failure;         /* x_0 fits no plan: all ranks fail */
     bool blameless;              /* and this rank's own x_0 fitted */
+    /* Online plans: each state of the first sweep has an end vote
+     * (gated_agree) until the end is agreed or max_steps is reached. */
+    bool online;
+    uint64_t max_steps; /* the plan's, 0: none */
+    bool sweep_over;    /* no further end vote will come */
+    bool no_end;        /* no rank has is_last and there is no max_steps */
 };
 
 /* The model the executor runs: @p g's, every callback through the gate. */
 void uturn__mpi_gate_model(struct uturn__mpi_gate *g, uturn_model_t *out);
 /* The gate's vote, with this rank's verdict; sets the state. */
 void uturn__mpi_gate_vote(struct uturn__mpi_gate *g, bool failed);
+/* A rank whose run failed in an online first sweep, with the other ranks
+ * still to vote on the next state's end: its part of that vote, carrying
+ * the failure, so that they stop with it (the callbacks being local). */
+void uturn__mpi_gate_catch_up(struct uturn__mpi_gate *g);
 /* Read a caller's struct no byte past its size (fields it lacks keep
  * their defaults). */
 void uturn__mpi_model_read(const uturn_model_t *in, uturn_model_t *out);

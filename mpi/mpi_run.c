@@ -52,6 +52,11 @@ static uturn_status_t begin(struct running *r, const uturn_mpi_plan_t *mp,
     uturn_stats_init(&s);
     uturn_plan_stats(uturn__mpi_plan_of(mp), &s);
     r->gate.share_limit = s.budget_bytes;
+    uturn_problem_t p;
+    uturn_problem_init(&p);
+    uturn_plan_problem(uturn__mpi_plan_of(mp), &p);
+    r->gate.online    = s.online;
+    r->gate.max_steps = p.max_steps;
     if (mp->step_bytes != NULL && r->run.step_bytes != NULL)
         return uturn__mpi_fail(&r->error, UTURN_E_INVALID_ARG,
                                "the plan has this rank's per-step sizes: "
@@ -63,8 +68,9 @@ static uturn_status_t begin(struct running *r, const uturn_mpi_plan_t *mp,
     return UTURN_OK;
 }
 
-/* This rank failed after its first callback, and the caller asked for
- * the job to end rather than hang (uturn_mpi_run_options_t). */
+/* This rank failed after its first callback, and the other ranks may be
+ * waiting for it in an exchange of their callbacks: the job ends rather
+ * than hang (uturn_mpi_run_options_t.local_callbacks). */
 static void abort_job(struct running *r)
 {
     const struct uturn__mpi_comm *c = &r->gate.comm;
@@ -72,6 +78,31 @@ static void abort_job(struct running *r)
             c->rank, c->size, uturn_status_name(r->status), r->error.message);
     fflush(stderr);
     MPI_Abort(c->comm, (int)r->status);
+}
+
+/* A failure of this rank alone after the gate opened: abort the job, or,
+ * with local callbacks, leave no other rank waiting in an end vote. */
+static void failed_alone(struct running *r)
+{
+    struct uturn__mpi_gate *g = &r->gate;
+    if (r->status == UTURN_OK || g->agreed_failure || g->blameless)
+        return;
+    const bool local = r->options.local_callbacks;
+    if (r->options.abort_on_failure || (!local && g->comm.size > 1))
+        abort_job(r);
+    if (g->online && !g->sweep_over)
+        uturn__mpi_gate_catch_up(g);
+}
+
+/* No rank's model can end the online plan's first sweep: every rank
+ * refuses the run at the gate, before any callback of the model. */
+static void refuse_no_end(struct running *r)
+{
+    r->status = uturn__mpi_fail(&r->error, UTURN_E_INVALID_ARG,
+                                "an online plan without max_steps needs "
+                                "is_last in some rank's model: its first "
+                                "sweep would never end");
+    r->gate.agreed_failure = true;
 }
 
 /* The run's second vote: failures, and this rank's figures. */
@@ -149,10 +180,9 @@ static uturn_status_t settle(struct running *r, uturn_mpi_report_t *combined,
     const struct uturn__mpi_vote *v = &g->vote;
     const bool ran                  = g->vote.failed == 0;
     if (ran) {
-        /* A failure every rank met at once leaves none waiting. */
-        if (r->status != UTURN_OK && r->options.abort_on_failure &&
-            !g->agreed_failure)
-            abort_job(r);
+        if (g->no_end)
+            refuse_no_end(r);
+        failed_alone(r);
         last_vote(r, &last);
         v = &last;
     }

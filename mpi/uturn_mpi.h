@@ -322,19 +322,30 @@ typedef struct uturn_mpi_run_options {
      * one that stops the run on one rank is a failure like any other. */
     const uturn_run_options_t *run;
     /* When this rank fails after its first callback (a callback returned
-     * non-zero, a recomputed state differs), print the agreed-style
-     * message to stderr and call MPI_Abort(comm, status). Why: the other
-     * ranks are then most likely blocked in a halo exchange with this
-     * one, waiting for a message it will never send, and nothing inside
-     * MPI can free a rank stuck in MPI_Sendrecv or MPI_Wait; returning
-     * the failure would leave the whole job hanging until its time limit.
-     * Leave it false when every rank detects its failures together (the
-     * same collective check on every rank), so that the run returns the
-     * agreed status instead. An online plan's first sweep makes one
-     * collective per step (the end vote): a rank that fails there leaves
-     * the others waiting in it, so give abort_on_failure for online runs
-     * whose callbacks can fail on one rank alone. Default false. */
+     * non-zero, a recomputed state differs, a level's I/O fails), print
+     * the agreed-style message (rank, status, step) to stderr and call
+     * MPI_Abort(comm, status). Since 0.3 this is also what happens
+     * without it, unless local_callbacks is set: see there. Default
+     * false. */
     bool abort_on_failure;
+    /* Appended in 0.3. The caller declares that the model's callbacks
+     * never communicate: no halo exchange, no collective, nothing another
+     * rank waits for. Why it matters: when one rank fails in the middle
+     * of a run, the others are most likely blocked in a halo exchange
+     * with it, waiting for a message it will never send, and nothing
+     * inside MPI can free a rank stuck in MPI_Sendrecv or MPI_Wait;
+     * returning the failure would leave the job hanging until its time
+     * limit. So by default (false) a rank that fails after its first
+     * callback prints "uturn_mpi: rank R of P: STATUS: message (with the
+     * step); calling MPI_Abort" and aborts the job (with one rank, the
+     * run returns the failure). With local_callbacks true (and
+     * abort_on_failure false) the run returns instead: the other ranks
+     * finish their own runs, or, in an online plan's first sweep, stop at
+     * the next end vote, which carries the failure; then every rank
+     * returns the failing rank's status and message. A failure that every
+     * rank meets at once (before any callback, or an x_0 past every
+     * plan) never aborts. */
+    bool local_callbacks;
 } uturn_mpi_run_options_t;
 
 /** Set @p options to its defaults for a struct of @p size bytes. NULL is
@@ -400,15 +411,19 @@ UTURN_MPI_EXPORT void uturn_mpi_report_init_size(uturn_mpi_report_t *report,
  *   the ranks agree there; if any rank failed, no rank calls any callback
  *   of the model, and every rank returns that rank's status and message.
  * - After the run the status is agreed: no rank returns success while
- *   another failed. A failure after the first callback returns on every
- *   rank once every rank has come back from its run, which needs the
- *   other ranks not to wait for the failed one (see abort_on_failure).
+ *   another failed. A failure of one rank after the first callback
+ *   aborts the job (MPI_Abort, with a message naming the rank, the status
+ *   and the step) unless the callbacks are declared local, in which case
+ *   it returns on every rank (see local_callbacks). An online plan
+ *   without max_steps needs is_last in some rank's model: if no rank has
+ *   one, every rank returns UTURN_E_INVALID_ARG before any callback.
  * - @p combined holds the report combined over the ranks.
  *
  * The executor must cost slots as the one the plan was made with. The
  * first vote sits inside the first callback, the second after the run:
  * two collective calls per run, whatever the number of steps (online: one
- * more per first-sweep step), and none
+ * more per first-sweep state, and for a failed rank with local callbacks
+ * its part of the next one), and none
  * per action; failures add a broadcast. @p observed and @p report are
  * this rank's, as its uturn_executor_run() filled them (report->status
  * is what this rank's executor returned: UTURN_E_CALLBACK on a rank that
@@ -418,8 +433,9 @@ UTURN_MPI_EXPORT void uturn_mpi_report_init_size(uturn_mpi_report_t *report,
  *         statuses of uturn_executor_run(); UTURN_E_INVALID_ARG also when
  *         run options give step_bytes for a per-step plan). A NULL
  *         @p plan returns UTURN_E_INVALID_ARG at once on this rank alone.
- *         With abort_on_failure, a failure after the first callback does
- *         not return: the job ends.
+ *         A failure of one rank after the first callback does not return
+ *         (the job ends) unless local_callbacks is set and
+ *         abort_on_failure is not, or there is one rank.
  * Thread safety: collective; one thread per executor and MPI plan.
  * Since: 0.2
  */

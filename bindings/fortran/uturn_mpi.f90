@@ -73,6 +73,9 @@ module uturn_mpi
     integer(c_size_t) :: size
     type(c_ptr) :: run          ! c_loc of a uturn_run_options_t, or null
     logical(c_bool) :: abort_on_failure
+    ! Since 0.3: the callbacks never communicate (see uturn_mpi.h); a
+    ! failure on one rank then returns on every rank instead of aborting.
+    logical(c_bool) :: local_callbacks
   end type
 
   type, bind(c) :: uturn_mpi_report_t

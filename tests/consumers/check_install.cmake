@@ -91,8 +91,8 @@ if(PKG_CONFIG AND MPI)
 endif()
 
 # While on 0.x only the same MAJOR.MINOR is compatible (SameMinorVersion).
-foreach(q "0.2;TRUE" "0.2.0;TRUE" "${VERSION};TRUE" "0.1;FALSE"
-          "0.3;FALSE" "1.0;FALSE")
+foreach(q "0.3;TRUE" "0.3.0;TRUE" "${VERSION};TRUE" "0.2;FALSE"
+          "0.4;FALSE" "1.0;FALSE")
   list(GET q 0 want_version)
   list(GET q 1 want)
   string(REPLACE "." ";" parts "${want_version}.0.0")

@@ -60,6 +60,8 @@ contains
     call field("run", c_loc(run_options%run), c_sizeof(run_options%run))
     call field("abort_on_failure", c_loc(run_options%abort_on_failure), &
         c_sizeof(run_options%abort_on_failure))
+    call field("local_callbacks", c_loc(run_options%local_callbacks), &
+        c_sizeof(run_options%local_callbacks))
   end subroutine
 
   subroutine plan_info_layout()

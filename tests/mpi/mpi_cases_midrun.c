@@ -1,11 +1,12 @@
 /*
  * A callback that fails on one rank in the middle of the run. Without
- * exchanges ("midrun") the other ranks finish their runs, and every rank
- * returns the failing rank's status. With exchanges the other ranks wait
- * for the failed one in MPI_Sendrecv: with abort_on_failure ("abort") the
- * job ends with the failing rank's message, and without it ("hang") it
- * hangs until the launcher's time limit, which the tests expect
- * (tests/mpi/expect.sh).
+ * exchanges, declared with local_callbacks ("midrun"), the other ranks
+ * finish their runs, and every rank returns the failing rank's status.
+ * With exchanges the other ranks wait for the failed one in MPI_Sendrecv:
+ * by default ("default_aborts", before 0.3 a hang until the launcher's
+ * time limit) and with abort_on_failure ("abort") the job ends with the
+ * failing rank's message (tests/mpi/expect.sh). With one rank nothing
+ * waits, and the default returns the failure.
  */
 #include "mpi_test.h"
 
@@ -23,7 +24,8 @@ static bool is_last(MPI_Comm comm)
 }
 
 static uturn_status_t run_failing(MPI_Comm comm, chain_t *c,
-                                  bool abort_on_failure, uturn_report_t *rep,
+                                  bool abort_on_failure, bool local,
+                                  uturn_report_t *rep,
                                   uturn_mpi_report_t *all, uturn_error_t *err)
 {
     uturn_problem_t p;
@@ -41,6 +43,7 @@ static uturn_status_t run_failing(MPI_Comm comm, chain_t *c,
     uturn_mpi_run_options_t mo;
     uturn_mpi_run_options_init(&mo);
     mo.abort_on_failure = abort_on_failure;
+    mo.local_callbacks  = local;
     uturn_model_t model;
     chain_model(c, false, &model);
     st = uturn_mpi_run(mp, ex, &model, &mo, NULL, rep, all, err);
@@ -60,7 +63,8 @@ bool case_midrun(MPI_Comm comm)
     uturn_mpi_report_init(&all);
     uturn_error_t err;
     uturn_error_init(&err);
-    const uturn_status_t st = run_failing(comm, &c, false, &rep, &all, &err);
+    const uturn_status_t st =
+        run_failing(comm, &c, false, true, &rep, &all, &err);
     int size                = 0;
     MPI_Comm_size(comm, &size);
     char want[32];
@@ -88,7 +92,7 @@ bool case_stuck(MPI_Comm comm, bool abort_on_failure)
     uturn_error_t err;
     uturn_error_init(&err);
     const uturn_status_t st =
-        run_failing(comm, &c, abort_on_failure, NULL, NULL, &err);
+        run_failing(comm, &c, abort_on_failure, false, NULL, NULL, &err);
     /* Reached on one rank only: with one rank nothing waits for it. */
     int size = 0;
     MPI_Comm_size(comm, &size);

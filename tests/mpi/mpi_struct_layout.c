@@ -25,6 +25,7 @@ static void options(void)
     FIELD(uturn_mpi_run_options_t, size);
     FIELD(uturn_mpi_run_options_t, run);
     FIELD(uturn_mpi_run_options_t, abort_on_failure);
+    FIELD(uturn_mpi_run_options_t, local_callbacks);
     SIZE(uturn_mpi_run_options_t);
 }
 

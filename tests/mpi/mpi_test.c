@@ -157,8 +157,12 @@ static bool run_case(const char *name, MPI_Comm comm, bool *known)
         return case_online_sized(comm);
     if (strcmp(name, "abort") == 0)
         return case_stuck(comm, true);
-    if (strcmp(name, "hang") == 0)
+    if (strcmp(name, "default_aborts") == 0)
         return case_stuck(comm, false);
+    if (strcmp(name, "online_fail") == 0)
+        return case_online_fail(comm);
+    if (strcmp(name, "online_no_end") == 0)
+        return case_online_no_end(comm);
     *known = false;
     return false;
 }

@@ -45,5 +45,7 @@ bool case_levels(MPI_Comm comm);
 bool case_online(MPI_Comm comm);
 bool case_online_sized(MPI_Comm comm);
 bool case_stuck(MPI_Comm comm, bool abort_on_failure);
+bool case_online_fail(MPI_Comm comm);
+bool case_online_no_end(MPI_Comm comm);
 
 #endif

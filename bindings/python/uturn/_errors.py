@@ -41,7 +41,7 @@ def status_name(status):
 
 
 def version():
-    """The version of the library loaded, e.g. "0.2.0"."""
+    """The version of the library loaded, e.g. "0.3.0"."""
     return lib.uturn_version_string().decode()
 
 
