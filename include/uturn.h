@@ -584,10 +584,15 @@ UTURN_EXPORT uturn_status_t uturn_plan_create(const uturn_problem_t *problem,
 
 /**
  * Read a plan from text in the plan format (see README "Plan files"):
- * a line "uturn-plan 1", header lines "steps N" and "slots S", optional
- * "slot_bytes B", "budget_bytes B" and "planner NAME", then one action per
- * line; "#" starts a comment. The whole plan is validated; its counts are
- * those observed by the validator. At most @p length bytes of @p text are
+ * a line "uturn-plan 1" (or "uturn-plan 2"), header lines "steps N" and
+ * "slots S", optional "slot_bytes B", "budget_bytes B" and "planner
+ * NAME", with format 2 one "level NAME SLOTS W R" line per storage level
+ * (NAME 1 to 63 letters, digits, '_', '.' or '-'; the levels' slots sum
+ * to S), then one action per line; "#" starts a comment. Every number
+ * fits in 64 bits. The whole plan is validated; its counts are those
+ * observed by the validator, and its cost (forward cost plus every write
+ * and read) must fit in 64 bits too (UTURN_E_INVALID_PLAN at the end of
+ * the text otherwise). At most @p length bytes of @p text are
  * read; the text need not be NUL-terminated. Untrusted text is safe: the
  * memory a parse takes beyond the plan's actions is bounded by the text's
  * length (a declared step count allocates nothing until its values are

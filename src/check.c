@@ -210,18 +210,24 @@ uturn_status_t uturn__validator_finish_line(uturn_validator_t *v,
     s->recompute_factor =
         s->steps != 0 ? (double)s->forward_steps / (double)s->steps : 0.0;
     s->levels = v->level_count;
-    s->cost             = s->forward_cost;
-    for (uint64_t k = 0; k < v->level_count; k++) {
-        const uint64_t w = v->level_stats[k].stores * v->levels[k].write_cost;
-        const uint64_t r = v->level_stats[k].restores * v->levels[k].read_cost;
-        s->cost          = s->cost + w + r < s->cost ? UINT64_MAX
-                                                     : s->cost + w + r;
-    }
+    const bool fits = uturn__level_cost(s->forward_cost, v->levels,
+                                        v->level_stats, v->level_count,
+                                        &s->cost);
     if (observed != NULL)
         uturn__stats_export(s, observed);
     if (v->failed != UTURN_OK)
         return uturn__validator_push_line(v, NULL, 0, error);
-    return end_rules(v, line, error);
+    const uturn_status_t st = end_rules(v, line, error);
+    if (st != UTURN_OK || fits)
+        return st;
+    char at[64];
+    where(v, line, at);
+    return uturn__fail_at(error, UTURN_E_INVALID_PLAN, v->index, line,
+                          UTURN_NONE,
+                          "%s: end of plan: its cost (forward cost plus "
+                          "every write and read at the levels' costs) "
+                          "passes 2^64",
+                          at);
 }
 
 uturn_status_t uturn_validator_finish(uturn_validator_t *validator,

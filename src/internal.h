@@ -191,6 +191,15 @@ void uturn__levels_free(uturn_plan_t *plan);
 uturn_status_t uturn__levels_resolve(const uturn_problem_t *p,
                                      uturn_level_t out[UTURN__MAX_LEVELS],
                                      uint64_t *total, uturn_error_t *error);
+/* A name plan text can carry (and a problem's level may have): 1 to 63
+ * letters, digits, '_', '.' or '-'; @p len bytes at @p name. */
+bool uturn__level_name_ok(const char *name, size_t len);
+/* A plan's cost: @p forward_cost plus each level's stores times its
+ * write cost and restores times its read cost; false when it passes
+ * 2^64 (*cost is then UINT64_MAX). */
+bool uturn__level_cost(uint64_t forward_cost, const uturn_level_t *levels,
+                       const uturn_level_stats_t *stats, uint64_t count,
+                       uint64_t *cost);
 /* The level holding plan slot k. */
 uint64_t uturn__level_of(const uturn_level_t *levels, uint64_t count,
                          uint64_t slot);

@@ -96,10 +96,8 @@ static size_t names_bytes(const uturn_problem_t *p)
     return total;
 }
 
-/* A name plan text can carry: 1 to 63 letters, digits, '_', '.', '-'. */
-static bool good_name(const char *name)
+bool uturn__level_name_ok(const char *name, size_t len)
 {
-    const size_t len = strlen(name);
     if (len == 0 || len > 63)
         return false;
     for (size_t i = 0; i < len; i++) {
@@ -123,7 +121,7 @@ static uturn_status_t copy_one(uturn_plan_t *plan, const uturn_problem_t *p,
     memcpy(lv, &p->levels[k], n);
     lv->size   = sizeof *lv;
     char *name = plan->level_names + *used;
-    if (lv->name != NULL && !good_name(lv->name))
+    if (lv->name != NULL && !uturn__level_name_ok(lv->name, strlen(lv->name)))
         return uturn__fail(error, UTURN_E_INVALID_ARG,
                            "level %llu's name must be 1 to 63 letters, "
                            "digits, '_', '.' or '-'",
@@ -193,24 +191,36 @@ static void count_one_level(uturn_plan_t *plan)
     ls->peak_bytes          = s->peak_bytes;
 }
 
+bool uturn__level_cost(uint64_t forward_cost, const uturn_level_t *levels,
+                       const uturn_level_stats_t *stats, uint64_t count,
+                       uint64_t *cost)
+{
+    *cost = forward_cost;
+    for (uint64_t k = 0; k < count; k++) {
+        uint64_t w = 0, r = 0;
+        if (uturn__mul_u64(stats[k].stores, levels[k].write_cost, &w) !=
+                UTURN_OK ||
+            uturn__mul_u64(stats[k].restores, levels[k].read_cost, &r) !=
+                UTURN_OK ||
+            uturn__add_u64(*cost, w, cost) != UTURN_OK ||
+            uturn__add_u64(*cost, r, cost) != UTURN_OK) {
+            *cost = UINT64_MAX;
+            return false;
+        }
+    }
+    return true;
+}
+
 /* forward_cost plus every level's writes and reads, checked. */
 static uturn_status_t add_io_cost(uturn_plan_t *plan, uturn_error_t *error)
 {
-    uint64_t cost = plan->stats.forward_cost;
-    for (uint64_t k = 0; k < plan->level_count; k++) {
-        const uturn_level_t *lv       = &plan->levels[k];
-        const uturn_level_stats_t *ls = &plan->level_stats[k];
-        uint64_t w = 0, r = 0;
-        if (uturn__mul_u64(ls->stores, lv->write_cost, &w) != UTURN_OK ||
-            uturn__mul_u64(ls->restores, lv->read_cost, &r) != UTURN_OK ||
-            uturn__add_u64(cost, w, &cost) != UTURN_OK ||
-            uturn__add_u64(cost, r, &cost) != UTURN_OK)
-            return uturn__fail(error, UTURN_E_OVERFLOW,
-                               "the plan's cost (forward cost plus reads and "
-                               "writes) does not fit in 64 bits");
-    }
-    plan->stats.cost = cost;
-    return UTURN_OK;
+    if (uturn__level_cost(plan->stats.forward_cost, plan->levels,
+                          plan->level_stats, plan->level_count,
+                          &plan->stats.cost))
+        return UTURN_OK;
+    return uturn__fail(error, UTURN_E_OVERFLOW,
+                       "the plan's cost (forward cost plus reads and "
+                       "writes) does not fit in 64 bits");
 }
 
 uturn_status_t uturn__levels_finish(uturn_plan_t *plan, bool planner_counted,

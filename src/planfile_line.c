@@ -417,8 +417,9 @@ static uturn_status_t level_line(struct uturn__planfile *p,
                             "write cost, read cost)");
     if (p->level_count == UTURN__MAX_LEVELS)
         return malformed(p, "more than %d levels", UTURN__MAX_LEVELS);
-    if (f[1].len >= UTURN__LEVEL_NAME)
-        return malformed(p, "level name '%s' is longer than %d bytes",
+    if (!uturn__level_name_ok(f[1].at, f[1].len))
+        return malformed(p, "level name '%s' must be 1 to %d letters, "
+                            "digits, '_', '.' or '-'",
                          shown(&f[1], q), UTURN__LEVEL_NAME - 1);
     uturn_level_t *lv = &p->levels[p->level_count];
     uturn_level_init(lv);

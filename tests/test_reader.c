@@ -16,6 +16,13 @@
 
 #define ULL(x) ((unsigned long long)(x))
 
+/* A format-2 plan of 2 steps: memory level NAME with LEVEL0, disk with
+ * LEVEL1 (slots, write, read); x_0 kept on disk, in slot 1. */
+#define LEVELS2(NAME, LEVEL0, LEVEL1)                                          \
+    "uturn-plan 2\nsteps 2\nslots 2\nlevel " NAME " " LEVEL0 "\n"             \
+    "level disk " LEVEL1 "\nstore 0 1\nadvance 0 2\nturn\nrestore 0 1\n"      \
+    "advance 0 1\nreverse 1\nrestore 0 1\nreverse 0\nfree 1\n"
+
 /* Texts of every kind: valid, malformed at various lines, invalid plans,
  * per-step lines, comments, CRLF, no final newline. */
 static const char *const texts[] = {
@@ -40,6 +47,16 @@ static const char *const texts[] = {
     "uturn-plan 1\nplanner \x1b]0;pwned\a\n",
     "uturn-plan 1\nsteps 3\nslots 2\nstore 0 0\nadvance 0 3\nturn\n"
     "reverse 2\n",
+    /* Format 2 (issue 22, finding 5: check took what the parser refused
+     * with undocumented statuses): a valid plan; names past the rule ('(',
+     * ESC, 64 bytes, a space); a cost past 2^64. */
+    LEVELS2("mem", "1 0 0", "1 3 3"),
+    LEVELS2("me(m", "1 0 0", "1 3 3"),
+    LEVELS2("me\x1bm", "1 0 0", "1 3 3"),
+    LEVELS2("m123456789012345678901234567890123456789012345678901234567890123",
+            "1 0 0", "1 3 3"),
+    LEVELS2("mem", "1 0 0", "1 18446744073709551615 3"),
+    LEVELS2("mem", "1 0 0", "1 3 18446744073709551616"),
 };
 
 static uturn_status_t feed_in_pieces(const char *text, size_t len,
@@ -211,6 +228,50 @@ Test(reader, quoted_text_is_escaped)
     uturn_plan_parse(bad[0], strlen(bad[0]), NULL, &plan, &err);
     cr_assert(strstr(err.message, "'\\x1b]0;pwned\\x07'") != NULL, "%s",
               err.message);
+}
+
+/* One set of rules for format 2 on both paths: a level name past the
+ * rule is UTURN_E_PARSE at its line, a cost past 2^64 UTURN_E_INVALID_PLAN
+ * at the end; a valid one parses with its cost (3 forward steps, one
+ * write of 3 and two reads of 3: 12). */
+Test(reader, format_2_levels_follow_one_set_of_rules)
+{
+    static const struct {
+        const char *text;
+        uturn_status_t status;
+        uint64_t line;
+        const char *words;
+    } cases[] = {
+        {LEVELS2("mem", "1 0 0", "1 3 3"), UTURN_OK, 0, ""},
+        {LEVELS2("me(m", "1 0 0", "1 3 3"), UTURN_E_PARSE, 4,
+         "level name 'me(m' must be 1 to 63"},
+        {LEVELS2("me\x1bm", "1 0 0", "1 3 3"), UTURN_E_PARSE, 4,
+         "level name 'me\\x1bm'"},
+        {LEVELS2("mem", "1 0 0", "1 18446744073709551615 3"),
+         UTURN_E_INVALID_PLAN, 14, "cost"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *t      = cases[i].text;
+        uturn_plan_t *plan = NULL;
+        uturn_error_t err;
+        uturn_error_init(&err);
+        const uturn_status_t st =
+            uturn_plan_parse(t, strlen(t), NULL, &plan, &err);
+        cr_assert_eq(st, cases[i].status, "case %zu: %s (%s)", i,
+                     uturn_status_name(st), err.message);
+        cr_assert(strstr(err.message, cases[i].words) != NULL, "case %zu: %s",
+                  i, err.message);
+        if (st == UTURN_OK) {
+            uturn_stats_t s;
+            uturn_stats_init(&s);
+            uturn_plan_stats(plan, &s);
+            cr_assert_eq(s.cost, 12);
+            cr_assert_eq(s.levels, 2);
+        } else {
+            cr_assert_eq(err.line, cases[i].line, "case %zu", i);
+        }
+        uturn_plan_free(plan);
+    }
 }
 
 Test(reader, unknown_planner_header_is_refused)

@@ -1,0 +1,1 @@
+check level_cost_wraps.plan

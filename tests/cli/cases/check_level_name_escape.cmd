@@ -1,0 +1,1 @@
+check level_name_escape.plan
