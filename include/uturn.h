@@ -1089,6 +1089,10 @@ typedef struct uturn_report {
     /* Memory for states on their way to or from storage levels (inside
      * measured_peak_bytes and the budget); see io_buffers. */
     uint64_t io_buffer_bytes;
+    /* Appended in 0.3: a level of the run declared itself lossy
+     * (uturn_storage_callbacks_t.lossy): its states were not checked, and
+     * the gradient is not bitwise what a run without it gives. */
+    bool lossy;
 } uturn_report_t;
 
 /** Reset @p report and record its size. NULL is a no-op. Since: 0.1 */
@@ -1125,6 +1129,15 @@ typedef struct uturn_storage_callbacks {
     void (*drop)(void *user, uint64_t id);
     /* After a run, on every exit path. May be NULL. */
     void (*close)(void *user);
+    /* Appended in 0.3. What put is given is checksummed (XXH3-64, kept in
+     * the executor's memory) and what get gives back is checked against
+     * it, as a file level's states are: a get that gives other bytes
+     * (short, stale, another slot's) stops the run with UTURN_E_IO naming
+     * the step. A level whose states change on the way on purpose (a
+     * lossy compressor) sets lossy: it is not checked, and the run's
+     * report says lossy (the gradient is then not bitwise what a run
+     * without the level gives). Default false. */
+    bool lossy;
 } uturn_storage_callbacks_t;
 
 /** Where a level of slots lives. Since: 0.2 */

@@ -505,6 +505,10 @@ struct UserStorage {
     std::function<void(std::uint64_t)> drop;
     /** close() after a run, on every exit path; may be empty. */
     std::function<void()> close;
+    /** Since 0.3: get may give back other bytes than put was given (a
+     *  lossy compressor): not checksummed, and the report says lossy.
+     *  false: a get that gives other bytes stops the run (UTURN_E_IO). */
+    bool lossy = false;
 };
 
 /** Where one level beyond memory lives: uturn_storage_t. */
@@ -795,6 +799,7 @@ inline std::unique_ptr<StorageLink> make_link(const UserStorage &user,
     s->c.get   = user.get ? storage_get_cb : nullptr;
     s->c.drop  = user.drop ? storage_drop_cb : nullptr;
     s->c.close = user.close ? storage_close_cb : nullptr;
+    s->c.lossy = user.lossy;
     return s;
 }
 

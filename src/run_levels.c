@@ -159,8 +159,10 @@ uturn_status_t uturn__run_levels_begin(struct uturn__run *run)
     if (p->level_count <= 1)
         return UTURN_OK;
     uturn_status_t st = check_levels(run);
-    for (uint64_t k = 1; st == UTURN_OK && k < p->level_count; k++)
+    for (uint64_t k = 1; st == UTURN_OK && k < p->level_count; k++) {
         st = begin_one(run, k);
+        run->report.lossy |= run->ex->levels[k - 1].storage.lossy;
+    }
     if (st != UTURN_OK || !any_overlapped(run))
         return st;
     if (uturn__io_start(&run->io, run->ex->levels, run->buffer, run->buffers,

@@ -87,6 +87,7 @@ struct uturn__storage {
     uint64_t bytes_written, bytes_read;
     double write_seconds, read_seconds;
     bool on_tmpfs; /* FILE: the directory is memory (tmpfs) */
+    bool lossy;    /* USER: states may come back changed (not checked) */
 };
 
 /* The backend for a slot allocator (NULL or malloc/free: mapped pages). */

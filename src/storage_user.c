@@ -11,9 +11,17 @@
  * the whole struct; fewer: those bytes, the rest NULL). close is called
  * after every run that began, on every exit path, including a run whose
  * open failed, so that it can give back whatever open had made.
+ *
+ * What goes through the callbacks is checksummed as a file level's states
+ * are (storage_sums.h): a get that gives back other bytes than put was
+ * given (short, stale, another slot's) stops the run naming the step,
+ * where it once gave UTURN_OK and a wrong gradient. A level that declares
+ * itself lossy (a lossy compressor) is not checked, and the run's report
+ * says so.
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "storage.h"
+#include "storage_sums.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -21,7 +29,9 @@
 
 struct user_level {
     uturn_storage_callbacks_t cb;
-    bool active; /* begin_run called and end_run not yet */
+    bool active;             /* begin_run called and end_run not yet */
+    uint64_t ids;            /* the run's ids are below this */
+    struct uturn__sums sums; /* per id, unless lossy; freed after a run */
 };
 
 static struct user_level *user_of(struct uturn__storage *st)
@@ -91,6 +101,7 @@ static void end_run(struct uturn__storage *st)
         return;
     u->active = false;
     st->bytes = 0;
+    uturn__sums_free(&u->sums, &st->alloc); /* the run's: nothing is kept */
     if (u->cb.close != NULL)
         u->cb.close(u->cb.user);
 }
@@ -104,6 +115,7 @@ static uturn_status_t begin_run(struct uturn__storage *st, uint64_t bytes,
                     "a run is already using the storage callbacks");
     reset_counts(st);
     u->active    = true;
+    u->ids       = ids;
     st->bytes    = bytes;
     const int rc = u->cb.open != NULL ? u->cb.open(u->cb.user, ids, bytes) : 0;
     if (rc == 0)
@@ -132,6 +144,11 @@ static uturn_status_t write_state(struct uturn__storage *st, uint64_t id,
     (void)offset;
     if (status != UTURN_OK)
         return status;
+    if (!u->cb.lossy && !uturn__sums_reserve(&u->sums, &st->alloc, id, u->ids))
+        return fail(st, UTURN_E_NOMEM,
+                    "out of memory for the checksums of %llu slots",
+                    (unsigned long long)(id + 1));
+    uturn__sums_drop(&u->sums, id); /* whatever it held is replaced */
     const double start = now();
     const int rc       = u->cb.put(u->cb.user, id, step, src, bytes);
     st->write_seconds += now() - start;
@@ -141,8 +158,32 @@ static uturn_status_t write_state(struct uturn__storage *st, uint64_t id,
                     "(slot id %llu, %llu bytes)",
                     rc, (unsigned long long)step, (unsigned long long)id,
                     (unsigned long long)bytes);
+    if (!u->cb.lossy)
+        uturn__sums_record(&u->sums, id, src, bytes, step);
     st->bytes_written += bytes;
     return UTURN_OK;
+}
+
+/* A get whose bytes are not what put was given. */
+static uturn_status_t changed(struct uturn__storage *st, uint64_t id,
+                              void *dst, uint64_t bytes, uint64_t step,
+                              enum uturn__sum_verdict v)
+{
+    if (bytes != 0)
+        memset(dst, 0, (size_t)bytes);
+    if (v == UTURN__SUM_CHANGED)
+        return fail(st, UTURN_E_IO,
+                    "storage callback get gave checkpoint x_%llu (slot id "
+                    "%llu, %llu bytes) back with other bytes than put was "
+                    "given: checksum mismatch (a level whose states change "
+                    "on the way must declare itself lossy)",
+                    (unsigned long long)step, (unsigned long long)id,
+                    (unsigned long long)bytes);
+    return fail(st, UTURN_E_IO,
+                "checkpoint x_%llu: slot id %llu of the storage callbacks "
+                "holds %s",
+                (unsigned long long)step, (unsigned long long)id,
+                v == UTURN__SUM_EMPTY ? "no state" : "another state");
 }
 
 static uturn_status_t read_state(struct uturn__storage *st, uint64_t id,
@@ -154,6 +195,11 @@ static uturn_status_t read_state(struct uturn__storage *st, uint64_t id,
     (void)offset;
     if (status != UTURN_OK)
         return status;
+    const enum uturn__sum_verdict held =
+        u->cb.lossy ? UTURN__SUM_SAME
+                    : uturn__sums_held(&u->sums, id, bytes, step);
+    if (held != UTURN__SUM_SAME)
+        return changed(st, id, dst, bytes, step, held);
     const double start = now();
     const int rc       = u->cb.get(u->cb.user, id, step, dst, bytes);
     st->read_seconds += now() - start;
@@ -163,6 +209,11 @@ static uturn_status_t read_state(struct uturn__storage *st, uint64_t id,
                     "(slot id %llu, %llu bytes)",
                     rc, (unsigned long long)step, (unsigned long long)id,
                     (unsigned long long)bytes);
+    const enum uturn__sum_verdict v =
+        u->cb.lossy ? UTURN__SUM_SAME
+                    : uturn__sums_check(&u->sums, id, dst, bytes, step);
+    if (v != UTURN__SUM_SAME)
+        return changed(st, id, dst, bytes, step, v);
     st->bytes_read += bytes;
     return UTURN_OK;
 }
@@ -170,6 +221,7 @@ static uturn_status_t read_state(struct uturn__storage *st, uint64_t id,
 static void drop(struct uturn__storage *st, uint64_t id)
 {
     struct user_level *u = user_of(st);
+    uturn__sums_drop(&u->sums, id); /* no-op outside a run: freed */
     if (u->active && u->cb.drop != NULL)
         u->cb.drop(u->cb.user, id);
 }
@@ -180,6 +232,7 @@ static void close_user(struct uturn__storage *st)
     if (u == NULL)
         return;
     end_run(st);
+    uturn__sums_free(&u->sums, &st->alloc);
     uturn__free(&st->alloc, u, sizeof *u);
     st->impl = NULL;
 }
@@ -204,8 +257,9 @@ uturn_status_t uturn__storage_user_open(struct uturn__storage *st,
     if (u == NULL)
         return fail(st, UTURN_E_NOMEM,
                     "out of memory for the storage callbacks");
-    u->cb    = copy;
-    st->impl = u;
+    u->cb     = copy;
+    st->impl  = u;
+    st->lossy = copy.lossy;
     return UTURN_OK;
 }
 

@@ -216,6 +216,7 @@ module uturn
     integer(c_int64_t) :: held_before_bytes, held_after_bytes, &
         bookkeeping_bytes, budget_bytes, record_bytes, steps, &
         io_buffer_bytes
+    logical(c_bool) :: lossy          ! since 0.3: a level declared lossy
   end type
 
   type, bind(c) :: uturn_level_report_t
@@ -239,6 +240,9 @@ module uturn
     type(c_funptr) :: put, get        ! uturn_storage_copy_fn
     type(c_funptr) :: drop            ! uturn_storage_drop_fn, or null
     type(c_funptr) :: close           ! uturn_storage_close_fn, or null
+    ! Since 0.3: get may give other bytes than put was given (not
+    ! checked; the report says lossy). .false.: checksummed.
+    logical(c_bool) :: lossy
   end type
 
   type, bind(c) :: uturn_storage_t
@@ -813,6 +817,7 @@ contains
     callbacks%get = c_null_funptr
     callbacks%drop = c_null_funptr
     callbacks%close = c_null_funptr
+    callbacks%lossy = .false.
   end subroutine
 
   ! Strings -----------------------------------------------------------------

@@ -311,6 +311,7 @@ contains
     call field("steps", c_loc(report%steps), c_sizeof(report%steps))
     call field("io_buffer_bytes", c_loc(report%io_buffer_bytes), &
         c_sizeof(report%io_buffer_bytes))
+    call field("lossy", c_loc(report%lossy), c_sizeof(report%lossy))
   end subroutine
 
   subroutine level_report_layout()
@@ -385,6 +386,8 @@ contains
         c_sizeof(storage_callbacks%drop))
     call field("close", c_loc(storage_callbacks%close), &
         c_sizeof(storage_callbacks%close))
+    call field("lossy", c_loc(storage_callbacks%lossy), &
+        c_sizeof(storage_callbacks%lossy))
   end subroutine
 
   subroutine storage_layout()

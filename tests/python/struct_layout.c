@@ -160,6 +160,7 @@ static void reports(void)
     FIELD(uturn_report_t, record_bytes);
     FIELD(uturn_report_t, steps);
     FIELD(uturn_report_t, io_buffer_bytes);
+    FIELD(uturn_report_t, lossy);
     SIZE(uturn_report_t);
     FIELD(uturn_level_report_t, size);
     FIELD(uturn_level_report_t, stores);
@@ -195,6 +196,7 @@ static void executors(void)
     FIELD(uturn_storage_callbacks_t, get);
     FIELD(uturn_storage_callbacks_t, drop);
     FIELD(uturn_storage_callbacks_t, close);
+    FIELD(uturn_storage_callbacks_t, lossy);
     SIZE(uturn_storage_callbacks_t);
     FIELD(uturn_storage_t, size);
     FIELD(uturn_storage_t, kind);

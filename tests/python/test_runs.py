@@ -463,6 +463,39 @@ class Levels(Case):
                          (1, 1))
         self.assertEqual(shelf.kept, {})  # every slot dropped
 
+    def test_a_user_level_that_gives_other_bytes_stops_the_run(self):
+        """Issue 22, finding 7: a get that filled half the buffer gave
+        UTURN_OK and a wrong gradient. Checksummed now, unless lossy."""
+        class Short(Shelf):
+            def get(self, id_, step, dst):
+                super().get(id_, step, dst)
+                half = dst.nbytes // 2
+                dst[half:] = bytes(dst.nbytes - half)
+        chain = Chain()
+        chain.set(3.0)  # x_i = 3 + i: no state is all zero bytes
+        with uturn.Executor(levels=[uturn.user_storage(Short())]) as ex, \
+                uturn.Plan.create(levels_problem()) as plan:
+            with self.assertRaises(uturn.Error) as cm:
+                ex.run(plan, chain.state, chain.forward, chain.turn,
+                       chain.adjoint)
+            self.assertEqual(cm.exception.status, E_IO)
+            self.assertIn("checksum mismatch", str(cm.exception))
+        with uturn.Executor(levels=[uturn.user_storage(Short(), lossy=True)]) \
+                as ex, uturn.Plan.create(levels_problem()) as plan:
+            chain = Chain()
+            _, report = ex.run(plan, chain.state, chain.forward, chain.turn,
+                               chain.adjoint)
+            self.assertTrue(report.lossy)
+        with uturn.Executor(levels=[uturn.user_storage(Shelf())]) as ex, \
+                uturn.Plan.create(levels_problem()) as plan:
+            chain = Chain()
+            _, report = ex.run(plan, chain.state, chain.forward, chain.turn,
+                               chain.adjoint)
+            chain.check(self, 100)
+            self.assertFalse(report.lossy)
+        self.refused(ValueError, lambda: uturn.user_storage(Shelf(), lossy=1),
+                     "lossy must be True or False")
+
     def test_a_file_level_leaves_its_directory_empty(self):
         parent = tempfile.mkdtemp(prefix="uturn-py-")
         self.addCleanup(shutil.rmtree, parent)

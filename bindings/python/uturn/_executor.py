@@ -32,7 +32,7 @@ _STORE_METHODS = {"put": True, "get": True, "open": False, "drop": False,
                   "close": False}
 
 
-def user_storage(store):
+def user_storage(store, lossy=False):
     """A storage level kept by ``store``, an object with methods
     put(id, step, src) (keep the state in the read-only memoryview src
     under the slot id: copy it, e.g. bytes(src)) and get(id, step, dst)
@@ -40,7 +40,11 @@ def user_storage(store):
     e.g. dst[:] = kept), and optionally open(ids, nbytes) before a run,
     drop(id) when a slot is no longer needed and close() after a run. The
     memoryviews are valid during the call only. put, get and open return
-    None or 0 to go on; anything else, or an exception, stops the run."""
+    None or 0 to go on; anything else, or an exception, stops the run.
+    What put is given is checksummed and what get gives back is checked
+    against it: other bytes stop the run with UTURN_E_IO naming the step.
+    ``lossy=True`` (a lossy compressor) turns the check off, and the
+    run's report says lossy (the gradient is then not bitwise)."""
     for name, required in _STORE_METHODS.items():
         method = getattr(store, name, None)
         if (method is None and required) or (
@@ -49,9 +53,13 @@ def user_storage(store):
                              "method (put and get are required; open, drop "
                              "and close optional), not %s"
                              % (name, _checks.shown(method)))
+    if not isinstance(lossy, bool):
+        raise ValueError("uturn: lossy must be True or False, not %s"
+                         % _checks.shown(lossy))
     s = Storage()
     s.kind = STORAGE_USER
     s.__dict__["_store"] = store
+    s.__dict__["_lossy"] = lossy
     return s
 
 
@@ -63,9 +71,11 @@ class _Sink:
         self.calls = Calls()
 
 
-def _storage_callbacks(store, sink):
+def _storage_callbacks(store, lossy, sink):
     """StorageCallbacks calling the methods of ``store``."""
     cb = StorageCallbacks()
+    cb.size = ctypes.sizeof(cb)
+    cb.lossy = lossy
     cb.put = STORAGE_PUT(lambda _u, id_, step, src, n: sink.calls.view_call(
         "storage put", store.put, (id_, step), (src, n, False)))
     cb.get = STORAGE_GET(lambda _u, id_, step, dst, n: sink.calls.view_call(
@@ -98,7 +108,7 @@ def _storage_array(levels, sink, keep):
         array[i] = item
         store = item.__dict__.get("_store")
         if store is not None:
-            cb = _storage_callbacks(store, sink)
+            cb = _storage_callbacks(store, item.__dict__["_lossy"], sink)
             keep.append(cb)
             array[i].callbacks = ctypes.pointer(cb)
     keep += [items, array]

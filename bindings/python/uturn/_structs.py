@@ -233,7 +233,8 @@ class Report(_Struct):
          ("storage_alignment", u64), ("storage_backend", ctypes.c_char_p)
     ] + [(name, u64) for name in (
         "held_before_bytes", "held_after_bytes", "bookkeeping_bytes",
-        "budget_bytes", "record_bytes", "steps", "io_buffer_bytes")]
+        "budget_bytes", "record_bytes", "steps", "io_buffer_bytes")
+    ] + [("lossy", ctypes.c_bool)]
 
 
 class Allocator(_Struct):
@@ -248,7 +249,7 @@ class StorageCallbacks(_Struct):
     _fields_ = [("size", ctypes.c_size_t), ("user", _vp),
                 ("open", STORAGE_OPEN), ("put", STORAGE_PUT),
                 ("get", STORAGE_GET), ("drop", STORAGE_DROP),
-                ("close", STORAGE_CLOSE)]
+                ("close", STORAGE_CLOSE), ("lossy", ctypes.c_bool)]
 
 
 class Storage(_Struct):
