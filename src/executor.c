@@ -246,6 +246,41 @@ uturn_status_t uturn_executor_capacity(const uturn_executor_t *executor,
     return UTURN_OK;
 }
 
+/* The counts as they happened; what is the plan's own (its levels, dp's
+ * exactness and unit, whether it is online) as the plan says, so that a
+ * complete run's counts equal uturn_plan_stats(). The cost is the forward
+ * cost plus the writes and reads of the stores and restores each level
+ * saw. */
+static void finish_observed(struct uturn__run *run, uturn_stats_t *observed)
+{
+    uturn_stats_t *s        = &run->seen;
+    const uturn_stats_t *ps = &run->plan->stats;
+    s->recomputed_steps =
+        s->forward_steps > s->steps ? s->forward_steps - s->steps : 0;
+    const uint64_t sweep = ps->forward_cost - ps->recompute_cost;
+    s->forward_cost      = run->work_done - s->reverse_steps;
+    s->recompute_cost = s->forward_cost > sweep ? s->forward_cost - sweep : 0;
+    s->recompute_factor = (double)s->forward_steps / (double)s->steps;
+    s->fingerprint      = ps->fingerprint;
+    s->levels           = run->plan->level_count;
+    s->online           = ps->online;
+    s->exact            = ps->exact;
+    s->unit_bytes       = ps->unit_bytes;
+    s->lower_bound_cost = ps->lower_bound_cost;
+    s->planning_seconds = ps->planning_seconds;
+    uturn_level_stats_t seen[UTURN__MAX_LEVELS];
+    memset(seen, 0, sizeof seen);
+    seen[0].stores   = run->ex->memory_report.stores;
+    seen[0].restores = run->ex->memory_report.restores;
+    for (uint64_t k = 1; k < s->levels && k <= run->ex->level_count; k++) {
+        seen[k].stores   = run->ex->levels[k - 1].stores;
+        seen[k].restores = run->ex->levels[k - 1].restores;
+    }
+    uturn__level_cost(s->forward_cost, run->plan->levels, seen, s->levels,
+                      &s->cost);
+    uturn__stats_export(s, observed);
+}
+
 static void finish_report(struct uturn__run *run, uturn_status_t status,
                           double started, uturn_stats_t *observed,
                           uturn_report_t *report)
@@ -269,19 +304,8 @@ static void finish_report(struct uturn__run *run, uturn_status_t status,
         copy_sized(report, sizeof *report, r, caller);
         report->size = caller == 0 ? sizeof *report : caller;
     }
-    if (observed != NULL) {
-        uturn_stats_t *s = &run->seen;
-        s->recomputed_steps =
-            s->forward_steps > s->steps ? s->forward_steps - s->steps : 0;
-        const uturn_stats_t *ps = &run->plan->stats;
-        const uint64_t sweep    = ps->forward_cost - ps->recompute_cost;
-        s->forward_cost         = run->work_done - s->reverse_steps;
-        s->recompute_cost =
-            s->forward_cost > sweep ? s->forward_cost - sweep : 0;
-        s->recompute_factor = (double)s->forward_steps / (double)s->steps;
-        s->fingerprint      = run->plan->stats.fingerprint;
-        uturn__stats_export(s, observed);
-    }
+    if (observed != NULL)
+        finish_observed(run, observed);
 }
 
 uturn_status_t uturn_executor_run(uturn_executor_t *executor,

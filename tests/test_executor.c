@@ -8,6 +8,8 @@
 #include <string.h>
 #include <uturn.h>
 
+#include "stats_equal.h"
+
 /* x_{i+1} = sin(x_i) + 0.01 i, J = x_n, so dJ/dx_0 = prod cos(x_i). */
 struct toy {
     double x, xbar;
@@ -99,22 +101,9 @@ static uturn_plan_t *make_plan(uturn_executor_t *ex, uturn_planner_t planner,
     return st == UTURN_OK ? plan : NULL;
 }
 
-static void expect_same_counts(const uturn_stats_t *a, const uturn_stats_t *b,
-                               const char *what)
-{
-    cr_assert_eq(a->forward_steps, b->forward_steps, "%s forward", what);
-    cr_assert_eq(a->reverse_steps, b->reverse_steps, "%s reverse", what);
-    cr_assert_eq(a->stores, b->stores, "%s stores", what);
-    cr_assert_eq(a->restores, b->restores, "%s restores", what);
-    cr_assert_eq(a->frees, b->frees, "%s frees", what);
-    cr_assert_eq(a->peak_slots, b->peak_slots, "%s peak_slots", what);
-    cr_assert_eq(a->peak_bytes, b->peak_bytes, "%s peak_bytes", what);
-    cr_assert_eq(a->actions, b->actions, "%s actions", what);
-}
-
 static const uturn_planner_t planners[] = {
     UTURN_PLANNER_STORE_ALL, UTURN_PLANNER_PERIODIC, UTURN_PLANNER_SQRT,
-    UTURN_PLANNER_REVOLVE};
+    UTURN_PLANNER_REVOLVE, UTURN_PLANNER_DP, UTURN_PLANNER_HREVOLVE};
 
 Test(executor, counts_and_gradient_for_every_planner)
 {
@@ -124,7 +113,7 @@ Test(executor, counts_and_gradient_for_every_planner)
     cr_assert_eq(uturn_executor_create(&alloc, &ex, NULL), UTURN_OK);
     for (uint64_t n = 1; n <= 40; n++) {
         const double want = reference_gradient(n, 0.7);
-        for (size_t p = 0; p < 4; p++) {
+        for (size_t p = 0; p < 6; p++) {
             for (uint64_t s = 1; s <= n + 1; s++) {
                 uturn_plan_t *plan = make_plan(ex, planners[p], n, s, 0);
                 if (plan == NULL)
@@ -141,7 +130,7 @@ Test(executor, counts_and_gradient_for_every_planner)
                     UTURN_OK, "n=%llu p=%zu s=%llu", (unsigned long long)n, p,
                     (unsigned long long)s);
                 uturn_plan_stats(plan, &predicted);
-                expect_same_counts(&seen, &predicted, "run");
+                stats_expect_equal(&seen, &predicted, "run");
                 cr_assert(memcmp(&t.xbar, &want, sizeof want) == 0,
                           "gradient n=%llu p=%zu s=%llu: %.17g vs %.17g",
                           (unsigned long long)n, p, (unsigned long long)s,
