@@ -38,6 +38,13 @@
 #ifndef UTURN_HPP_INCLUDED
 #define UTURN_HPP_INCLUDED
 
+/* The layer uses C++17 (std::is_same_v, if constexpr, std::invoke_result);
+ * from C or an older C++, use <uturn.h>, which this header wraps. */
+#if (defined(_MSVC_LANG) && _MSVC_LANG < 201703L) ||                          \
+    (!defined(_MSVC_LANG) && __cplusplus < 201703L)
+#error "uturn.hpp needs C++17 or later (e.g. -std=c++17); from C or C++14 use <uturn.h>"
+#endif
+
 #include "uturn.h"
 
 #include <cstddef>

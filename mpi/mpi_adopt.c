@@ -66,7 +66,7 @@ uturn_status_t uturn_mpi_plan_adopt(MPI_Comm comm, const uturn_plan_t *plan,
     uturn__mpi_vote_key(&v, fp);
     v.seconds_max[0] = MPI_Wtime() - mk.started;
     uturn__mpi_vote(&mk.comm, &v);
-    char what[112];
+    char what[UTURN__MPI_WHAT];
     uturn__mpi_plan_text(plan, fp, what, sizeof what);
     uturn_status_t status = UTURN_OK;
     if (uturn__mpi_settled(&mk, &v, UTURN_E_INVALID_PLAN, fp, what, error,

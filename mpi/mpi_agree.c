@@ -72,8 +72,39 @@ uturn_status_t uturn__mpi_agree_failure(struct uturn__mpi_comm *c,
 /* A key and its text, as rank 0 and the odd rank send them. */
 struct quote {
     uint64_t key;
-    char what[112];
+    char what[UTURN__MPI_WHAT];
 };
+
+/* The next ", "-separated item of *text (its length), *text past it. */
+static size_t next_item(const char **text, const char **item)
+{
+    *item           = *text;
+    const char *end = strstr(*text, ", ");
+    const size_t n  = end != NULL ? (size_t)(end - *text) : strlen(*text);
+    *text += n + (end != NULL ? 2 : 0);
+    return n;
+}
+
+/* "rank R has ITEM where rank 0 has ITEM" for each item that differs
+ * (the texts hold the same items in the same order). */
+static void differences(const char *odd_text, const char *first_text, int odd,
+                        char *out, size_t cap)
+{
+    size_t used = 0;
+    out[0]      = '\0';
+    while (*odd_text != '\0' && *first_text != '\0' && used < cap) {
+        const char *a = NULL, *b = NULL;
+        const size_t na = next_item(&odd_text, &a);
+        const size_t nb = next_item(&first_text, &b);
+        if (na == nb && memcmp(a, b, na) == 0)
+            continue;
+        const int n = snprintf(out + used, cap - used,
+                               "%srank %d has %.*s where rank 0 has %.*s",
+                               used != 0 ? "; " : "", odd, (int)na, a, (int)nb,
+                               b);
+        used += n > 0 ? (size_t)n : 0;
+    }
+}
 
 uturn_status_t uturn__mpi_name_odd_rank(struct uturn__mpi_comm *c, uint64_t key,
                                         const char *what, uturn_status_t status,
@@ -93,6 +124,12 @@ uturn_status_t uturn__mpi_name_odd_rank(struct uturn__mpi_comm *c, uint64_t key,
     const int odd      = v.low[0] < (uint64_t)c->size ? (int)v.low[0] : 0;
     struct quote other = mine;
     uturn__mpi_bcast(c, &other, sizeof other, odd);
+    char diff[UTURN__MPI_WHAT];
+    differences(other.what, first.what, odd, diff, sizeof diff);
+    if (diff[0] != '\0')
+        return uturn__mpi_fail(out, status,
+                               "rank %d of %d disagrees with rank 0: %s", odd,
+                               c->size, diff);
     return uturn__mpi_fail(out, status,
                            "rank %d of %d disagrees with rank 0: rank %d has "
                            "%s; rank 0 has %s",

@@ -135,7 +135,7 @@ uturn_status_t uturn_mpi_plan_create(
     for (uint64_t k = 1; k < mk.level_count; k++)
         first.low[k] = mk.level_own[k]; /* each level's least capacity */
     uturn__mpi_vote(&mk.comm, &first);
-    char what[112];
+    char what[UTURN__MPI_WHAT];
     uturn__mpi_shape_text(&mk, what, sizeof what);
     uturn_status_t status = UTURN_OK;
     if (uturn__mpi_settled(&mk, &first, UTURN_E_INVALID_ARG, key, what, error,
@@ -199,7 +199,7 @@ uturn_status_t uturn__mpi_make_finish(struct uturn__mpi_making *mk,
         last.low[1] = (uint64_t)mk->comm.rank;
     last.seconds_max[0] = MPI_Wtime() - mk->started;
     uturn__mpi_vote(&mk->comm, &last);
-    char what[112];
+    char what[UTURN__MPI_WHAT];
     uturn__mpi_plan_text(mk->plan, fp, what, sizeof what);
     uturn_status_t status = UTURN_OK;
     if (uturn__mpi_settled(mk, &last, UTURN_E_INVALID_PLAN, fp, what, error,

@@ -202,6 +202,9 @@ void uturn__mpi_online_prepare(struct uturn__mpi_making *mk);
 void uturn__mpi_make_online(struct uturn__mpi_making *mk);
 /* The key of what every rank must share, and its text for messages. */
 uint64_t uturn__mpi_shape_key(const struct uturn__mpi_making *mk);
+/* What ranks must share, as text: items "NAME VALUE" separated by ", ",
+ * so that a disagreement names the items that differ. */
+#define UTURN__MPI_WHAT 1024
 void uturn__mpi_shape_text(const struct uturn__mpi_making *mk, char *buf,
                            size_t cap);
 /* Check this rank's problem before the first vote. */

@@ -45,8 +45,8 @@ void uturn__mpi_plan_text(const uturn_plan_t *plan, uint64_t fp, char *buf,
     uturn_plan_problem(plan, &p);
     const char *name = uturn_planner_name(p.planner);
     snprintf(buf, cap,
-             "fingerprint %016" PRIx64 " (planner %s, %" PRIu64
-             " steps, %" PRIu64 " slots, %" PRIu64 " forward steps)",
+             "fingerprint %016" PRIx64 ", planner %s, steps %" PRIu64
+             ", slots %" PRIu64 ", forward_steps %" PRIu64,
              fp, name != NULL ? name : "?", s.steps, s.slots, s.forward_steps);
 }
 

@@ -98,18 +98,27 @@ uint64_t uturn__mpi_shape_key(const struct uturn__mpi_making *mk)
     return h;
 }
 
-/* dp's table limit and mode where they are not the defaults (the text
- * stays short enough for two ranks' in one message). */
-static void dp_text(const uturn_problem_t *p, char *buf, size_t cap)
+/* ", level K write_cost W, level K read_cost R" for each level. */
+static void levels_text(const uturn_problem_t *p, char *buf, size_t cap)
 {
-    buf[0]         = '\0';
-    const int used = dp_table_bytes(p) != UTURN_DP_TABLE_BYTES
-                         ? snprintf(buf, cap, ", dp table %llu",
-                                    (unsigned long long)dp_table_bytes(p))
-                         : 0;
-    if (p->dp_mode != UTURN_DP_AUTO && used >= 0 && (size_t)used < cap)
-        snprintf(buf + used, cap - (size_t)used, ", dp_mode %d",
-                 (int)p->dp_mode);
+    const uint64_t levels = p->levels != NULL ? p->level_count : 0;
+    size_t used           = 0;
+    buf[0]                = '\0';
+    for (uint64_t k = 0; k < levels && k < UTURN_MPI_LEVELS && used < cap;
+         k++) {
+        uturn_level_t lv;
+        uturn_level_init(&lv);
+        memcpy(&lv, &p->levels[k],
+               p->levels[k].size != 0 && p->levels[k].size < sizeof lv
+                   ? p->levels[k].size
+                   : sizeof lv);
+        const int n = snprintf(
+            buf + used, cap - used,
+            ", level %llu write_cost %llu, level %llu read_cost %llu",
+            (unsigned long long)k, (unsigned long long)lv.write_cost,
+            (unsigned long long)k, (unsigned long long)lv.read_cost);
+        used += n > 0 ? (size_t)n : 0;
+    }
 }
 
 void uturn__mpi_shape_text(const struct uturn__mpi_making *mk, char *buf,
@@ -117,20 +126,24 @@ void uturn__mpi_shape_text(const struct uturn__mpi_making *mk, char *buf,
 {
     const uturn_problem_t *p = &mk->problem;
     const char *name         = uturn_planner_name(p->planner);
-    char dp[48];
-    dp_text(p, dp, sizeof dp);
+    char levels[UTURN__MPI_WHAT / 2];
+    levels_text(p, levels, sizeof levels);
     snprintf(
         buf, cap,
-        "planner %s, %llu steps, stride %llu, sizes %s, costs %s, "
-        "units %llu, table %llu, compare %d, levels %llu%s",
+        "planner %s, steps %llu, stride %llu, step_bytes %s, step_costs %s, "
+        "units %llu, table_bytes %llu, compare %d, max_steps %llu, "
+        "dp table_bytes %llu, dp_mode %d, levels %llu%s",
         name != NULL ? name : "?", (unsigned long long)p->steps,
         (unsigned long long)p->stride,
-        p->step_bytes                 ? "yes"
+        p->step_bytes                 ? "given"
         : uturn__mpi_online_sized(p) ? "as the run goes"
-                                      : "no",
-        p->step_costs ? "yes" : "no", (unsigned long long)mk->options.units,
+                                      : "none",
+        p->step_costs ? "given" : "none",
+        (unsigned long long)mk->options.units,
         (unsigned long long)mk->options.table_bytes, (int)mk->options.compare,
-        (unsigned long long)(p->levels != NULL ? p->level_count : 0), dp);
+        (unsigned long long)p->max_steps,
+        (unsigned long long)dp_table_bytes(p), (int)p->dp_mode,
+        (unsigned long long)(p->levels != NULL ? p->level_count : 0), levels);
 }
 
 static void check_sized(struct uturn__mpi_making *mk)

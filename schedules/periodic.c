@@ -65,8 +65,9 @@ uturn_status_t uturn__periodic_prepare_stride(uturn_plan_t *plan, uint64_t k,
         char given[128];
         uturn__capacity_text(&plan->problem, given, sizeof given);
         return uturn__fail_infeasible(error, peak, plan->problem.slot_bytes,
-                                      "stride %llu needs %llu slots for %llu "
-                                      "steps; %s",
+                                      "%s with stride %llu needs %llu slots "
+                                      "for %llu steps; %s",
+                                      plan->planner->name,
                                       (unsigned long long)k,
                                       (unsigned long long)peak,
                                       (unsigned long long)n, given);

@@ -135,8 +135,8 @@ void uturn__problem_copy(const uturn_problem_t *in, uturn_problem_t *out);
 uturn_status_t uturn__problem_resolve(const uturn_problem_t *in,
                                       uturn_problem_t *out, bool *has_capacity,
                                       uturn_error_t *error);
-/* "a budget of 100 bytes holds 0 slots of 1024 bytes" or "a capacity of
- * 5 slots": what the caller gave, for infeasible messages. */
+/* "a budget of 100 bytes holds 0 slots of 1024 bytes" or "the capacity
+ * given is 5 slots": what the caller gave, for infeasible messages. */
 void uturn__capacity_text(const uturn_problem_t *p, char *out, size_t cap);
 /* Write stats for a caller whose struct may be older (smaller). */
 void uturn__stats_export(const uturn_stats_t *in, uturn_stats_t *out);
@@ -148,6 +148,9 @@ uturn_status_t uturn__stats_finish(uturn_stats_t *stats,
 /* ---- plans (plan.c) ---- */
 
 struct uturn__planner;
+/* The names of the planners one can ask for, "store-all, periodic, ...",
+ * then " LAST" when @p last is not NULL ("or parsed"), into @p out. */
+void uturn__planner_names(char *out, size_t capacity, const char *last);
 
 struct uturn_plan {
     uturn_allocator_t alloc;

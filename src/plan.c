@@ -1,6 +1,7 @@
 /* Plan objects: the planner registry, creation, counts and freeing. */
 #include "planner.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* The only table of planners: src/ reaches planners through it alone. */
@@ -22,6 +23,22 @@ const char *uturn_planner_name(uturn_planner_t planner)
 {
     const struct uturn__planner *p = find(planner);
     return p != NULL ? p->name : NULL;
+}
+
+void uturn__planner_names(char *out, size_t capacity, const char *last)
+{
+    size_t used = 0;
+    out[0]      = '\0';
+    for (size_t i = 0; i < sizeof registry / sizeof registry[0]; i++) {
+        const struct uturn__planner *p = registry[i];
+        if (p->id == UTURN_PLANNER_PARSED || find(p->id) != p)
+            continue; /* parsed is not asked for; online_disk is online */
+        const int n = snprintf(out + used, capacity - used, "%s%s",
+                               used != 0 ? ", " : "", p->name);
+        used += n > 0 && (size_t)n < capacity - used ? (size_t)n : 0;
+    }
+    if (last != NULL)
+        snprintf(out + used, capacity - used, " %s", last);
 }
 
 uturn_status_t uturn_planner_from_name(const char *name, uturn_planner_t *out)
@@ -118,11 +135,13 @@ static uturn_status_t plan_prepare(uturn_plan_t *plan,
     if (status != UTURN_OK)
         return status;
     plan->planner = find(plan->problem.planner);
-    if (plan->planner == NULL || plan->planner->id == UTURN_PLANNER_PARSED)
+    if (plan->planner == NULL || plan->planner->id == UTURN_PLANNER_PARSED) {
+        char known[128];
+        uturn__planner_names(known, sizeof known, NULL);
         return uturn__fail(error, UTURN_E_INVALID_ARG,
-                           "unknown planner %d (known: store-all, periodic, "
-                           "sqrt, revolve, dp, hrevolve, online)",
-                           (int)plan->problem.planner);
+                           "unknown planner %d (known: %s)",
+                           (int)plan->problem.planner, known);
+    }
     uturn_problem_t given; /* the caller's fields, at the caller's size */
     uturn__problem_copy(problem, &given);
     status = copy_steps(plan, error);

@@ -126,10 +126,9 @@ static uturn_status_t planner_header(struct uturn__planfile *p,
         if (uturn_planner_from_name(name, &id) == UTURN_OK)
             return UTURN_OK;
     }
-    return malformed(p,
-                     "unknown planner '%s' (store-all, periodic, sqrt, "
-                     "revolve, dp or parsed)",
-                     shown(f, q));
+    char known[128];
+    uturn__planner_names(known, sizeof known, "or parsed");
+    return malformed(p, "unknown planner '%s' (%s)", shown(f, q), known);
 }
 
 /* "fingerprint HEX": the fingerprint of the plan that wrote the text, 16

@@ -186,6 +186,6 @@ void uturn__capacity_text(const uturn_problem_t *p, char *out, size_t cap)
                  (unsigned long long)p->slots, p->slots == 1 ? "" : "s",
                  (unsigned long long)p->slot_bytes);
     else
-        snprintf(out, cap, "a capacity of %llu slot%s",
+        snprintf(out, cap, "the capacity given is %llu slot%s",
                  (unsigned long long)p->slots, p->slots == 1 ? "" : "s");
 }

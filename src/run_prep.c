@@ -77,9 +77,21 @@ static uint64_t budget_of(const struct uturn__run *run)
                                           : run->plan->stats.budget_bytes;
 }
 
+/* The largest state the run stores, for the message of a refusal (a walk
+ * over the steps, on that path alone). */
+static uint64_t largest_state(const struct uturn__run *run)
+{
+    uint64_t largest = 0;
+    for (uint64_t i = 0; i < run->steps; i++) {
+        const uint64_t b = uturn__run_data_bytes(run, i);
+        largest          = b > largest ? b : largest;
+    }
+    return largest;
+}
+
 static uturn_status_t over_budget(const struct uturn__run *run)
 {
-    const uint64_t stride = run->sized ? 0 : run->stride;
+    const uint64_t stride = run->sized ? largest_state(run) : run->stride;
     const uturn_status_t status = uturn__fail_infeasible(
         run->error, run->plan->stats.peak_slots, 0,
         "the plan needs %llu bytes of slots here (%llu slots%s%llu bytes "
@@ -88,8 +100,7 @@ static uturn_status_t over_budget(const struct uturn__run *run)
         (unsigned long long)run->need,
         (unsigned long long)run->plan->stats.peak_slots,
         run->sized ? ", states of up to " : " at ",
-        (unsigned long long)(run->sized ? run->plan->problem.slot_bytes
-                                        : stride),
+        (unsigned long long)stride,
         run->ex->storage.ops->name, (unsigned long long)run->budget);
     if (run->error != NULL)
         run->error->minimum_bytes = run->need;

@@ -319,3 +319,36 @@ Test(slot_fit, offline_memory_plans_size_slots_by_the_model)
     cr_assert(o.xbar == plain_gradient());
     cr_assert_eq(s.most, BIG, "x_0 was saved at its own size");
 }
+
+/* Issue 22, finding 10: a sized run over its budget named the plan's
+ * slot_bytes ("states of up to 64 bytes") where the model's largest state
+ * has 368. A plan of 12 slots of 64 bytes fits a budget of 12 * 80 bytes;
+ * with x_3 at 368 bytes (the model's state_size) it does not. */
+Test(slot_fit, over_budget_names_the_largest_state)
+{
+    uturn_executor_t *ex = NULL;
+    cr_assert_eq(uturn_executor_open(NULL, &ex, NULL), UTURN_OK);
+    uturn_problem_t p;
+    uturn_problem_init(&p);
+    p.steps      = STEPS;
+    p.slot_bytes = SLOT;
+    p.slots      = 12;
+    uturn_plan_t *plan = NULL;
+    cr_assert_eq(uturn_plan_create(&p, NULL, &plan, NULL), UTURN_OK);
+    struct big s;
+    const uturn_model_t m = big_model(&s, 3);
+    uturn_run_options_t ro;
+    uturn_run_options_init(&ro);
+    ro.budget_bytes = 12 * 80;
+    uturn_error_t err;
+    uturn_error_init(&err);
+    const uturn_status_t st =
+        uturn_executor_run(ex, plan, &m, &ro, NULL, NULL, &err);
+    cr_assert_eq(st, UTURN_E_INFEASIBLE, "%s: %s", uturn_status_name(st),
+                 err.message);
+    cr_assert(strstr(err.message, "states of up to 368 bytes") != NULL, "%s",
+              err.message);
+    cr_assert_eq(s.saves, 0, "refused before any callback");
+    uturn_plan_free(plan);
+    uturn_executor_free(ex);
+}

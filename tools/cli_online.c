@@ -115,6 +115,18 @@ int cli_online_realise(uturn_plan_t **plan, uint64_t n, const uint64_t *sizes)
         st == UTURN_OK ? uturn_plan_parse(text, len, NULL, &realised, &err)
                        : st;
     free(text);
+    if (st == UTURN_E_INFEASIBLE && sizes != NULL) { /* x_0 alone */
+        uturn_stats_t s;
+        uturn_stats_init(&s);
+        uturn_plan_stats(*plan, &s);
+        return cli_fail("x_0 (%llu bytes) does not fit the online plan's "
+                        "budget of %llu bytes: it needs a budget of at "
+                        "least %llu bytes",
+                        (unsigned long long)sizes[0],
+                        (unsigned long long)s.budget_bytes,
+                        (unsigned long long)sizes[0]),
+               CLI_CANNOT;
+    }
     if (st != UTURN_OK)
         return cli_fail("the online plan stopped before step %llu: %s",
                         (unsigned long long)n, uturn_strerror(st)),

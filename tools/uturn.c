@@ -15,7 +15,7 @@ static const char usage[] =
     "  budget PLANNER ...  the least budget for a recompute factor or a\n"
     "                      cost, or what a budget buys\n"
     "\n"
-    "Planners: store-all, periodic, sqrt, revolve, dp, hrevolve.\n"
+    "Planners: " CLI_PLANNERS ".\n"
     "  -h, --help, --version\n";
 
 static int dispatch(int argc, char **argv)

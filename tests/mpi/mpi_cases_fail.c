@@ -41,7 +41,7 @@ static bool create_fails(MPI_Comm comm, const uturn_problem_t *p,
     uturn_error_init(&err);
     const uturn_status_t st =
         uturn_mpi_plan_create(comm, ex, p, NULL, &mp, NULL, &err);
-    char want[64];
+    char want[256];
     last_rank(comm, want, sizeof want, rest);
     ok &= check(failed_as(st, &err, status, want), "the agreed failure");
     ok &= check(mp == NULL, "no plan");
@@ -82,20 +82,44 @@ bool case_sized_infeasible(MPI_Comm comm)
                         ": its budget of 512 bytes holds no x_0");
 }
 
-/* The last rank changes one thing rank 0 must share: every rank fails. */
+/* The last rank changes one thing rank 0 must share: every rank fails,
+ * and the message names what differs (before, two storage levels that
+ * differed in a cost were quoted as the same text on both ranks). */
 static bool disagrees(MPI_Comm comm, const chain_t *c, int what)
 {
+    static const char *const named[] = {
+        "steps 121 where rank 0 has steps 120",
+        "dp table_bytes 1048576 where rank 0 has",
+        "dp_mode 2 where rank 0 has",
+        "level 1 write_cost 7 where rank 0 has level 1 write_cost 5"};
     uturn_problem_t p;
     uniform_problem(c, BUDGET, &p);
     p.planner = UTURN_PLANNER_DP;
+    uturn_level_t lv[2];
+    uturn_level_init(&lv[0]);
+    uturn_level_init(&lv[1]);
+    lv[0].bytes      = BUDGET;
+    lv[1].slots      = 8;
+    lv[1].write_cost = is_last(comm) ? 7 : 5;
+    lv[1].read_cost  = 5;
     if (is_last(comm) && what == 0)
         p.steps += 1;
     else if (is_last(comm) && what == 1)
         p.table_bytes = 1u << 20; /* dp's exact or approximate plan */
     else if (is_last(comm) && what == 2)
         p.dp_mode = UTURN_DP_APPROXIMATE;
-    return create_fails(comm, &p, UTURN_E_INVALID_ARG,
-                        " disagrees with rank 0");
+    if (what == 3) {
+        p.planner      = UTURN_PLANNER_HREVOLVE;
+        p.budget_bytes = 0;
+        p.levels       = lv;
+        p.level_count  = 2;
+    }
+    int size = 0;
+    MPI_Comm_size(comm, &size);
+    char rest[200];
+    snprintf(rest, sizeof rest, " disagrees with rank 0: rank %d has %s",
+             size - 1, named[what]);
+    return create_fails(comm, &p, UTURN_E_INVALID_ARG, rest);
 }
 
 bool case_disagree(MPI_Comm comm)
@@ -104,7 +128,7 @@ bool case_disagree(MPI_Comm comm)
     bool ok  = check(chain_init(&c, comm, 1000, 1000, STEPS), "chain_init");
     int size = 0;
     MPI_Comm_size(comm, &size);
-    for (int what = 0; what < 3 && size > 1; what++)
+    for (int what = 0; what < 4 && size > 1; what++)
         ok &= disagrees(comm, &c, what);
     chain_free(&c);
     return ok;
