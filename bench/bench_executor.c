@@ -19,7 +19,13 @@
  *     needs more): each run's ratio, and minor page faults per run against
  *     the bytes the executor's storage grew by;
  *  5. deterministic figures: allocations and page faults per run of a
- *     repeated plan.
+ *     repeated plan;
+ *  6. store-all (64 KiB states, 128 MiB) right after a periodic 10 % run,
+ *     whose budget shrank the executor's region; right after the same run
+ *     given store-all's budget (options.budget_bytes), which keeps it; and
+ *     store-all repeated; each against a hand loop that keeps all its
+ *     pages: what growing the region again (faulting its pages in anew)
+ *     costs.
  *
  * Never a test: a missed target never fails; a failed run or differing
  * results do (exit 2).
@@ -27,6 +33,7 @@
  *        how often section 4 runs its cycle; its summary gives each plan's
  *        median ratio over the rounds)
  *        bench_executor --cycle ROUNDS          (section 4 alone)
+ *        bench_executor --regrow                (section 6 alone)
  *        bench_executor --pairs PLANNER BYTES [empty]   (one row of
  *        section 1, or with empty of section 2; REPS=k in the
  *        environment sets the pairs)
@@ -362,6 +369,101 @@ static void section_counts(void)
     free(m.state);
 }
 
+/* A run of plan with options.budget_bytes = budget (0: the plan's). */
+static void run_within(uturn_executor_t *ex, const uturn_plan_t *plan,
+                       struct model *m, uint64_t budget)
+{
+    bench_model_reset(m);
+    const uturn_model_t d = bench_model(m);
+    uturn_run_options_t o;
+    uturn_run_options_init(&o);
+    o.budget_bytes = budget;
+    if (uturn_executor_run(ex, plan, &d, &o, NULL, NULL, NULL) != UTURN_OK)
+        die("a run of section 6");
+}
+
+/* One of section 6's rows: store-all on ex right after `before` (untimed,
+ * with options.budget_bytes = before_budget), against the hand loop on r,
+ * which keeps store-all's pages throughout. */
+static void regrow_row(const char *name, uturn_executor_t *ex,
+                       const uturn_plan_t *before, uint64_t before_budget,
+                       const uturn_plan_t *all, const struct actions *a,
+                       struct region *r, struct model *m)
+{
+    double *ratio = xmalloc((size_t)reps * sizeof *ratio);
+    double *te    = xmalloc((size_t)reps * sizeof *te);
+    double *th    = xmalloc((size_t)reps * sizeof *th);
+    double *fe    = xmalloc((size_t)reps * sizeof *fe);
+    double *fh    = xmalloc((size_t)reps * sizeof *fh);
+    for (int i = 0; i < reps; i++) {
+        const bool exec_first = i % 2 == 0;
+        uint64_t f0           = 0;
+        if (!exec_first) {
+            f0    = minor_faults();
+            th[i] = hand_run(a, r, m);
+            fh[i] = (double)(minor_faults() - f0);
+        }
+        run_within(ex, before, m, before_budget);
+        f0    = minor_faults();
+        te[i] = exec_run(ex, all, m, NULL);
+        fe[i] = (double)(minor_faults() - f0);
+        if (exec_first) {
+            f0    = minor_faults();
+            th[i] = hand_run(a, r, m);
+            fh[i] = (double)(minor_faults() - f0);
+        }
+        ratio[i] = te[i] / th[i];
+    }
+    double med, lo, hi, e, h, x, y;
+    summarize(ratio, reps, &med, &lo, &hi);
+    summarize(te, reps, &e, &x, &y);
+    summarize(th, reps, &h, &x, &y);
+    double faults_e, faults_h;
+    summarize(fe, reps, &faults_e, &x, &y);
+    summarize(fh, reps, &faults_h, &x, &y);
+    printf("| %s | %.3f | %.3f..%.3f | %.1f | %.1f | %.0f | %.0f |\n", name,
+           med, lo, hi, 1e3 * e, 1e3 * h, faults_e, faults_h);
+    free(ratio), free(te), free(th), free(fe), free(fh);
+}
+
+/* Section 6: store-all after a smaller budget, and repeated. */
+static void section_regrow(void)
+{
+    const uint64_t b = 64 * KIB, n = 2048, stride = (b + 15) / 16 * 16;
+    printf("\n## 6. Store-all after a smaller budget (64 KiB states, %llu "
+           "steps, 128 MiB) on one executor, against a hand loop that keeps "
+           "its pages (median of %d pairs, range; faults per run, "
+           "median)\n\n",
+           (unsigned long long)n, reps);
+    printf("| store-all run | ratio | range | executor ms | hand ms | "
+           "executor faults | hand faults |\n|---|---|---|---|---|---|---|\n");
+    struct model m;
+    model_for(&m, b, false);
+    uturn_executor_t *ex = NULL;
+    uturn_executor_create(NULL, &ex, NULL);
+    uturn_plan_t *all =
+        bench_plan(ex, UTURN_PLANNER_STORE_ALL, n, b, n * stride);
+    uturn_plan_t *small = bench_plan(ex, UTURN_PLANNER_PERIODIC, n, b,
+                                     (uint64_t)(0.1 * (double)(n * stride)));
+    struct actions a;
+    actions_of(all, &a);
+    struct region r = {0};
+    region_fit(&r, a.span * stride);
+    hand_run(&a, &r, &m);
+    exec_run(ex, all, &m, NULL);
+    regrow_row("right after periodic 10 %", ex, small, 0, all, &a, &r, &m);
+    regrow_row("right after periodic 10 % run with store-all's budget", ex,
+               small, n * stride, all, &a, &r, &m);
+    regrow_row("right after store-all (repeated)", ex, all, 0, all, &a, &r,
+               &m);
+    region_free(&r);
+    actions_free(&a);
+    uturn_plan_free(small);
+    uturn_plan_free(all);
+    uturn_executor_free(ex);
+    free(m.state);
+}
+
 /* --one PLANNER BYTES exec|hand: one warm run of one side. */
 static int one(int argc, char **argv)
 {
@@ -433,6 +535,10 @@ int main(int argc, char **argv)
         reps = getenv("REPS") != NULL ? atoi(getenv("REPS")) : reps;
         return pairs(argc, argv);
     }
+    if (argc == 2 && strcmp(argv[1], "--regrow") == 0) {
+        section_regrow();
+        return 0;
+    }
     if (argc == 3 && strcmp(argv[1], "--cycle") == 0) {
         rounds = atoi(argv[2]) > 0 ? atoi(argv[2]) : 1;
         section_cycle();
@@ -451,5 +557,6 @@ int main(int argc, char **argv)
     section_cold();
     section_cycle();
     section_counts();
+    section_regrow();
     return 0;
 }

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # dp at the sizes real chains have (issue 12): the figures of the
 # "dp at the sizes real chains have" section of bench/RESULTS.md, printed
-# to standard output (bench/out/dp_scale.txt keeps a copy). Run by hand:
-# it takes half an hour or more, and the machine is shared, so every heavy
-# run is niced and repeated (median and range are reported).
+# to standard output; `bench/run.sh dp_scale` keeps them in
+# bench/results/dp_scale.txt. It takes half an hour or more, and the
+# machine is shared, so every heavy run is niced and repeated (median and
+# range are reported).
 #   bench/dp_scale.sh [REPEATS [quick]]  (default 3)
 # quick: only the figures RESULTS.md needs (the shipped code's work at
 # n = 500, then the timings, the n = 1000 runs last), for a loaded machine.
@@ -15,11 +16,9 @@ repeats=${1:-3}
 quick=${2:-}
 build=build-bench
 old=build-bench-old
-out=bench/out
-mkdir -p $out
 cmake -S . -B $build -DCMAKE_BUILD_TYPE=Release -DUTURN_BUILD_TESTS=OFF \
   -DUTURN_BUILD_EXAMPLES=OFF -DUTURN_BENCH_DP_IDEAS=ON >/dev/null
-cmake --build $build -j"$(nproc)" >/dev/null
+cmake --build $build -j"${JOBS:-2}" >/dev/null
 
 # The code before this issue, with a driver for the same chains (the old
 # bench_dp used a fixed 1000-byte budget).
@@ -28,7 +27,7 @@ if [ ! -x $old/driver ]; then
   git archive b2ed60a | tar -x -C $old/src
   cmake -S $old/src -B $old -DCMAKE_BUILD_TYPE=Release -DUTURN_BUILD_TESTS=OFF \
     -DUTURN_BUILD_EXAMPLES=OFF -DUTURN_BUILD_BENCH=OFF -DUTURN_INSTALL=OFF >/dev/null
-  cmake --build $old -j"$(nproc)" --target uturn_static >/dev/null
+  cmake --build $old -j"${JOBS:-2}" --target uturn_static >/dev/null
   cat >$old/driver.c <<'C'
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -163,4 +162,4 @@ generous() { echo "== generous budget and absurd step counts"
     approx; quality; generous
   fi
   control
-} 2>&1 | tee $out/dp_scale.txt
+} 2>&1

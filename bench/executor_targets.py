@@ -15,8 +15,14 @@ import sys
 
 def figures(path):
     """{key: value}: sections 1 to 4 (ratios, copy %, alternating)."""
+    with open(path, encoding="utf-8") as f:
+        return figures_of(f)
+
+
+def figures_of(lines):
+    """figures() of one output given as lines (bench/write_results.py)."""
     out, sec = {}, 0
-    for line in open(path, encoding="utf-8"):
+    for line in lines:
         m = re.match(r"^## (\d)\.", line)
         if m:
             sec = int(m.group(1))

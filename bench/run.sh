@@ -1,64 +1,242 @@
 #!/usr/bin/env bash
-# The benchmark harness: builds Release, runs the C micro-benchmarks
-# (revolve plan generation, executor overhead and copy throughput) and
-# hyperfine on whole `uturn sweep --run` commands (each planner at a few
-# budgets on the Burgers model, side by side), then regenerates
-# bench/RESULTS.md with the machine description and the exact commands.
-# Figures are ratios measured side by side in one run: the machines here
-# are shared and noisy. Never a test, never a CI gate.
+# The benchmark harness. Each part runs its benchmarks and writes their raw
+# output to bench/results/PART.txt (committed): the commands as `$ ...`
+# lines, each framed by `uptime`, under a header of `#| key: value` lines
+# giving the date, the commit, the machine and the load average before and
+# after. Then bench/write_results.py writes the whole of bench/RESULTS.md
+# from the files in bench/results/, rerunning nothing.
+#
+#   bench/run.sh              every part below, in order (hours: the online
+#                             ratios at s = 50 and dp_scale are the long ones)
+#   bench/run.sh PART...      those parts only, then RESULTS.md
+#   bench/run.sh --list       the parts, and the raw files moved in by hand
+#                             from earlier runs
+#   bench/run.sh --write      RESULTS.md alone, from bench/results/
+#
+# A part that fails leaves its earlier file as it was. Figures are ratios
+# measured side by side in one run: the machine is shared and noisy, so
+# read each with the load beside it. Never a test, never a CI gate.
+# Environment: JOBS (build parallelism, default 2), EXECUTOR_RUNS (outputs
+# of bench_executor in the executor part, default 9), DP_SCALE_ARGS
+# (default "2 quick"), NOTE (a line kept in the raw file's header and shown
+# under its section in RESULTS.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps >/dev/null
-build=build-bench
-cmake -S . -B $build -DCMAKE_BUILD_TYPE=Release -DUTURN_BUILD_TESTS=OFF \
-  -DUTURN_BUILD_EXAMPLES=OFF >/dev/null
-cmake --build $build -j"$(nproc)" >/dev/null
-out=bench/out
-mkdir -p $out
+build="build-bench"
+results=bench/results
+out=bench/out # scratch, not committed
 uturn=$build/tools/uturn
 
-echo "== revolve plan generation (static, then shared library)"
-{ echo "static libuturn.a:"; $build/bench/bench_revolve
-  echo "shared libuturn.so:"; $build/bench/bench_revolve_shared; } | tee $out/revolve.txt
-if [ -x $build/bench/bench_executor ]; then
-  echo "== executor"
-  $build/bench/bench_executor | tee $out/executor.txt
-fi
+# The parts, in the order they run (bench/write_results.py orders the
+# sections). Adding one: a part_NAME function here, its name in this list,
+# and a section function in bench/write_results.py (see bench/README.md).
+parts=(revolve executor dp_exact dp_approx dp_search hrevolve levels_costs
+  levels_io online_ratios online_decide online_bytes online_disk planners
+  dp_scale)
 
-echo "== dp: plan creation time, and how much nesting costs"
-$build/bench/bench_dp exact 1 1 100 200 500 | tee $out/dp.txt
-$build/bench/dp_search | tee $out/dp_search.txt
+part_revolve() {
+  run $build/bench/bench_revolve
+  run $build/bench/bench_revolve_shared
+}
 
-echo "== hrevolve: plan creation time over memory and disk"
-{ echo "# load average at start: $(cut -d" " -f1-3 /proc/loadavg)"; $build/bench/bench_hrevolve 3; } | tee $out/hrevolve.txt
+part_executor() {
+  local files=() i
+  for i in $(seq "${EXECUTOR_RUNS:-9}"); do
+    run_to "$out/executor-$i.txt" $build/bench/bench_executor
+    files+=("$out/executor-$i.txt")
+  done
+  run bench/executor_targets.py "${files[@]}"
+}
 
-echo "== online with levels (periodic disk) against hrevolve for the realised n"
-$build/bench/bench_online_disk | tee $out/online_disk.txt
+part_dp_exact() {
+  run $build/bench/bench_dp exact 3 1 200 500
+  run $build/bench/bench_dp exact 3 2 200 500
+  run $build/bench/bench_dp exact 3 1 1000
+  run $build/bench/bench_dp exact 1 2 1000
+}
 
-echo "== storage levels: hrevolve's costs, and overlapped I/O"
-bench/levels_costs.sh $uturn | tee $out/levels_costs.txt
-for i in 1 2 3; do
-  echo "# run $i, load average at start: $(cut -d" " -f1 /proc/loadavg)"
-  $build/bench/bench_levels 7
-done | tee $out/levels.txt
+part_dp_approx() {
+  run $build/bench/bench_dp approx 3 1 10000
+  run $build/bench/bench_dp quality 20 300
+}
 
-echo "== online: ratios to the offline optimum, decision cost, sizes vs dp"
-{ $build/bench/bench_online ratios 2 3 4 5 10 20
-  $build/bench/bench_online ratios 50 | tail -n +3; } | tee $out/online_ratios.txt
-$build/bench/bench_online decide | tee $out/online_decide.txt
-$build/bench/bench_online bytes | tee $out/online_bytes.txt
+part_dp_search() { run $build/bench/dp_search; }
 
-echo "== hyperfine: uturn sweep --run, one planner and budget per command"
+part_hrevolve() { run $build/bench/bench_hrevolve 3; }
+
+part_levels_costs() { run bench/levels_costs.sh $uturn; }
+
+part_levels_io() {
+  local i
+  for i in 1 2 3; do run $build/bench/bench_levels 7; done
+}
+
+part_online_ratios() {
+  run $build/bench/bench_online ratios 2 3 4 5 10 20
+  run $build/bench/bench_online ratios 50
+}
+
+part_online_decide() { run $build/bench/bench_online decide; }
+
+part_online_bytes() { run $build/bench/bench_online bytes; }
+
+part_online_disk() { run $build/bench/bench_online_disk; }
+
 # Burgers, 4096 points x 2000 steps: a state is 32 KiB, store-all 62.5 MiB
 # (large enough that the runs, not process start-up, are what is timed).
-hyperfine --warmup 3 --runs 10 --style basic \
-  --export-json $out/planners.json --export-markdown $out/planners.md \
-  -L planner store-all,periodic,sqrt,revolve -L budget 2MiB,8MiB,64MiB \
-  "$uturn sweep --run --grid 4096 --planners {planner} --budgets {budget} --format csv" \
-  | tee $out/hyperfine.txt
+part_planners() {
+  run hyperfine --warmup 3 --runs 10 --style basic \
+    --export-markdown $out/planners.md \
+    -L planner store-all,periodic,sqrt,revolve -L budget 2MiB,8MiB,64MiB \
+    "$uturn sweep --run --grid 4096 --planners {planner} --budgets {budget} --format csv"
+  echo "#| block: markdown"
+  cat $out/planners.md
+}
 
-# The dp-at-scale section comes from bench/dp_scale.sh, run by hand (it
-# takes half an hour or more): write-results.sh picks up its
-# bench/out/dp_scale.txt when it is there.
-bench/write-results.sh "$build" > bench/RESULTS.md
-echo "bench/RESULTS.md regenerated"
+# bench/dp_scale.sh prints its own commands and load lines.
+part_dp_scale() {
+  # shellcheck disable=SC2086 # two words by default
+  bench/dp_scale.sh ${DP_SCALE_ARGS:-2 quick}
+}
+
+# --- plumbing -------------------------------------------------------------
+
+loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
+
+# The command line as typed: words with blanks in double quotes.
+line() {
+  local a out=""
+  for a; do
+    case $a in
+    *[[:space:]]*) out+=" \"$a\"" ;;
+    *) out+=" $a" ;;
+    esac
+  done
+  echo "\$$out"
+}
+
+# One command: its line, then its output, framed by uptime.
+run() {
+  uptime
+  line "$@"
+  nice "$@"
+  uptime
+}
+
+# As run, keeping a copy of the output in FILE as well.
+run_to() {
+  local file=$1
+  shift
+  uptime
+  line "$@"
+  nice "$@" | tee "$file"
+  uptime
+}
+
+# HEAD, and the files changed since that the figures can depend on.
+commit() {
+  local head changed others
+  head=$(git rev-parse --short HEAD 2>/dev/null) || {
+    echo unknown
+    return
+  }
+  changed=$(git --no-optional-locks status --porcelain --untracked-files=no |
+    awk '{print $2}')
+  others=$(grep -cvE '^(src|schedules|include|tools|bench|cmake)/|^CMakeLists.txt$' \
+    <<<"$changed" || true)
+  changed=$(grep -E '^(src|schedules|include|tools|bench|cmake)/|^CMakeLists.txt$' \
+    <<<"$changed" | tr '\n' ' ' || true)
+  [ -n "$changed" ] || [ "${others:-0}" -gt 0 ] || {
+    echo "$head"
+    return
+  }
+  changed=${changed% }
+  echo "$head, with uncommitted changes to ${changed:-no file}" \
+    "(and $others other files outside src, schedules, include, tools," \
+    "bench, cmake)"
+}
+
+machine() {
+  local cpu
+  cpu=$(lscpu | sed -n 's/^Model name: *//p' | head -1)
+  echo "$cpu, $(nproc) cores, $(free -g | awk '/^Mem:/ {print $2}') GiB," \
+    "$(uname -sr), $(gcc --version | head -1)"
+}
+
+# Run part $1 into bench/results/$1.txt; if it fails, keep the old file
+# and add the part to $failed.
+record() {
+  local part=$1 tmp status
+  tmp=$(mktemp)
+  echo "== $part"
+  set +e
+  (
+    set -e
+    echo "#| part: $part"
+    echo "#| date: $(date -u '+%Y-%m-%d %H:%M') UTC"
+    echo "#| commit: $(commit)"
+    echo "#| machine: $(machine)"
+    echo "#| build: $build, Release (jemalloc linked into the programs when found)"
+    [ -z "${NOTE:-}" ] || echo "#| note: $NOTE"
+    echo "#| load before: $(loadavg)"
+    "part_$part"
+    echo "#| load after: $(loadavg)"
+  ) 2>&1 | tee "$tmp"
+  status=${PIPESTATUS[0]}
+  set -e
+  if [ "$status" -ne 0 ]; then
+    rm -f "$tmp"
+    echo "bench/run.sh: part $part failed; $results/$part.txt left as it was" >&2
+    failed+=("$part")
+    return 0
+  fi
+  chmod 644 "$tmp" # mktemp's file is private
+  mv "$tmp" $results/"$part".txt
+}
+
+configure_and_build() {
+  scripts/install-deps >/dev/null
+  cmake -S . -B $build -DCMAKE_BUILD_TYPE=Release -DUTURN_BUILD_TESTS=OFF \
+    -DUTURN_BUILD_EXAMPLES=OFF >/dev/null
+  cmake --build $build -j"${JOBS:-2}" >/dev/null
+}
+
+write() {
+  python3 bench/write_results.py bench/RESULTS.md
+  echo "bench/RESULTS.md written from $results/"
+}
+
+known() {
+  local p
+  for p in "${parts[@]}"; do [ "$p" = "$1" ] && return 0; done
+  return 1
+}
+
+case "${1:-}" in
+--list)
+  echo "parts: ${parts[*]}"
+  python3 bench/write_results.py --recorded
+  exit 0
+  ;;
+--write)
+  write
+  exit 0
+  ;;
+esac
+todo=("$@")
+[ $# -gt 0 ] || todo=("${parts[@]}")
+for p in "${todo[@]}"; do
+  known "$p" || {
+    echo "bench/run.sh: no part '$p' (bench/run.sh --list)" >&2
+    exit 1
+  }
+done
+mkdir -p $out $results
+configure_and_build
+failed=()
+for p in "${todo[@]}"; do record "$p"; done # not under ||: set -e must hold
+write
+[ ${#failed[@]} -eq 0 ] || {
+  echo "bench/run.sh: failed: ${failed[*]}" >&2
+  exit 1
+}

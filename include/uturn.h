@@ -1238,8 +1238,12 @@ UTURN_EXPORT void uturn_executor_free(uturn_executor_t *executor);
  * Give back the slot storage and the tables the executor keeps between
  * runs. What it keeps, and why: a run empties every slot on every exit
  * path, but the storage region stays mapped for the next run, so that a
- * code that computes a gradient per iteration (or a line search that tries
- * several budgets) does not fault in fresh pages every time. The promise
+ * code that computes a gradient per iteration does not fault in fresh
+ * pages every time. What is kept is cut to each run's budget before its
+ * first callback, so budgets that stay the same or fall fault the region
+ * in once; a run whose budget rises above what an earlier, smaller one
+ * left faults the grown pages in anew (to avoid it, give every run the
+ * largest budget in uturn_run_options_t.budget_bytes). The promise
  * holds across any sequence of runs: while a run's callbacks execute, the
  * executor holds at most that run's budget for slots, kept storage
  * included (it shrinks what it kept before the first callback); between
