@@ -136,11 +136,12 @@ int cli_output_open(void);
  * arrived (a full disk, a closed pipe), else it fails with exit 1. */
 int cli_output_done(int rc);
 
-/* A file written in full or not at all (cli_outfile.c). */
+/* A file written in full or not at all; a device or FIFO written in
+ * place (cli_outfile.c). */
 struct cli_outfile {
     const char *path; /* the target */
-    char temp[4096];  /* the temporary file beside it */
-    FILE *stream;     /* open on temp, or NULL */
+    char temp[4096];  /* the temporary file beside it; "": in place */
+    FILE *stream;     /* open on temp (or the target), or NULL */
 };
 /* Create the temporary file now (a bad path fails before any work). */
 int cli_outfile_open(const char *path, struct cli_outfile *f);
