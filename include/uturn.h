@@ -302,6 +302,16 @@ typedef struct uturn_problem {
     uint64_t table_bytes;    /* dp: most its tables may hold; default
                                 UTURN_DP_TABLE_BYTES */
     uturn_dp_mode_t dp_mode; /* dp: default UTURN_DP_AUTO */
+    /* Appended in 0.3: planning that takes long reports how far it has
+     * got. hrevolve calls progress(progress_user, done, total) about every
+     * 1% of its tables' work (done and total in its units of work; total
+     * may grow when the search prunes less than it hoped, never done past
+     * total) from the thread that called uturn_plan_create(), and once at
+     * the end; a non-zero return stops planning with UTURN_E_CALLBACK.
+     * Other planners do not call it this round. NULL: no reports. Not
+     * kept by the plan, and not part of its fingerprint. */
+    int (*progress)(void *user, uint64_t done, uint64_t total);
+    void *progress_user;
 } uturn_problem_t;
 
 /**
@@ -368,6 +378,18 @@ UTURN_EXPORT void uturn_level_stats_init_size(uturn_level_stats_t *stats,
  */
 #define UTURN_HREVOLVE_TABLE_BYTES (1024ull * 1024 * 1024)
 #define UTURN_HREVOLVE_WORK        100000000000ull
+
+/**
+ * The most split candidates and range bounds hrevolve's pruned search
+ * may evaluate while it builds its tables: about 6.9e10, some 4 minutes
+ * on one core here (3e8 a second; 10^4 steps over memory 20 and disk 500
+ * take 1.5e9, 4 s; memory 30 and disk 30 take 2.3e8 at 10^4 steps, 1.2e9
+ * at 2 10^4 and 7.0e9 at 4 10^4: the pruning helps less as n grows with
+ * few slots). A request within UTURN_HREVOLVE_WORK whose search passes it
+ * stops there with UTURN_E_UNSUPPORTED, naming the limit; watch long ones
+ * with uturn_problem_t.progress. Since: 0.3
+ */
+#define UTURN_HREVOLVE_EVALS (1ull << 36)
 
 /**
  * The most slots an online plan holds (its reversal, planned exactly at
@@ -573,6 +595,10 @@ typedef struct uturn_plan uturn_plan_t;
  *                        schedule), with a level cheaper to write or to
  *                        read than a faster one (its optimum is not
  *                        guaranteed then), or with a cost past 2^24;
+ *                        hrevolve whose split search passed
+ *                        UTURN_HREVOLVE_EVALS evaluations (since 0.3);
+ *   UTURN_E_CALLBACK     the problem's progress callback returned
+ *                        non-zero (since 0.3);
  *   UTURN_E_NOMEM        an allocation failed.
  * Thread safety: reentrant. The plan is immutable and may be shared.
  * Since: 0.1

@@ -46,6 +46,8 @@ _Static_assert(UTURN_HREVOLVE_TABLE_BYTES == (uint64_t)1 << 30 &&
                    UTURN_HREVOLVE_WORK == 100000000000ull &&
                    UTURN__HR_MAX_STEPS == (uint64_t)1 << 28,
                "the limits message says 2^30 bytes, 10^11 and 2^28 steps");
+_Static_assert(UTURN_HREVOLVE_EVALS == (uint64_t)1 << 36,
+               "the message of a stopped search says 2^36");
 
 /* The limits, decided from the steps and levels alone: no allocation. */
 static uturn_status_t check_limits(const uturn_plan_t *plan,
@@ -155,6 +157,43 @@ static uturn_status_t take_counts(uturn_plan_t *plan,
     return UTURN_OK;
 }
 
+/* The tables, watched by the problem's progress callback and stopped at
+ * UTURN_HREVOLVE_EVALS evaluations of the pruned search. */
+static uturn_status_t build(uturn_plan_t *plan,
+                            const struct uturn__hr_level *levels,
+                            struct uturn__hr_tables **t, uturn_error_t *error)
+{
+    const uint64_t n = plan->problem.steps;
+    struct uturn__hr_need need;
+    uturn__hr_need(n, levels, (size_t)plan->level_count, &need);
+    struct uturn__hr_watch watch = {.progress = plan->problem.progress,
+                                    .user     = plan->problem.progress_user,
+                                    .total    = need.work};
+    const uturn_status_t st = uturn__hr_build_watched(
+        &plan->alloc, n, levels, (size_t)plan->level_count,
+        UTURN_HREVOLVE_EVALS, watch.progress != NULL ? &watch : NULL, t);
+    if (st == UTURN_E_INFEASIBLE)
+        return uturn__fail_infeasible(error, 1, plan->problem.slot_bytes,
+                                      "hrevolve finds no plan for these "
+                                      "levels");
+    if (st == UTURN_E_UNSUPPORTED)
+        return uturn__fail(error, st,
+                           "hrevolve for %llu steps stopped after 2^36 "
+                           "evaluations of its split search (its limit, "
+                           "minutes of planning): plan fewer steps or "
+                           "slots; for very long chains, the online "
+                           "planner's periodic disk schedule",
+                           (unsigned long long)n);
+    if (st == UTURN_E_CALLBACK)
+        return uturn__fail(error, st,
+                           "the progress callback stopped hrevolve's "
+                           "planning");
+    if (st != UTURN_OK)
+        return uturn__fail(error, UTURN_E_NOMEM,
+                           "out of memory for hrevolve's tables");
+    return UTURN_OK;
+}
+
 static uturn_status_t prepare(uturn_plan_t *plan, uturn_error_t *error)
 {
     uturn_status_t st = check_problem(plan, error);
@@ -169,15 +208,9 @@ static uturn_status_t prepare(uturn_plan_t *plan, uturn_error_t *error)
     if (st != UTURN_OK)
         return st;
     struct uturn__hr_tables *t = NULL;
-    st = uturn__hr_build(&plan->alloc, plan->problem.steps, levels,
-                         (size_t)plan->level_count, &t);
-    if (st == UTURN_E_INFEASIBLE)
-        return uturn__fail_infeasible(error, 1, plan->problem.slot_bytes,
-                                      "hrevolve finds no plan for these "
-                                      "levels");
+    st = build(plan, levels, &t, error);
     if (st != UTURN_OK)
-        return uturn__fail(error, UTURN_E_NOMEM,
-                           "out of memory for hrevolve's tables");
+        return st;
     plan->data      = t;
     plan->data_free = tables_free;
     struct uturn__hr_counts counts;

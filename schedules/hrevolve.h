@@ -62,6 +62,19 @@ struct uturn__hr_tables {
     uint64_t *cost[UTURN__MAX_LEVELS];  /* B_k(l, m) at (m-1)(n+1) + l */
     uint32_t *split[UTURN__MAX_LEVELS]; /* its split j */
     uint64_t *down[UTURN__MAX_LEVELS];  /* D_k(l) */
+    /* The work of the build: split candidates and range bounds the
+     * pruned search evaluated, against its limit; progress reports. */
+    uint64_t evals, limit;
+    struct uturn__hr_watch *watch;
+};
+
+/* Who watches a build (uturn_problem_t.progress), or NULL: called about
+ * every 1% of the plain work, with rows done and to do in those units. */
+struct uturn__hr_watch {
+    int (*progress)(void *user, uint64_t done, uint64_t total);
+    void *user;
+    uint64_t total, done, next; /* plain work: all, finished rows, next call */
+    bool stopped;               /* progress said stop */
 };
 
 /* What a build would take, saturated at UINT64_MAX: bytes (the tables,
@@ -78,7 +91,16 @@ void uturn__hr_need(uint64_t n, const struct uturn__hr_level *levels,
 /* Build the tables for n <= UTURN__HR_MAX_STEPS steps and levels whose
  * costs are at most UTURN__HR_MAX_IO_COST (the caller checked both and
  * that some level has a slot). UTURN_E_NOMEM on a failed allocation;
- * UTURN_E_INFEASIBLE when no plan exists. */
+ * UTURN_E_INFEASIBLE when no plan exists; UTURN_E_UNSUPPORTED when the
+ * search passes @p limit evaluations; UTURN_E_CALLBACK when @p watch
+ * (may be NULL) said stop. */
+uturn_status_t uturn__hr_build_watched(const uturn_allocator_t *alloc,
+                                       uint64_t n,
+                                       const struct uturn__hr_level *levels,
+                                       size_t count, uint64_t limit,
+                                       struct uturn__hr_watch *watch,
+                                       struct uturn__hr_tables **out);
+/* The same, unwatched and without a limit on evaluations. */
 uturn_status_t uturn__hr_build(const uturn_allocator_t *alloc, uint64_t n,
                                const struct uturn__hr_level *levels,
                                size_t count, struct uturn__hr_tables **out);

@@ -65,6 +65,7 @@ struct search {
     const uint64_t *left;  /* B_k(., m), the row being filled */
     const uint64_t *right; /* A_k(., m-1), copied out once per row */
     uint64_t read, l, best, j;
+    uint64_t evals; /* bounds and candidates evaluated */
 };
 
 static inline uint64_t candidate(const struct search *s, uint64_t j)
@@ -89,9 +90,11 @@ static void search_range(struct search *s, uint64_t lo, uint64_t hi)
 {
     const uint64_t bound = uturn__hr_sat_add(
         uturn__hr_sat_add(hi + s->read, s->left[lo - 1]), s->right[s->l - hi]);
+    s->evals += 1;
     if (bound >= s->best)
         return;
     if (hi - lo < 8) {
+        s->evals += hi - lo + 1;
         for (uint64_t j = lo; j <= hi; j++) {
             const uint64_t v = candidate(s, j);
             if (v < s->best) {
@@ -116,6 +119,7 @@ static void fill_entry(struct uturn__hr_tables *t, size_t k, uint64_t l,
                         t->r[k],
                         l,
                         t->down[k][l],
+                        0,
                         0};
     uint64_t hint    = uturn__hr_split(t, k, l - 1, m);
     hint             = hint < 1 ? 1 : hint > l ? l : hint;
@@ -127,6 +131,7 @@ static void fill_entry(struct uturn__hr_tables *t, size_t k, uint64_t l,
     search_range(&s, 1, l);
     t->cost[k][uturn__hr_entry(t, l, m)]  = s.best;
     t->split[k][uturn__hr_entry(t, l, m)] = (uint32_t)s.j;
+    t->evals += s.evals;
 }
 
 /*
@@ -174,8 +179,9 @@ static void fill_down(struct uturn__hr_tables *t, size_t k)
 
 /* Row m of a level without the closed form. A row m > l copies B_k(l, l):
  * a segment of l steps has only l states worth storing, and storing one
- * twice in a level is useless, so B_k(l, m) = B_k(l, min(m, l)). */
-static void fill_row(struct uturn__hr_tables *t, size_t k, uint64_t m,
+ * twice in a level is useless, so B_k(l, m) = B_k(l, min(m, l)). false
+ * when the search passed its limit (the row is then unfinished). */
+static bool fill_row(struct uturn__hr_tables *t, size_t k, uint64_t m,
                      uint64_t *right)
 {
     for (uint64_t l = 0; l <= t->n; l++)
@@ -187,12 +193,40 @@ static void fill_row(struct uturn__hr_tables *t, size_t k, uint64_t m,
                 (uint32_t)uturn__hr_split(t, k, l, l);
         } else {
             fill_entry(t, k, l, m, right);
+            if (t->evals > t->limit)
+                return false;
         }
     }
+    return true;
 }
 
-static void fill_level(struct uturn__hr_tables *t, size_t k, bool closed,
-                       uint64_t *right)
+/* A finished row's plain work (hrevolve_need's units): n on a closed
+ * level, else the l candidates of each l from m to n. */
+static uint64_t row_work(uint64_t n, uint64_t m, bool closed)
+{
+    if (closed)
+        return n;
+    return (uint64_t)((uturn__u128)n * (n + 1) / 2 -
+                      (uturn__u128)(m - 1) * m / 2);
+}
+
+/* Report progress when another 1% of the plain work is done; false when
+ * the watcher says stop. */
+static bool report(struct uturn__hr_tables *t, uint64_t work)
+{
+    struct uturn__hr_watch *w = t->watch;
+    if (w == NULL)
+        return true;
+    w->done += work;
+    if (w->done < w->next && w->done < w->total)
+        return true;
+    w->next    = w->done + (w->total / 100 > 0 ? w->total / 100 : 1);
+    w->stopped = w->progress(w->user, w->done, w->total) != 0;
+    return !w->stopped;
+}
+
+static uturn_status_t fill_level(struct uturn__hr_tables *t, size_t k,
+                                 bool closed, uint64_t *right)
 {
     fill_down(t, k);
     for (uint64_t m = 1; m <= t->cap[k]; m++) {
@@ -200,9 +234,12 @@ static void fill_level(struct uturn__hr_tables *t, size_t k, bool closed,
         t->split[k][uturn__hr_entry(t, 0, m)] = 0;
         if (closed)
             fill_row_closed(t, m);
-        else
-            fill_row(t, k, m, right);
+        else if (!fill_row(t, k, m, right))
+            return UTURN_E_UNSUPPORTED;
+        if (!report(t, row_work(t->n, m, closed)))
+            return UTURN_E_CALLBACK;
     }
+    return UTURN_OK;
 }
 
 static size_t cells(const struct uturn__hr_tables *t, size_t k)
@@ -245,7 +282,9 @@ static uturn_status_t build_levels(const uturn_allocator_t *a,
         t->r[k]    = levels[k].read_cost;
         if (alloc_level(a, t, k) != UTURN_OK)
             return UTURN_E_NOMEM;
-        fill_level(t, k, closed_form(levels, k), row);
+        const uturn_status_t st = fill_level(t, k, closed_form(levels, k), row);
+        if (st != UTURN_OK)
+            return st;
     }
     const size_t top = t->levels - 1;
     return uturn__hr_a(t, top, t->n, t->cap[top]) == UTURN__HR_INF
@@ -256,6 +295,15 @@ static uturn_status_t build_levels(const uturn_allocator_t *a,
 uturn_status_t uturn__hr_build(const uturn_allocator_t *a, uint64_t n,
                                const struct uturn__hr_level *levels,
                                size_t count, struct uturn__hr_tables **out)
+{
+    return uturn__hr_build_watched(a, n, levels, count, UINT64_MAX, NULL, out);
+}
+
+uturn_status_t uturn__hr_build_watched(const uturn_allocator_t *a, uint64_t n,
+                                       const struct uturn__hr_level *levels,
+                                       size_t count, uint64_t limit,
+                                       struct uturn__hr_watch *watch,
+                                       struct uturn__hr_tables **out)
 {
     assert(n >= 1 && n <= UTURN__HR_MAX_STEPS);
     assert(count >= 1 && count <= UTURN__MAX_LEVELS);
@@ -269,6 +317,8 @@ uturn_status_t uturn__hr_build(const uturn_allocator_t *a, uint64_t n,
     }
     t->n                    = n;
     t->levels               = count;
+    t->limit                = limit;
+    t->watch                = watch;
     const uturn_status_t st = build_levels(a, t, levels, row);
     uturn__free(a, row, (size_t)(n + 1) * sizeof *row);
     if (st != UTURN_OK) {

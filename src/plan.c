@@ -153,6 +153,8 @@ static uturn_status_t plan_prepare(uturn_plan_t *plan,
     }
     if (status == UTURN_OK)
         status = plan->planner->prepare(plan, error);
+    plan->problem.progress      = NULL; /* the caller's, for planning only */
+    plan->problem.progress_user = NULL;
     if (status != UTURN_OK)
         return status;
     plan->problem.slots = plan->stats.slots; /* the capacity it was made for */

@@ -136,6 +136,15 @@ int cli_output_open(void);
  * arrived (a full disk, a closed pipe), else it fails with exit 1. */
 int cli_output_done(int rc);
 
+/* Planning that takes long reports its progress on stderr
+ * (cli_watch.c): cli_watch() sets the problem's progress callback. */
+struct cli_watch {
+    const char *what; /* the planner */
+    double started, reported;
+    bool shown, tty;
+};
+void cli_watch(uturn_problem_t *problem, struct cli_watch *w);
+
 /* A file written in full or not at all; a device or FIFO written in
  * place (cli_outfile.c). */
 struct cli_outfile {

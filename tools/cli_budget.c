@@ -217,6 +217,8 @@ static int print_at(const struct budget_query *q, const uturn_problem_t *base,
     uturn_plan_t *plan = NULL;
     uturn_error_t error;
     uturn_error_init(&error);
+    struct cli_watch watch;
+    cli_watch(&p, &watch);
     const uturn_status_t st = uturn_plan_create(&p, NULL, &plan, &error);
     if (st != UTURN_OK)
         return cli_library_error(st, &error);

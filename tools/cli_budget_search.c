@@ -62,6 +62,8 @@ static enum verdict plan_at(struct probe *pr, uint64_t c, int *rc)
     uturn_plan_t *plan = NULL;
     uturn_error_t error;
     uturn_error_init(&error);
+    struct cli_watch watch;
+    cli_watch(&p, &watch);
     const uturn_status_t st = uturn_plan_create(&p, NULL, &plan, &error);
     pr->plans++;
     if (st == UTURN_E_INFEASIBLE || st == UTURN_E_OVERFLOW)

@@ -228,7 +228,9 @@ static int open_plan(int argc, char **argv, struct cli_options *o,
         rc = load_levels(o, &levels, &problem);
     uturn_error_t error;
     uturn_error_init(&error);
+    struct cli_watch watch;
     if (rc == CLI_OK) {
+        cli_watch(&problem, &watch);
         const uturn_status_t st =
             uturn_plan_create(&problem, NULL, plan, &error);
         rc = st == UTURN_OK ? CLI_OK : cli_library_error(st, &error);

@@ -150,6 +150,8 @@ static int fill_row(struct runner *r, const struct sweep *sw,
     uturn_plan_t *plan = NULL;
     uturn_error_t err;
     uturn_error_init(&err);
+    struct cli_watch watch;
+    cli_watch(&p, &watch);
     const uturn_status_t st = sw->run
                                   ? uturn_executor_plan(r->ex, &p, &plan, &err)
                                   : uturn_plan_create(&p, NULL, &plan, &err);

@@ -136,6 +136,8 @@ module uturn
     integer(c_int64_t) :: threads      ! dp: threads filling its tables
     integer(c_int64_t) :: table_bytes  ! dp: the most its tables may hold
     integer(c_int) :: dp_mode          ! dp: UTURN_DP_AUTO, _EXACT, _APPROXIMATE
+    type(c_funptr) :: progress         ! since 0.3: planning progress
+    type(c_ptr) :: progress_user
   end type
 
   type, bind(c) :: uturn_level_t

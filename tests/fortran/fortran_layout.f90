@@ -98,6 +98,10 @@ contains
     call field("table_bytes", c_loc(problem%table_bytes), &
         c_sizeof(problem%table_bytes))
     call field("dp_mode", c_loc(problem%dp_mode), c_sizeof(problem%dp_mode))
+    call field("progress", c_loc(problem%progress), &
+        c_sizeof(problem%progress))
+    call field("progress_user", c_loc(problem%progress_user), &
+        c_sizeof(problem%progress_user))
   end subroutine
 
   subroutine level_layout()

@@ -40,6 +40,8 @@ static void problems(void)
     FIELD(uturn_problem_t, threads);
     FIELD(uturn_problem_t, table_bytes);
     FIELD(uturn_problem_t, dp_mode);
+    FIELD(uturn_problem_t, progress);
+    FIELD(uturn_problem_t, progress_user);
     SIZE(uturn_problem_t);
     FIELD(uturn_level_t, size);
     FIELD(uturn_level_t, name);

@@ -124,7 +124,10 @@ class Problem(_Struct):
                 ("step_costs", ctypes.POINTER(u64)), ("unit_bytes", u64),
                 ("levels", ctypes.POINTER(Level)), ("level_count", u64),
                 ("max_steps", u64), ("threads", u64),
-                ("table_bytes", u64), ("dp_mode", enum)]
+                ("table_bytes", u64), ("dp_mode", enum),
+                # Since 0.3: hrevolve's planning progress (left NULL here).
+                ("progress", ctypes.c_void_p),
+                ("progress_user", ctypes.c_void_p)]
     _ARRAYS = ("step_bytes", "step_costs")
 
     def __setattr__(self, name, value):
