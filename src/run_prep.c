@@ -242,6 +242,9 @@ uturn_status_t uturn__run_prepare(struct uturn__run *run)
 {
     run->online           = run->plan->planner->end != NULL;
     run->steps            = run->plan->stats.steps;
+    /* Known before anything is checked: a run refused for its model
+     * still keeps the executor to its budget (uturn__run_release). */
+    run->budget           = budget_of(run);
     uturn_status_t status = check_callbacks(run);
     if (status == UTURN_OK)
         status = choose_sizing(run);

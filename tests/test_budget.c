@@ -8,7 +8,9 @@
  * sizes, contiguous and save/load states, budgets rising and falling,
  * infeasible runs and runs that fail midway. The slot allocator is a
  * counting one, separate from the bookkeeping allocator, so what it counts
- * is exactly the slot storage.
+ * is exactly the slot storage. The same invariant on the default pages
+ * backend (measured from the library's mmap and malloc calls), with file
+ * and user levels, is test_budget_held.c's.
  */
 #include "counting_alloc.h"
 

@@ -5,21 +5,256 @@
  * valid for a validator with the levels that learns n only at the end,
  * the disk never holds more than its slots, and the predicted cost
  * (uturn_plan_online_cost) is the validator's; the cost is never below
- * hrevolve's offline optimum for that n, and equals the figures an
- * independent prototype printed; the first sweep stores only on the disk
- * at multiples of the period; the executor runs it through a file level
- * to the store-all gradient bit for bit, ending where the model says;
- * fingerprints, max_steps and refusals.
+ * hrevolve's offline optimum for that n; the first sweep stores only on
+ * the disk at multiples of the period; the executor runs it through a
+ * file level to the store-all gradient bit for bit, ending where the
+ * model says; fingerprints, max_steps and refusals.
+ *
+ * Every expected cost, period and reach is computed here, not copied from
+ * a program's output: H-Revolve's recurrence (Herrmann and Pallez 2020;
+ * the problem as docs/model.md section 4 states it) written out again for
+ * the offline optimum and the periods' reversals, and the periodic rule as
+ * docs/model.md section 8 describes it (Aupy and Herrmann 2017: the period
+ * minimising (w + r + R(P-1)) / P over the documented search range, x_0,
+ * x_P, ... on the last level, the odd ones freed and the period doubled
+ * when it is full, each period reversed by the optimum with the last
+ * level's free slots). The validator's walk of every realised plan must
+ * cost exactly what that rule gives. The figures docs/model.md quotes
+ * (P = 21; 33 / 15 at n = 10 and 315 / 284 at n = 100 for memory 5 and a
+ * disk of w = r = 5) are checked against the same computation.
  */
-#include "scratch_dir.h"
-
 #include "online_stopper.h"
+#include "scratch_dir.h"
 
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <uturn.h>
+
+#define ULL(x) ((unsigned long long)(x))
+
+/* ---- the truth: H-Revolve's optimum and the periodic rule -------------- */
+
+#define REF_INF    UINT64_MAX
+#define REF_LEVELS 4
+
+/*
+ * H-Revolve's recurrence over levels 0 .. count-1 (slots c_k, write and
+ * read costs w_k, r_k), in uturn's terms (docs/model.md sections 1, 2, 4):
+ * positions 0 .. l of a segment are to be reversed from the top, the first
+ * reversal being the turn or the adjoint step after the segment, and
+ * advancing one position costs 1.
+ *   A_k(l, m): x_0 is live and held nowhere; m slots of level k are free,
+ *              and every slot of the levels below k.
+ *   B_k(l, m): the same, with x_0 live and held on level k in one of the m.
+ * A_k(0, m) = B_k(0, m) = 0. Otherwise, with D_k(l) = A_{k-1}(l, c_{k-1})
+ * (forget level k: infinite for k = 0),
+ *   B_k(l, m) = min(D_k(l), min over 1 <= j <= l of
+ *                   j + A_k(l - j, m - 1) + r_k + B_k(j - 1, m))   (m >= 1)
+ *   A_k(l, m) = min(D_k(l), w_k + B_k(l, m)):
+ * advance j, reverse positions j .. l from x_j with one slot fewer, then
+ * restore x_0 and reverse 0 .. j-1; or store x_0 on level k first. The
+ * optimum for n steps is A_{count-1}(n, c_{count-1}). tests/test_hrevolve.c
+ * evaluates the same recurrence and checks hrevolve against it, and
+ * against an exhaustive search of every plan on small chains.
+ * More than l + 1 slots never help positions 0 .. l, so m is capped.
+ */
+struct ref {
+    uint64_t count, c[REF_LEVELS], w[REF_LEVELS], r[REF_LEVELS];
+    uint64_t len;               /* segments of up to len steps */
+    uint64_t width[REF_LEVELS]; /* m = 0 .. width - 1 kept */
+    uint64_t *a[REF_LEVELS], *b[REF_LEVELS];
+};
+
+static uint64_t ref_add(uint64_t x, uint64_t y)
+{
+    return x == REF_INF || y == REF_INF || y > REF_INF - x ? REF_INF : x + y;
+}
+
+static uint64_t ref_at(const struct ref *t, uint64_t *const *tab, uint64_t k,
+                       uint64_t l, uint64_t m)
+{
+    cr_assert_leq(l, t->len);
+    const uint64_t top = t->width[k] - 1;
+    return tab[k][l * t->width[k] + (m < top ? m : top)];
+}
+
+static uint64_t ref_a(const struct ref *t, uint64_t k, uint64_t l, uint64_t m)
+{
+    return ref_at(t, t->a, k, l, m);
+}
+
+static uint64_t ref_b(const struct ref *t, uint64_t k, uint64_t l, uint64_t m)
+{
+    return ref_at(t, t->b, k, l, m);
+}
+
+/* One entry; the ones it reads (shorter segments, level k - 1) are
+ * there. The loop reads the arrays directly: it runs some 10^8 times. */
+static void ref_entry(struct ref *t, uint64_t k, uint64_t l, uint64_t m)
+{
+    const uint64_t wk = t->width[k], at = l * wk + m;
+    const uint64_t down = k == 0 ? REF_INF : ref_a(t, k - 1, l, t->c[k - 1]);
+    if (l == 0) {
+        t->a[k][at] = t->b[k][at] = 0;
+        return;
+    }
+    uint64_t best     = down;
+    const uint64_t *a = t->a[k], *b = t->b[k];
+    const uint64_t mb = m < wk - 1 ? m : wk - 1; /* B_k(., m) */
+    const uint64_t ma = m == 0 ? 0 : (m - 1 < wk - 1 ? m - 1 : wk - 1);
+    for (uint64_t j = 1; m >= 1 && j <= l; j++) {
+        const uint64_t v = ref_add(ref_add(j + t->r[k], a[(l - j) * wk + ma]),
+                                   b[(j - 1) * wk + mb]);
+        best             = v < best ? v : best;
+    }
+    t->b[k][at]         = m >= 1 ? best : REF_INF;
+    const uint64_t keep = ref_add(t->w[k], t->b[k][at]);
+    t->a[k][at]         = keep < down ? keep : down;
+}
+
+/* The tables for segments of up to len steps over the levels lv. */
+static void ref_build(struct ref *t, const uint64_t (*lv)[3], uint64_t count,
+                      uint64_t len)
+{
+    memset(t, 0, sizeof *t);
+    cr_assert_leq(count, REF_LEVELS);
+    t->count = count;
+    t->len   = len;
+    for (uint64_t k = 0; k < count; k++) {
+        t->c[k]     = lv[k][0];
+        t->w[k]     = lv[k][1];
+        t->r[k]     = lv[k][2];
+        t->width[k] = (t->c[k] < len + 1 ? t->c[k] : len + 1) + 1;
+        t->a[k]     = calloc((len + 1) * t->width[k], sizeof(uint64_t));
+        t->b[k]     = calloc((len + 1) * t->width[k], sizeof(uint64_t));
+        cr_assert(t->a[k] != NULL && t->b[k] != NULL);
+    }
+    for (uint64_t l = 0; l <= len; l++)
+        for (uint64_t k = 0; k < count; k++)
+            for (uint64_t m = 0; m < t->width[k]; m++)
+                ref_entry(t, k, l, m);
+}
+
+static void ref_free(struct ref *t)
+{
+    for (uint64_t k = 0; k < t->count; k++) {
+        free(t->a[k]);
+        free(t->b[k]);
+    }
+}
+
+/* The offline optimum for n steps. */
+static uint64_t ref_optimum(const struct ref *t, uint64_t n)
+{
+    return ref_a(t, t->count - 1, n, t->c[t->count - 1]);
+}
+
+/* beta(c, t) = C(c + t, c), saturated (compared with small costs only). */
+static uint64_t ref_beta(uint64_t c, uint64_t t)
+{
+    __uint128_t v = 1;
+    for (uint64_t i = 1; i <= t; i++) {
+        v = v * (c + i) / i;
+        if (v > ((__uint128_t)1 << 62))
+            return (uint64_t)1 << 62;
+    }
+    return (uint64_t)v;
+}
+
+/* docs/model.md section 8: the period search goes to twice the bound of
+ * Aupy and Herrmann's code, max(beta(c, t1+1), 2 beta(c, t2) + 1), with c
+ * the slots below the last level and t1, t2 the least t with beta(c, t)
+ * > w + r and > w, and at most 8192. */
+static uint64_t ref_search_bound(const uint64_t (*lv)[3], uint64_t count)
+{
+    uint64_t below = 0, t1 = 0, t2 = 0;
+    for (uint64_t k = 0; k + 1 < count; k++)
+        below += lv[k][0];
+    const uint64_t w = lv[count - 1][1], r = lv[count - 1][2];
+    while (ref_beta(below, t1) <= w + r)
+        t1++;
+    while (ref_beta(below, t2) <= w)
+        t2++;
+    const uint64_t one = ref_beta(below, t1 + 1);
+    const uint64_t two = 2 * ref_beta(below, t2) + 1;
+    const uint64_t b   = 2 * (one > two ? one : two);
+    return b < 8192 ? b : 8192;
+}
+
+/* The rule itself, for one set of levels and max_steps. */
+struct rule {
+    struct ref t;
+    uint64_t disk, w, r; /* the last level's slots and costs */
+    uint64_t period;     /* P */
+    uint64_t stride;     /* the first sweep's first stride */
+    uint64_t reach;      /* the most steps a run may take */
+};
+
+/* P minimises (w + r + R(P-1)) / P, R(l) = B_top(l, 1) (the period's
+ * other states reversed from its checkpoint on the last level, with that
+ * one slot of it and every faster slot); ratios compared exactly, ties to
+ * the longer P. */
+static uint64_t rule_period(const struct rule *u, uint64_t bound)
+{
+    const uint64_t top = u->t.count - 1;
+    uint64_t best_p = 0, best_a = 0;
+    for (uint64_t p = 1; p <= bound; p++) {
+        const uint64_t a = u->w + u->r + ref_b(&u->t, top, p - 1, 1);
+        if (best_p == 0 || (__uint128_t)a * best_p <= (__uint128_t)best_a * p) {
+            best_a = a;
+            best_p = p;
+        }
+    }
+    return best_p;
+}
+
+/* Tables for every n up to most (and every period searched). */
+static void rule_make(struct rule *u, const uint64_t (*lv)[3], uint64_t count,
+                      uint64_t max_steps, uint64_t most)
+{
+    memset(u, 0, sizeof *u);
+    const uint64_t bound = ref_search_bound(lv, count);
+    ref_build(&u->t, lv, count, bound > most ? bound : most);
+    u->disk   = lv[count - 1][0];
+    u->w      = lv[count - 1][1];
+    u->r      = lv[count - 1][2];
+    u->period = rule_period(u, bound);
+    if (u->disk == 1) { /* x_0 alone, as far as max_steps or P */
+        u->reach  = max_steps > u->period ? max_steps : u->period;
+        u->stride = u->reach + 1;
+    } else {
+        u->stride = u->period;
+        u->reach  = max_steps != 0 ? max_steps : u->disk * u->period;
+    }
+}
+
+/* The realised plan's cost for n steps: the first sweep stores x_0, x_S,
+ * x_2S, ... below n on the last level, and when it is full at a boundary
+ * keeps the even-numbered ones and doubles S; then every held checkpoint i
+ * from the last is read (r) and its period reversed with its own slot and
+ * the last level's slots free while 0 .. i are held. */
+static uint64_t rule_cost(const struct rule *u, uint64_t n)
+{
+    uint64_t held = 0, stride = u->stride, stores = 0;
+    while (held * stride < n) {
+        if (held == u->disk) {
+            held = (held + 1) / 2;
+            stride *= 2;
+            continue;
+        }
+        held++;
+        stores++;
+    }
+    uint64_t cost = n + stores * u->w;
+    for (uint64_t i = 0; i < held; i++) {
+        const uint64_t end = i + 1 < held ? (i + 1) * stride : n;
+        cost += u->r +
+                ref_b(&u->t, u->t.count - 1, end - 1 - i * stride, u->disk - i);
+    }
+    return cost;
+}
 
 static uturn_plan_t *disk_plan(const uint64_t (*lv)[3], uint64_t count,
                                uint64_t max_steps, uturn_status_t *status)
@@ -165,105 +400,149 @@ static uint64_t offline(const uint64_t (*lv)[3], uint64_t count, uint64_t n)
     return s.cost;
 }
 
+/* The walk of the plan realised for n is valid, within the disk's slots,
+ * costs what the plan predicts, and costs what the rule u gives. */
 static void expect_valid(const uturn_plan_t *plan, uint64_t n,
-                         uint64_t disk_slots, struct drive *out)
+                         const struct rule *u, struct drive *out)
 {
     const struct drive d = drive(plan, n);
-    cr_assert_eq(d.status, UTURN_OK, "n %llu: %s", (unsigned long long)n,
-                 d.message);
-    cr_assert_leq(d.disk.peak_slots, disk_slots, "n %llu",
-                  (unsigned long long)n);
+    cr_assert_eq(d.status, UTURN_OK, "n %llu: %s", ULL(n), d.message);
+    cr_assert_leq(d.disk.peak_slots, u->disk, "n %llu", ULL(n));
     cr_assert_eq(d.off_disk_sweep_stores, 0);
     cr_assert_eq(d.cursor.steps, n);
     cr_assert_eq(d.cursor.cost, d.seen.cost, "n %llu: cursor %llu, walk %llu",
-                 (unsigned long long)n, (unsigned long long)d.cursor.cost,
-                 (unsigned long long)d.seen.cost);
+                 ULL(n), ULL(d.cursor.cost), ULL(d.seen.cost));
     uint64_t predicted = 0;
     cr_assert_eq(uturn_plan_online_cost(plan, n, &predicted, NULL), UTURN_OK);
     cr_assert_eq(predicted, d.seen.cost, "n %llu: predicted %llu, walk %llu",
-                 (unsigned long long)n, (unsigned long long)predicted,
-                 (unsigned long long)d.seen.cost);
+                 ULL(n), ULL(predicted), ULL(d.seen.cost));
+    const uint64_t want = rule_cost(u, n);
+    cr_assert_eq(d.seen.cost, want,
+                 "n %llu: the walk costs %llu, the rule %llu", ULL(n),
+                 ULL(d.seen.cost), ULL(want));
+    if (u->disk > 1 && n > u->period) /* else x_0 alone */
+        cr_assert_eq(d.period, u->period,
+                     "n %llu: period %llu, the rule's %llu", ULL(n),
+                     ULL(d.period), ULL(u->period));
     if (out != NULL)
         *out = d;
 }
 
-Test(online_disk, every_plan_to_2000_is_valid_and_costs_what_was_predicted)
+/* Every n from 1 to max_steps (every step-th) against the rule. */
+static void expect_rule(const uint64_t (*lv)[3], uint64_t count,
+                        uint64_t max_steps, uint64_t step)
 {
-    /* Memory 3; disk 5, w = r = 3: period 10, then doublings. */
-    const uint64_t lv[2][3] = {{3, 0, 0}, {5, 3, 3}};
-    uturn_plan_t *plan      = disk_plan(lv, 2, 2000, NULL);
+    struct rule u;
+    rule_make(&u, lv, count, max_steps, max_steps);
+    uturn_plan_t *plan = disk_plan(lv, count, max_steps, NULL);
     cr_assert_not_null(plan);
-    struct drive d;
-    for (uint64_t n = 1; n <= 2000; n++) {
-        expect_valid(plan, n, 5, &d);
-        if (n > 10)
-            cr_assert_eq(d.period, 10, "the period is %llu",
-                         (unsigned long long)d.period);
-    }
+    for (uint64_t n = 1; n <= max_steps; n += step)
+        expect_valid(plan, n, &u, NULL);
     uturn_plan_free(plan);
+    ref_free(&u.t);
+}
+
+Test(online_disk, every_plan_to_2000_is_valid_and_costs_what_the_rule_says)
+{
+    /* Memory 3; disk 5, w = r = 3: five periods, then doublings. */
+    const uint64_t lv[2][3] = {{3, 0, 0}, {5, 3, 3}};
+    expect_rule(lv, 2, 2000, 1);
 }
 
 Test(online_disk, three_levels_and_one_disk_slot_are_valid)
 {
     const uint64_t three[3][3] = {{4, 0, 0}, {16, 2, 2}, {6, 10, 10}};
-    uturn_plan_t *plan         = disk_plan(three, 3, 700, NULL);
-    cr_assert_not_null(plan);
-    for (uint64_t n = 1; n <= 700; n += 3)
-        expect_valid(plan, n, 6, NULL);
-    uturn_plan_free(plan);
+    expect_rule(three, 3, 700, 3);
     const uint64_t one[2][3] = {{3, 0, 0}, {1, 4, 4}};
-    plan                     = disk_plan(one, 2, 300, NULL);
-    cr_assert_not_null(plan);
-    for (uint64_t n = 1; n <= 300; n++)
-        expect_valid(plan, n, 1, NULL);
-    uturn_plan_free(plan);
+    expect_rule(one, 2, 300, 1);
 }
 
-/* Never below the offline optimum; the prototype's figures (its notes'
- * table, periodic / optimum) for the same requests. */
-Test(online_disk, never_below_hrevolve_and_as_the_prototype_printed)
+/* The recurrence written here gives docs/model.md section 4's hrevolve
+ * figures: 284 for n = 100, memory 5 and disk 100 with w = r = 5 (memory
+ * alone: t(101, 5) = 320); 938 for n = 300 over memory 4, 8 slots with
+ * w = r = 2 and 16 with w = r = 10. */
+Test(online_disk, the_reference_recurrence_gives_the_documented_optima)
 {
-    const uint64_t a[2][3]  = {{5, 0, 0}, {2000, 5, 5}};
-    const uint64_t b[2][3]  = {{10, 0, 0}, {1000, 2, 20}};
-    const uint64_t ns[]     = {10, 50, 100, 200, 500};
-    const uint64_t want_a[] = {33, 159, 315, 630, 1572};
-    const uint64_t opt_a[]  = {15, 125, 284, 596, 1541};
-    const uint64_t want_b[] = {41, 160, 320, 649, 1580};
-    uturn_plan_t *pa        = disk_plan(a, 2, 0, NULL);
-    uturn_plan_t *pb        = disk_plan(b, 2, 0, NULL);
+    const uint64_t two[2][3] = {{5, 0, 0}, {100, 5, 5}};
+    struct ref t;
+    ref_build(&t, two, 2, 100);
+    cr_assert_eq(ref_optimum(&t, 100), 284);
+    cr_assert_eq(ref_a(&t, 0, 100, 5), 320);
+    ref_free(&t);
+    const uint64_t three[3][3] = {{4, 0, 0}, {8, 2, 2}, {16, 10, 10}};
+    ref_build(&t, three, 3, 300);
+    cr_assert_eq(ref_optimum(&t, 300), 938);
+    ref_free(&t);
+}
+
+/* Never below the offline optimum, which the library's hrevolve reaches;
+ * every cost as the rule gives it; the figures docs/model.md section 8
+ * quotes for memory 5 and a disk of w = r = 5 as the rule gives them. */
+Test(online_disk, never_below_hrevolve_and_as_the_rule_says)
+{
+    const uint64_t a[2][3] = {{5, 0, 0}, {2000, 5, 5}};
+    const uint64_t b[2][3] = {{10, 0, 0}, {1000, 2, 20}};
+    const uint64_t ns[]    = {10, 50, 100, 200, 500};
+    struct rule ua, ub;
+    rule_make(&ua, a, 2, 0, 500);
+    rule_make(&ub, b, 2, 0, 500);
+    cr_assert_eq(ua.period, 21,
+                 "docs/model.md: memory 5 and a disk with "
+                 "w = r = 5 give P = 21");
+    cr_assert_eq(rule_cost(&ua, 10), 33);
+    cr_assert_eq(ref_optimum(&ua.t, 10), 15);
+    cr_assert_eq(rule_cost(&ua, 100), 315);
+    cr_assert_eq(ref_optimum(&ua.t, 100), 284);
+    uturn_plan_t *pa = disk_plan(a, 2, 0, NULL);
+    uturn_plan_t *pb = disk_plan(b, 2, 0, NULL);
     cr_assert_not_null(pa);
     cr_assert_not_null(pb);
-    for (size_t i = 0; i < 5; i++) {
+    for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
         struct drive d;
-        expect_valid(pa, ns[i], 2000, &d);
-        cr_assert_eq(d.seen.cost, want_a[i], "n %llu: %llu",
-                     (unsigned long long)ns[i],
-                     (unsigned long long)d.seen.cost);
-        cr_assert_eq(offline(a, 2, ns[i]), opt_a[i]);
-        expect_valid(pb, ns[i], 1000, &d);
-        cr_assert_eq(d.seen.cost, want_b[i]);
-        cr_assert_geq(d.seen.cost, offline(b, 2, ns[i]));
+        expect_valid(pa, ns[i], &ua, &d);
+        const uint64_t opt_a = ref_optimum(&ua.t, ns[i]);
+        cr_assert_eq(offline(a, 2, ns[i]), opt_a, "n %llu", ULL(ns[i]));
+        cr_assert_geq(d.seen.cost, opt_a);
+        expect_valid(pb, ns[i], &ub, &d);
+        const uint64_t opt_b = ref_optimum(&ub.t, ns[i]);
+        cr_assert_eq(offline(b, 2, ns[i]), opt_b, "n %llu", ULL(ns[i]));
+        cr_assert_geq(d.seen.cost, opt_b);
     }
     uturn_plan_free(pa);
     uturn_plan_free(pb);
+    ref_free(&ua.t);
+    ref_free(&ub.t);
+}
+
+/* Memory 3 and a disk of 5 slots with w = r = 3, the rule's reach without
+ * max_steps: disk slots times the period. */
+static uint64_t small_reach(void)
+{
+    const uint64_t lv[2][3] = {{3, 0, 0}, {5, 3, 3}};
+    struct rule u;
+    rule_make(&u, lv, 2, 0, 0);
+    ref_free(&u.t);
+    cr_assert_eq(u.reach, 5 * u.period);
+    return u.reach;
 }
 
 Test(online_disk, reach_max_steps_and_refusals)
 {
     const uint64_t lv[2][3] = {{3, 0, 0}, {5, 3, 3}};
-    /* Without max_steps: disk slots times the period, 50 steps. */
-    uturn_plan_t *plan = disk_plan(lv, 2, 0, NULL);
-    uint64_t cost      = 0;
-    cr_assert_eq(uturn_plan_online_cost(plan, 50, &cost, NULL), UTURN_OK);
+    const uint64_t reach    = small_reach();
+    uturn_plan_t *plan      = disk_plan(lv, 2, 0, NULL);
+    uint64_t cost           = 0;
+    cr_assert_eq(uturn_plan_online_cost(plan, reach, &cost, NULL), UTURN_OK);
     uturn_error_t err;
     uturn_error_init(&err);
-    cr_assert_eq(uturn_plan_online_cost(plan, 51, &cost, &err),
+    cr_assert_eq(uturn_plan_online_cost(plan, reach + 1, &cost, &err),
                  UTURN_E_INVALID_ARG);
-    cr_assert(strstr(err.message, "between 1 and 50") != NULL, "%s",
-              err.message);
+    char between[64];
+    snprintf(between, sizeof between, "between 1 and %llu", ULL(reach));
+    cr_assert(strstr(err.message, between) != NULL, "%s", err.message);
     cr_assert_eq(uturn_plan_online_cost(plan, 0, &cost, NULL),
                  UTURN_E_INVALID_ARG);
-    const struct drive past = drive(plan, 51);
+    const struct drive past = drive(plan, reach + 1);
     cr_assert_eq(past.status, UTURN_E_INVALID_PLAN,
                  "a plan past its reach "
                  "has no turn");
@@ -276,7 +555,7 @@ Test(online_disk, reach_max_steps_and_refusals)
     uturn_plan_stats(plan, &s);
     cr_assert(s.online);
     cr_assert_eq(s.levels, 2);
-    cr_assert_eq(s.slots, 8);
+    cr_assert_eq(s.slots, 3 + 5);
     uturn_plan_free(plan);
     /* max_steps: the sweep ends by itself there. */
     plan                     = disk_plan(lv, 2, 77, NULL);
@@ -393,7 +672,10 @@ Test(online_disk, the_executor_runs_it_through_a_file_to_the_gradient)
     const uint64_t lv[2][3] = {{3, 0, 0}, {5, 3, 3}};
     uturn_plan_t *plan      = disk_plan(lv, 2, 600, NULL);
     cr_assert_not_null(plan);
-    const uint64_t ns[] = {1, 2, 9, 10, 11, 49, 50, 51, 137, 600};
+    /* Either side of the first period's end, of the reach without
+     * max_steps (where the first doubling comes), and further on. */
+    const uint64_t r = small_reach(), p = r / 5;
+    const uint64_t ns[] = {1, 2, p - 1, p, p + 1, r - 1, r, r + 1, 137, 600};
     for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
         run_through_file(ex, plan, ns[i], parent);
     uturn_plan_free(plan);
@@ -409,15 +691,18 @@ Test(online_disk, a_run_past_the_reach_fails_and_says_why)
     uturn_executor_t *ex    = file_executor(parent);
     const uint64_t lv[2][3] = {{3, 0, 0}, {5, 3, 3}};
     uturn_plan_t *plan      = disk_plan(lv, 2, 0, NULL);
-    struct stopper st       = {.stop_at = 51};
+    const uint64_t reach    = small_reach();
+    struct stopper st       = {.stop_at = reach + 1};
     uturn_model_t m         = st_model(&st);
     uturn_error_t err;
     uturn_error_init(&err);
     const uturn_status_t got =
         uturn_executor_run(ex, plan, &m, NULL, NULL, NULL, &err);
     cr_assert_eq(got, UTURN_E_INFEASIBLE, "%d %s", got, err.message);
-    cr_assert(strstr(err.message, "stopped its first sweep at x_50") != NULL,
-              "%s", err.message);
+    char stopped[64];
+    snprintf(stopped, sizeof stopped, "stopped its first sweep at x_%llu",
+             ULL(reach));
+    cr_assert(strstr(err.message, stopped) != NULL, "%s", err.message);
     uturn_plan_free(plan);
     uturn_executor_free(ex);
     cr_assert_eq(scratch_count(parent), 0);
