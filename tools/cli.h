@@ -56,10 +56,28 @@ struct cli_levels {
 int cli_parse_levels(const char *text, bool open_first,
                      struct cli_levels *out);
 
-/* An online plan made real (cli_online.c): *plan is replaced by the plan
- * it makes when told after n steps that x_n is the last (sizes: each
- * state's, given as the sweep reaches it; NULL for uniform states). */
-int cli_online_realise(uturn_plan_t **plan, uint64_t n, const uint64_t *sizes);
+/* An online plan made real (cli_online.c): walked to the end it makes
+ * when told after n steps that x_n is the last (sizes: each state's,
+ * given as the sweep reaches it; NULL for uniform states), every action
+ * checked by a validator as it comes and, when out->stream is set,
+ * written there (plan text with its header, or JSON actions). The counts
+ * are the validator's, with the online plan's own capacity, budget and
+ * fingerprint; nothing is kept that grows with n. */
+/* The most forward steps (of the offline optimum) an online walk takes
+ * on: about a minute of walking here. */
+#define CLI_ONLINE_MOST_FORWARD 500000000ull
+struct cli_online_out {
+    FILE *stream; /* NULL: count only */
+    bool json;    /* the actions as JSON objects, comma-separated */
+};
+struct cli_online_counts {
+    uturn_stats_t stats;
+    uint64_t levels;
+    uturn_level_stats_t level[CLI_MAX_LEVELS]; /* names: the plan's */
+};
+int cli_online_walk(const uturn_plan_t *plan, uint64_t n,
+                    const uint64_t *sizes, const struct cli_online_out *out,
+                    struct cli_online_counts *counts);
 
 /* One option a subcommand takes: its name, whether it has a value, and
  * its one-letter form ('\0': none). */
@@ -162,13 +180,18 @@ void cli_outfile_abort(struct cli_outfile *f);
 /* Report a library failure and return its exit status. */
 int cli_library_error(uturn_status_t status, const uturn_error_t *error);
 
-/* Output of counts, as text or one JSON object; with the plan's levels
- * when plan is not NULL and has several or costly ones. */
+/* Output of counts, as text or one JSON object; with the levels' counts
+ * (s->levels of them) when levels is not NULL and there are several or
+ * costly ones. */
 void cli_print_stats(FILE *out, const char *planner, const uturn_stats_t *s,
                      uint64_t stride, enum cli_format format,
-                     const uturn_plan_t *plan);
+                     const uturn_level_stats_t *levels);
+/* A plan's level counts, into levels[0 .. its levels). */
+void cli_plan_levels(const uturn_plan_t *plan, uturn_level_stats_t *levels);
 /* The plan as a JSON object with an "actions" array. */
 int cli_print_plan_json(FILE *out, const uturn_plan_t *plan);
+/* One action as a JSON object (no newline). */
+void cli_print_action_json(FILE *out, const uturn_action_t *a);
 
 int cli_cmd_plan(int argc, char **argv);
 int cli_cmd_stats(int argc, char **argv);

@@ -230,8 +230,10 @@ static int print_at(const struct budget_query *q, const uturn_problem_t *base,
     uturn_plan_problem(plan, &resolved);
     if (q->has_levels)
         s.budget_bytes = bytes; /* memory's: the answer */
+    uturn_level_stats_t lv[CLI_MAX_LEVELS];
+    cli_plan_levels(plan, lv);
     cli_print_stats(stdout, uturn_planner_name(p.planner), &s, resolved.stride,
-                    format, plan);
+                    format, lv);
     uturn_plan_free(plan);
     return CLI_OK;
 }

@@ -204,9 +204,12 @@ static int load_levels(const struct cli_options *o, struct cli_levels *lv,
     return CLI_OK;
 }
 
-/* Parse options, build the problem and its plan; CLI_OK or exit status. */
+/* Parse options, build the problem and its plan; CLI_OK or exit status.
+ * An online plan's sizes (--sizes) are the caller's to free: the walk
+ * gives them as it goes. */
 static int open_plan(int argc, char **argv, struct cli_options *o,
-                     const char *help, uturn_plan_t **plan)
+                     const char *help, uturn_plan_t **plan,
+                     uint64_t **online_sizes)
 {
     int rc = cli_parse(argc, argv, 2, plan_specs, o);
     if (rc != CLI_OK || o->help) {
@@ -235,11 +238,13 @@ static int open_plan(int argc, char **argv, struct cli_options *o,
             uturn_plan_create(&problem, NULL, plan, &error);
         rc = st == UTURN_OK ? CLI_OK : cli_library_error(st, &error);
     }
-    if (rc == CLI_OK && problem.planner == UTURN_PLANNER_ONLINE)
-        rc = cli_online_realise(plan, o->steps, sizes);
     if (rc != CLI_OK) { /* the callers free a plan only on success */
         uturn_plan_free(*plan);
         *plan = NULL;
+    }
+    if (rc == CLI_OK && problem.planner == UTURN_PLANNER_ONLINE) {
+        *online_sizes = sizes;
+        sizes         = NULL;
     }
     free(sizes);
     free(costs);
@@ -255,14 +260,41 @@ static void print_dp_comment(const uturn_plan_t *plan)
     cli_dp_print(stdout, &s, CLI_DP_COMMENT);
 }
 
+/* An online plan's actions as it makes them when told the end. */
+static int print_online(const struct cli_options *o, const uturn_plan_t *plan,
+                        const uint64_t *sizes)
+{
+    const bool json                 = o->format == FORMAT_JSON;
+    const struct cli_online_out out = {.stream = stdout, .json = json};
+    struct cli_online_counts counts;
+    if (json) {
+        uturn_stats_t s;
+        uturn_stats_init(&s);
+        uturn_plan_stats(plan, &s);
+        printf("{\"planner\": \"online\", \"steps\": %llu, \"slots\": "
+               "%llu, \"slot_bytes\": %llu, \"budget_bytes\": %llu, "
+               "\"actions\": [",
+               (unsigned long long)o->steps, (unsigned long long)s.slots,
+               (unsigned long long)s.slot_bytes,
+               (unsigned long long)s.budget_bytes);
+    }
+    const int rc = cli_online_walk(plan, o->steps, sizes, &out, &counts);
+    if (json && rc == CLI_OK)
+        fputs("\n]}\n", stdout);
+    return rc;
+}
+
 int cli_cmd_plan(int argc, char **argv)
 {
     struct cli_options o = {.command = "plan"};
     uturn_plan_t *plan   = NULL;
-    int rc               = open_plan(argc, argv, &o, plan_help, &plan);
+    uint64_t *sizes      = NULL;
+    int rc = open_plan(argc, argv, &o, plan_help, &plan, &sizes);
     if (rc != CLI_OK || o.help)
         return rc;
-    if (o.format == FORMAT_JSON) {
+    if (strcmp(o.positional, "online") == 0) {
+        rc = print_online(&o, plan, sizes);
+    } else if (o.format == FORMAT_JSON) {
         rc = cli_print_plan_json(stdout, plan);
     } else {
         uturn_error_t error;
@@ -273,6 +305,7 @@ int cli_cmd_plan(int argc, char **argv)
             print_dp_comment(plan);
     }
     uturn_plan_free(plan);
+    free(sizes);
     return rc;
 }
 
@@ -294,22 +327,38 @@ static const char *first_difference(const uturn_stats_t *a,
     return NULL;
 }
 
+/* An online plan's counts, from a checked walk (--walk or not). */
+static int stats_online(const struct cli_options *o, const uturn_plan_t *plan,
+                        const uint64_t *sizes)
+{
+    struct cli_online_counts c;
+    const int rc = cli_online_walk(plan, o->steps, sizes, NULL, &c);
+    if (rc == CLI_OK)
+        cli_print_stats(stdout, "online", &c.stats, 0, o->format, c.level);
+    return rc;
+}
+
 int cli_cmd_stats(int argc, char **argv)
 {
     struct cli_options o = {.command = "stats"};
     uturn_plan_t *plan   = NULL;
-    int rc               = open_plan(argc, argv, &o, stats_help, &plan);
+    uint64_t *sizes      = NULL;
+    int rc = open_plan(argc, argv, &o, stats_help, &plan, &sizes);
     if (rc != CLI_OK || o.help)
         return rc;
+    if (strcmp(o.positional, "online") == 0) {
+        rc = stats_online(&o, plan, sizes);
+        uturn_plan_free(plan);
+        free(sizes);
+        return rc;
+    }
     uturn_stats_t predicted, shown;
     uturn_problem_t problem;
     uturn_stats_init(&predicted);
     uturn_problem_init(&problem);
     uturn_plan_stats(plan, &predicted);
     uturn_plan_problem(plan, &problem);
-    /* A realised online plan is a parsed one: say what made it. */
-    predicted.online = strcmp(o.positional, "online") == 0;
-    shown            = predicted;
+    shown = predicted;
     if (o.walk) {
         uturn_error_t error;
         uturn_error_init(&error);
@@ -324,11 +373,12 @@ int cli_cmd_stats(int argc, char **argv)
                 (cli_fail("the walk disagrees with the prediction on %s", diff),
                  CLI_CANNOT);
     }
-    shown.online = predicted.online;
     cli_dp_keep(&predicted, &shown); /* the walk knows nothing of them */
+    uturn_level_stats_t levels[CLI_MAX_LEVELS];
+    cli_plan_levels(plan, levels);
     if (rc == CLI_OK)
         cli_print_stats(stdout, o.positional, &shown, problem.stride, o.format,
-                        plan);
+                        levels);
     uturn_plan_free(plan);
     return rc;
 }

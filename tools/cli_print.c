@@ -33,25 +33,33 @@ static unsigned long long field(const uturn_stats_t *s, size_t offset)
     return (unsigned long long)*(const uint64_t *)(const void *)(base + offset);
 }
 
-/* The levels are worth printing when there are several, or costs. */
-static bool show_levels(const uturn_plan_t *plan, const uturn_stats_t *s)
+void cli_plan_levels(const uturn_plan_t *plan, uturn_level_stats_t *levels)
 {
-    if (plan == NULL || s->levels == 0)
-        return false;
-    uturn_level_stats_t l;
-    uturn_level_stats_init(&l);
-    uturn_plan_level_stats(plan, 0, &l);
-    return s->levels > 1 || l.write_cost != 0 || l.read_cost != 0;
+    uturn_stats_t s;
+    uturn_stats_init(&s);
+    uturn_plan_stats(plan, &s);
+    for (uint64_t k = 0; k < s.levels && k < CLI_MAX_LEVELS; k++) {
+        uturn_level_stats_init(&levels[k]);
+        uturn_plan_level_stats(plan, k, &levels[k]);
+    }
 }
 
-static void print_levels_json(FILE *out, const uturn_plan_t *plan,
+/* The levels are worth printing when there are several, or costs. */
+static bool show_levels(const uturn_level_stats_t *levels,
+                        const uturn_stats_t *s)
+{
+    if (levels == NULL || s->levels == 0)
+        return false;
+    return s->levels > 1 || levels[0].write_cost != 0 ||
+           levels[0].read_cost != 0;
+}
+
+static void print_levels_json(FILE *out, const uturn_level_stats_t *levels,
                               uint64_t count)
 {
     fputs(", \"levels\": [", out);
-    for (uint64_t k = 0; k < count; k++) {
-        uturn_level_stats_t l;
-        uturn_level_stats_init(&l);
-        uturn_plan_level_stats(plan, k, &l);
+    for (uint64_t k = 0; k < count && k < CLI_MAX_LEVELS; k++) {
+        const uturn_level_stats_t l = levels[k];
         fprintf(out,
                 "%s{\"name\": \"%s\", \"slots\": %llu, \"write_cost\": "
                 "%llu, \"read_cost\": %llu, \"stores\": %llu, "
@@ -67,13 +75,11 @@ static void print_levels_json(FILE *out, const uturn_plan_t *plan,
     fputc(']', out);
 }
 
-static void print_levels_text(FILE *out, const uturn_plan_t *plan,
+static void print_levels_text(FILE *out, const uturn_level_stats_t *levels,
                               uint64_t count)
 {
-    for (uint64_t k = 0; k < count; k++) {
-        uturn_level_stats_t l;
-        uturn_level_stats_init(&l);
-        uturn_plan_level_stats(plan, k, &l);
+    for (uint64_t k = 0; k < count && k < CLI_MAX_LEVELS; k++) {
+        const uturn_level_stats_t l = levels[k];
         fprintf(out,
                 "level %llu %-9s slots %llu, w %llu, r %llu: stores %llu, "
                 "restores %llu, peak_slots %llu, peak_bytes %llu\n",
@@ -88,10 +94,10 @@ static void print_levels_text(FILE *out, const uturn_plan_t *plan,
 
 void cli_print_stats(FILE *out, const char *planner, const uturn_stats_t *s,
                      uint64_t stride, enum cli_format format,
-                     const uturn_plan_t *plan)
+                     const uturn_level_stats_t *level)
 {
     const size_t n    = sizeof count_fields / sizeof count_fields[0];
-    const bool levels = show_levels(plan, s);
+    const bool levels = show_levels(level, s);
     if (format == FORMAT_JSON) {
         fprintf(out, "{\"planner\": \"%s\"", planner);
         for (size_t i = 0; i < n; i++)
@@ -106,7 +112,7 @@ void cli_print_stats(FILE *out, const char *planner, const uturn_stats_t *s,
         if (strcmp(planner, "dp") == 0)
             cli_dp_print(out, s, CLI_DP_JSON);
         if (levels)
-            print_levels_json(out, plan, s->levels);
+            print_levels_json(out, level, s->levels);
         fputs("}\n", out);
         return;
     }
@@ -124,10 +130,10 @@ void cli_print_stats(FILE *out, const char *planner, const uturn_stats_t *s,
     if (strcmp(planner, "dp") == 0)
         cli_dp_print(out, s, CLI_DP_TEXT);
     if (levels)
-        print_levels_text(out, plan, s->levels);
+        print_levels_text(out, level, s->levels);
 }
 
-static void print_action_json(FILE *out, const uturn_action_t *a)
+void cli_print_action_json(FILE *out, const uturn_action_t *a)
 {
     fprintf(out, "{\"op\": \"%s\"", uturn_op_name(a->op));
     if (a->op != UTURN_OP_TURN && a->op != UTURN_OP_FREE)
@@ -163,7 +169,7 @@ int cli_print_plan_json(FILE *out, const uturn_plan_t *plan)
     uturn_action_t a;
     for (bool first = true; uturn_cursor_next(cursor, &a); first = false) {
         fputs(first ? "\n  " : ",\n  ", out);
-        print_action_json(out, &a);
+        cli_print_action_json(out, &a);
     }
     fputs("\n]}\n", out);
     uturn_cursor_free(cursor);

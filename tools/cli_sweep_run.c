@@ -118,9 +118,10 @@ static int row_stats(const struct sweep *sw, const uturn_plan_t *plan,
     p.level_count = 0;
     if (uturn_plan_create(&p, NULL, &copy, NULL) != UTURN_OK)
         return cli_fail("out of memory for an online plan"), CLI_CANNOT;
-    const int rc = cli_online_realise(&copy, sw->steps, NULL);
+    struct cli_online_counts c;
+    const int rc = cli_online_walk(copy, sw->steps, NULL, NULL, &c);
     if (rc == CLI_OK)
-        uturn_plan_stats(copy, s);
+        *s = c.stats;
     s->peak_bytes = s->peak_slots * sw->slot_cost;
     uturn_plan_free(copy);
     return rc;
