@@ -150,7 +150,7 @@ static uturn_status_t resize(struct uturn__storage *st, uint64_t bytes)
 
 static void free_impl(struct uturn__storage *st, struct uturn__file *f)
 {
-    uturn__free(&st->alloc, f->sums, (size_t)f->sums_cap * sizeof *f->sums);
+    uturn__sums_free(&f->sums, &st->alloc);
     uturn__free(&st->alloc, f->parent, f->parent_size);
     uturn__free(&st->alloc, f->run_dir, f->run_dir_size);
     uturn__free(&st->alloc, f, sizeof *f);

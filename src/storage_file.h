@@ -10,6 +10,7 @@
 #define UTURN_STORAGE_FILE_H_INCLUDED
 
 #include "storage.h"
+#include "storage_sums.h"
 
 #include <sys/types.h>
 
@@ -37,13 +38,6 @@ struct uturn__file_io {
     void *context;
 };
 
-/* What a slot id holds: the checksum of its state and which state. */
-struct uturn__file_sum {
-    uint64_t sum;   /* XXH3-64 of the bytes, seeded with the step */
-    uint64_t step;  /* x_step */
-    uint64_t bytes; /* the state's length */
-    bool held;
-};
 
 struct uturn__file {
     char *parent;        /* the directory runs go in (no trailing '/') */
@@ -55,8 +49,7 @@ struct uturn__file {
     bool cleaned;        /* crashed runs' directories were looked for */
     int parent_fd, run_fd, lock_fd, slots_fd; /* -1: not open */
     uint64_t ids;                             /* the run's ids are below this */
-    struct uturn__file_sum *sums;             /* per id; kept from run to run */
-    uint64_t sums_cap;                        /* entries allocated */
+    struct uturn__sums sums;                  /* per id; kept from run to run */
     struct uturn__file_io io;
 };
 

@@ -10,21 +10,16 @@
 #define _GNU_SOURCE /* pread, pwrite, openat with C11 */
 #include "storage_file.h"
 
-#define XXH_INLINE_ALL
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include <xxhash.h>
 
 /* The most one call moves: Linux moves at most 0x7ffff000 bytes per call
  * anyway, and a count this size fits ssize_t everywhere. */
 #define CHUNK ((size_t)1 << 30)
-
-/* The table grows to at least this many ids at once. */
-#define MIN_SUMS 16
 
 static ssize_t sys_pwrite(void *context, int fd, const void *src, size_t bytes,
                           off_t offset)
@@ -69,11 +64,6 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static uint64_t checksum(const void *p, uint64_t bytes, uint64_t step)
-{
-    return XXH3_64bits_withSeed(p, (size_t)bytes, step);
-}
-
 /* The slot lies inside the run's file and its id below the run's ids:
  * anything else is the executor's mistake, refused before any I/O. */
 static uturn_status_t check_slot(struct uturn__storage *st, uint64_t id,
@@ -109,27 +99,11 @@ static uturn_status_t check_slot(struct uturn__storage *st, uint64_t id,
 uturn_status_t uturn__file_reserve(struct uturn__storage *st, uint64_t id)
 {
     struct uturn__file *f = uturn__file_of(st);
-    if (id < f->sums_cap)
+    if (uturn__sums_reserve(&f->sums, &st->alloc, id, f->ids))
         return UTURN_OK;
-    uint64_t cap = f->sums_cap < MIN_SUMS ? MIN_SUMS : f->sums_cap;
-    while (cap <= id)
-        cap = cap > UINT64_MAX / 2 ? UINT64_MAX : cap * 2;
-    cap = cap > f->ids ? f->ids : cap;
-    struct uturn__file_sum *grown =
-        cap > SIZE_MAX / sizeof *grown
-            ? NULL
-            : uturn__alloc_zeroed(&st->alloc, (size_t)cap, sizeof *grown);
-    if (grown == NULL)
-        return uturn__file_fail(st, UTURN_E_NOMEM,
-                                "out of memory for the checksums of %llu "
-                                "slots",
-                                (unsigned long long)cap);
-    if (f->sums_cap != 0)
-        memcpy(grown, f->sums, (size_t)f->sums_cap * sizeof *grown);
-    uturn__free(&st->alloc, f->sums, (size_t)f->sums_cap * sizeof *f->sums);
-    f->sums     = grown;
-    f->sums_cap = cap;
-    return UTURN_OK;
+    return uturn__file_fail(st, UTURN_E_NOMEM,
+                            "out of memory for the checksums of %llu slots",
+                            (unsigned long long)(id + 1));
 }
 
 static uturn_status_t write_all(struct uturn__storage *st, uint64_t offset,
@@ -169,16 +143,13 @@ uturn_status_t uturn__file_write(struct uturn__storage *st, uint64_t id,
     if (status != UTURN_OK)
         return status;
     /* Whatever the id held is being overwritten. */
-    f->sums[id].held   = false;
+    uturn__sums_drop(&f->sums, id);
     const double start = now();
     status             = write_all(st, offset, src, bytes, step);
     st->write_seconds += now() - start;
     if (status != UTURN_OK)
         return status;
-    f->sums[id] = (struct uturn__file_sum){.sum   = checksum(src, bytes, step),
-                                           .step  = step,
-                                           .bytes = bytes,
-                                           .held  = true};
+    uturn__sums_record(&f->sums, id, src, bytes, step);
     st->bytes_written += bytes;
     return UTURN_OK;
 }
@@ -233,15 +204,17 @@ static uturn_status_t read_all(struct uturn__storage *st, uint64_t offset,
 static uturn_status_t check_held(struct uturn__storage *st, uint64_t id,
                                  uint64_t bytes, uint64_t step)
 {
-    const struct uturn__file *f     = uturn__file_of(st);
-    const struct uturn__file_sum *s = id < f->sums_cap ? &f->sums[id] : NULL;
-    if (s == NULL || !s->held)
+    const struct uturn__file *f = uturn__file_of(st);
+    const enum uturn__sum_verdict v =
+        uturn__sums_held(&f->sums, id, bytes, step);
+    if (v == UTURN__SUM_EMPTY)
         return uturn__file_fail(st, UTURN_E_IO,
                                 "checkpoint x_%llu in %s/%s: slot id %llu "
                                 "holds no state",
                                 (unsigned long long)step, f->run_dir,
                                 UTURN__FILE_SLOTS, (unsigned long long)id);
-    if (s->step != step || s->bytes != bytes)
+    if (v == UTURN__SUM_OTHER) {
+        const struct uturn__sum *s = &f->sums.at[id];
         return uturn__file_fail(
             st, UTURN_E_IO,
             "checkpoint x_%llu in %s/%s: slot id %llu holds x_%llu (%llu "
@@ -250,6 +223,7 @@ static uturn_status_t check_held(struct uturn__storage *st, uint64_t id,
             (unsigned long long)id, (unsigned long long)s->step,
             (unsigned long long)s->bytes, (unsigned long long)bytes,
             (unsigned long long)step);
+    }
     return UTURN_OK;
 }
 
@@ -266,7 +240,8 @@ uturn_status_t uturn__file_read(struct uturn__storage *st, uint64_t id,
     const double start = now();
     status             = read_all(st, offset, dst, bytes, step);
     st->read_seconds += now() - start;
-    if (status == UTURN_OK && checksum(dst, bytes, step) != f->sums[id].sum)
+    if (status == UTURN_OK &&
+        uturn__sums_check(&f->sums, id, dst, bytes, step) != UTURN__SUM_SAME)
         status = uturn__file_fail(st, UTURN_E_IO,
                                   "checkpoint x_%llu in %s/%s: checksum "
                                   "mismatch (the file was changed or "
@@ -284,14 +259,10 @@ uturn_status_t uturn__file_read(struct uturn__storage *st, uint64_t id,
 
 void uturn__file_drop(struct uturn__storage *st, uint64_t id)
 {
-    struct uturn__file *f = uturn__file_of(st);
-    if (id < f->sums_cap)
-        f->sums[id].held = false;
+    uturn__sums_drop(&uturn__file_of(st)->sums, id);
 }
 
 void uturn__file_forget_all(struct uturn__storage *st)
 {
-    struct uturn__file *f = uturn__file_of(st);
-    if (f->sums_cap != 0)
-        memset(f->sums, 0, (size_t)f->sums_cap * sizeof *f->sums);
+    uturn__sums_forget(&uturn__file_of(st)->sums);
 }
