@@ -64,6 +64,18 @@ static uint64_t dp_table_bytes(const uturn_problem_t *p)
     return p->table_bytes != 0 ? p->table_bytes : UTURN_DP_TABLE_BYTES;
 }
 
+/* The caller's level k, read no byte past its size. */
+static uturn_level_t level_at(const uturn_problem_t *p, uint64_t k)
+{
+    uturn_level_t lv;
+    uturn_level_init(&lv);
+    memcpy(&lv, &p->levels[k],
+           p->levels[k].size != 0 && p->levels[k].size < sizeof lv
+               ? p->levels[k].size
+               : sizeof lv);
+    return lv;
+}
+
 uint64_t uturn__mpi_shape_key(const struct uturn__mpi_making *mk)
 {
     const uturn_problem_t *p     = &mk->problem;
@@ -87,12 +99,7 @@ uint64_t uturn__mpi_shape_key(const struct uturn__mpi_making *mk)
     const uint64_t levels = p->levels != NULL ? p->level_count : 0;
     h                     = mix(h, levels);
     for (uint64_t k = 0; k < levels && k < UTURN_MPI_LEVELS; k++) {
-        uturn_level_t lv;
-        uturn_level_init(&lv);
-        memcpy(&lv, &p->levels[k],
-               p->levels[k].size != 0 && p->levels[k].size < sizeof lv
-                   ? p->levels[k].size
-                   : sizeof lv);
+        const uturn_level_t lv = level_at(p, k);
         h = mix(mix(h, lv.write_cost), lv.read_cost);
     }
     return h;
@@ -106,13 +113,8 @@ static void levels_text(const uturn_problem_t *p, char *buf, size_t cap)
     buf[0]                = '\0';
     for (uint64_t k = 0; k < levels && k < UTURN_MPI_LEVELS && used < cap;
          k++) {
-        uturn_level_t lv;
-        uturn_level_init(&lv);
-        memcpy(&lv, &p->levels[k],
-               p->levels[k].size != 0 && p->levels[k].size < sizeof lv
-                   ? p->levels[k].size
-                   : sizeof lv);
-        const int n = snprintf(
+        const uturn_level_t lv = level_at(p, k);
+        const int n            = snprintf(
             buf + used, cap - used,
             ", level %llu write_cost %llu, level %llu read_cost %llu",
             (unsigned long long)k, (unsigned long long)lv.write_cost,
