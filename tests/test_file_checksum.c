@@ -19,6 +19,7 @@
  * (the public header says slots start at multiples of 16 and take the
  * stride), not by the backend's own layout code.
  */
+#include "damaged_chain.h"
 #include "file_rig.h"
 
 #include <stdio.h>
@@ -26,24 +27,13 @@
 #include <uturn.h>
 
 #define ULL(x)    ((unsigned long long)(x))
-#define STEPS     10u
-#define VICTIM    3u /* the state damaged; restored 6 restores later */
-#define MAX_BYTES 4099u
+#define STEPS     DC_STEPS
+#define VICTIM    DC_VICTIM
+#define MAX_BYTES DC_MAX_BYTES
 
 static const uint64_t sizes[] = {1, 17, 64, MAX_BYTES};
 
-/* x_step[j] = 1 + 29 step + 7 j (mod 256): each state tells its step
- * apart from the others at every byte, and none is all zero. */
-static unsigned char state_byte(uint64_t step, uint64_t j)
-{
-    return (unsigned char)(1 + 29 * step + 7 * j);
-}
-
-static void state_of(uint64_t step, unsigned char *out, uint64_t bytes)
-{
-    for (uint64_t j = 0; j < bytes; j++)
-        out[j] = state_byte(step, j);
-}
+#define state_of dc_state_of
 
 /* ---- the backend alone ------------------------------------------------- */
 
@@ -107,156 +97,14 @@ Test(file_checksum, the_backend_sees_a_damaged_byte_anywhere_in_a_state)
 
 /* ---- under a run -------------------------------------------------------- */
 
-struct model {
-    unsigned char x[MAX_BYTES];
-    uint64_t bytes;
-    const char *parent; /* the file level's parent directory */
-    uint64_t stride;
-    int64_t damage_pos; /* byte of x_VICTIM to damage; -1: none */
-    bool damaged;
-    uint64_t adjoints, wrong_states;
-    char where[PATH_MAX]; /* the damaged file, for messages */
-};
-
-static int m_forward(void *user, uint64_t step)
-{
-    struct model *m = user;
-    (void)step;
-    for (uint64_t j = 0; j < m->bytes; j++)
-        m->x[j] = (unsigned char)(m->x[j] + 29);
-    return 0;
-}
-
-static int m_turn(void *user)
-{
-    (void)user;
-    return 0;
-}
-
-/* The slot of the file whose bytes are x_step (polled for a few seconds:
- * an overlapped write may still be on its way); -1 if none. */
-static off_t find_state(int fd, const struct model *m, uint64_t step)
-{
-    unsigned char want[MAX_BYTES], got[MAX_BYTES];
-    state_of(step, want, m->bytes);
-    for (int attempt = 0; attempt < 500; attempt++) {
-        struct stat s;
-        cr_assert_eq(fstat(fd, &s), 0);
-        off_t found = -1;
-        int matches = 0;
-        for (off_t at = 0; at + (off_t)m->bytes <= s.st_size;
-             at += (off_t)m->stride) {
-            if (pread(fd, got, m->bytes, at) == (ssize_t)m->bytes &&
-                memcmp(got, want, m->bytes) == 0) {
-                found = at;
-                matches++;
-            }
-        }
-        cr_assert_leq(matches, 1, "x_%llu is in %d slots", ULL(step), matches);
-        if (matches == 1)
-            return found;
-        const struct timespec wait = {0, 10 * 1000 * 1000};
-        nanosleep(&wait, NULL);
-    }
-    return -1;
-}
-
-/* Flip one byte of x_VICTIM where the run's file holds it. */
-static void damage(struct model *m)
-{
-    char run[PATH_MAX];
-    cr_assert_eq(scratch_find(m->parent, "uturn-", run), 1);
-    scratch_join(m->where, run, "slots");
-    const int fd = open(m->where, O_RDWR);
-    cr_assert(fd >= 0, "%s: %s", m->where, strerror(errno));
-    const off_t slot = find_state(fd, m, VICTIM);
-    cr_assert(slot >= 0, "x_%u is not in %s", VICTIM, m->where);
-    const off_t at     = slot + (off_t)m->damage_pos;
-    unsigned char byte = 0;
-    cr_assert_eq(pread(fd, &byte, 1, at), 1);
-    byte ^= 0xa5;
-    cr_assert_eq(pwrite(fd, &byte, 1, at), 1);
-    close(fd);
-    m->damaged = true;
-}
-
-/* Every adjoint sees exactly its state; the first one damages x_VICTIM. */
-static int m_adjoint(void *user, uint64_t step)
-{
-    struct model *m = user;
-    unsigned char want[MAX_BYTES];
-    state_of(step, want, m->bytes);
-    m->wrong_states += memcmp(m->x, want, m->bytes) != 0;
-    m->adjoints += 1;
-    if (m->damage_pos >= 0 && !m->damaged)
-        damage(m);
-    return 0;
-}
-
-static int m_save(void *user, uint64_t step, void *dst, uint64_t bytes)
-{
-    const struct model *m = user;
-    (void)step;
-    cr_assert_eq(bytes, m->bytes);
-    memcpy(dst, m->x, bytes);
-    return 0;
-}
-
-static int m_load(void *user, uint64_t step, const void *src, uint64_t bytes)
-{
-    struct model *m = user;
-    (void)step;
-    cr_assert_eq(bytes, m->bytes);
-    memcpy(m->x, src, bytes);
-    return 0;
-}
-
-/* Every state on the disk level: store x_i in disk slot 1 + i on the way
- * up, restore each on the way down (memory's one slot stays unused). */
+/* The chain and the all-on-disk plan: tests/support/damaged_chain.h. */
 static uturn_plan_t *all_on_disk(void)
 {
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f    = open_memstream(&text, &len);
-    cr_assert_not_null(f);
-    fprintf(f,
-            "uturn-plan 2\nsteps %u\nslots %u\nlevel mem 1 0 0\n"
-            "level disk %u 1 1\n",
-            STEPS, STEPS + 1, STEPS);
-    for (unsigned i = 0; i < STEPS; i++)
-        fprintf(f, "store %u %u\nadvance %u %u\n", i, i + 1, i, i + 1);
-    fprintf(f, "turn\n");
-    for (unsigned i = STEPS; i-- > 0;)
-        fprintf(f, "restore %u %u\nreverse %u\nfree %u\n", i, i + 1, i, i + 1);
-    fclose(f);
-    uturn_plan_t *plan = NULL;
     uturn_error_t err;
     uturn_error_init(&err);
-    cr_assert_eq(uturn_plan_parse(text, len, NULL, &plan, &err), UTURN_OK, "%s",
-                 err.message);
-    free(text);
+    uturn_plan_t *plan = dc_all_on_disk(&err);
+    cr_assert_not_null(plan, "%s", err.message);
     return plan;
-}
-
-static uturn_model_t describe(struct model *m, bool save_load)
-{
-    state_of(0, m->x, m->bytes);
-    m->adjoints = m->wrong_states = 0;
-    m->damaged                    = false;
-    uturn_model_t d;
-    uturn_model_init(&d);
-    d.user        = m;
-    d.forward     = m_forward;
-    d.turn        = m_turn;
-    d.adjoint     = m_adjoint;
-    d.state_bytes = m->bytes;
-    if (save_load) {
-        d.save = m_save;
-        d.load = m_load;
-    } else {
-        d.state = m->x;
-    }
-    return d;
 }
 
 struct setting {
@@ -265,17 +113,18 @@ struct setting {
 };
 
 static void expect_caught(uturn_executor_t *ex, const uturn_plan_t *plan,
-                          struct model *m, const struct setting *c)
+                          struct dc_model *m, const struct setting *c)
 {
     m->damage_pos         = (int64_t)c->pos;
-    const uturn_model_t d = describe(m, c->save_load);
+    const uturn_model_t d = dc_describe(m, c->save_load);
     uturn_report_t rep;
     uturn_report_init(&rep);
     uturn_error_t err;
     uturn_error_init(&err);
     const uturn_status_t st =
         uturn_executor_run(ex, plan, &d, NULL, NULL, &rep, &err);
-    cr_assert(m->damaged, "the damage was never made");
+    cr_assert(m->damaged && !m->lost, "the damage was never made");
+    cr_assert(!m->bad_sizes, "save or load was asked for another size");
     cr_assert_eq(st, UTURN_E_IO,
                  "%llu-byte states, byte %llu of x_%u damaged (sync %d, "
                  "save/load %d): the run returned %s, its adjoints saw %llu "
@@ -309,14 +158,14 @@ static void run_case(const struct setting *c)
     o.level_count        = 1;
     uturn_executor_t *ex = NULL;
     cr_assert_eq(uturn_executor_open(&o, &ex, NULL), UTURN_OK);
-    struct model m = {.bytes = c->bytes, .parent = parent};
+    struct dc_model m = {.bytes = c->bytes, .parent = parent};
     cr_assert_eq(uturn_executor_slot_bytes(ex, c->bytes, &m.stride), UTURN_OK);
     uturn_plan_t *plan = all_on_disk();
     expect_caught(ex, plan, &m, c);
     cr_assert_eq(scratch_count(parent), 0, "the failed run left files");
     /* The executor is whole: the same plan undamaged runs through. */
     m.damage_pos          = -1;
-    const uturn_model_t d = describe(&m, c->save_load);
+    const uturn_model_t d = dc_describe(&m, c->save_load);
     cr_assert_eq(uturn_executor_run(ex, plan, &d, NULL, NULL, NULL, NULL),
                  UTURN_OK);
     cr_assert_eq(m.adjoints, STEPS);

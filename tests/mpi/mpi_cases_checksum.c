@@ -34,9 +34,11 @@
 #include <uturn.h>
 #include <uturn_mpi.h>
 
-#define STEPS     10u
-#define VICTIM    3u /* restored six restores after the damage */
-#define MAX_BYTES 4099u
+#include "damaged_chain.h"
+
+#define STEPS     DC_STEPS
+#define VICTIM    DC_VICTIM
+#define MAX_BYTES DC_MAX_BYTES
 
 static int my_rank, ranks;
 
@@ -56,175 +58,8 @@ static bool everywhere(bool cond)
     return all != 0;
 }
 
-/* x_step[j] = 1 + 29 step + 7 j (mod 256): x_{i+1} = x_i + 29. */
-static void state_of(uint64_t step, unsigned char *out, uint64_t bytes)
-{
-    for (uint64_t j = 0; j < bytes; j++)
-        out[j] = (unsigned char)(1 + 29 * step + 7 * j);
-}
-
-struct model {
-    unsigned char x[MAX_BYTES];
-    uint64_t bytes, stride;
-    const char *parent;
-    long damage_pos; /* byte of x_VICTIM to flip on this rank; -1: none */
-    bool damaged, lost;
-    uint64_t adjoints, wrong_states;
-    char where[PATH_MAX + 16];
-};
-
-static int m_forward(void *user, uint64_t step)
-{
-    struct model *m = user;
-    (void)step;
-    for (uint64_t j = 0; j < m->bytes; j++)
-        m->x[j] = (unsigned char)(m->x[j] + 29);
-    return 0;
-}
-
-static int m_turn(void *user)
-{
-    (void)user;
-    return 0;
-}
-
-/* The run's directory under parent (exactly one). */
-static bool run_dir(const char *parent, char out[PATH_MAX])
-{
-    DIR *d = opendir(parent);
-    int n  = 0;
-    for (struct dirent *e = d != NULL ? readdir(d) : NULL; e != NULL;
-         e                = readdir(d))
-        if (strncmp(e->d_name, "uturn-", 6) == 0 &&
-            snprintf(out, PATH_MAX, "%s/%s", parent, e->d_name) < PATH_MAX)
-            n++;
-    if (d != NULL)
-        closedir(d);
-    return n == 1;
-}
-
-/* The offset of the slot whose bytes are x_VICTIM (polled: an overlapped
- * write may still be on its way), or -1. */
-static off_t find_victim(int fd, const struct model *m)
-{
-    unsigned char want[MAX_BYTES], got[MAX_BYTES];
-    state_of(VICTIM, want, m->bytes);
-    for (int attempt = 0; attempt < 500; attempt++) {
-        struct stat s;
-        if (fstat(fd, &s) != 0)
-            return -1;
-        off_t found = -1;
-        int matches = 0;
-        for (off_t at = 0; at + (off_t)m->bytes <= s.st_size;
-             at += (off_t)m->stride)
-            if (pread(fd, got, m->bytes, at) == (ssize_t)m->bytes &&
-                memcmp(got, want, m->bytes) == 0) {
-                found = at;
-                matches++;
-            }
-        if (matches == 1)
-            return found;
-        const struct timespec wait = {0, 10 * 1000 * 1000};
-        nanosleep(&wait, NULL);
-    }
-    return -1;
-}
-
-static void damage(struct model *m)
-{
-    char dir[PATH_MAX];
-    m->damaged = true;
-    if (!run_dir(m->parent, dir)) {
-        m->lost = true;
-        return;
-    }
-    snprintf(m->where, sizeof m->where, "%s/slots", dir);
-    const int fd       = open(m->where, O_RDWR);
-    const off_t slot   = fd >= 0 ? find_victim(fd, m) : -1;
-    unsigned char byte = 0;
-    const off_t at     = slot + (off_t)m->damage_pos;
-    if (slot < 0 || pread(fd, &byte, 1, at) != 1)
-        m->lost = true;
-    byte ^= 0xa5;
-    if (!m->lost && pwrite(fd, &byte, 1, at) != 1)
-        m->lost = true;
-    if (fd >= 0)
-        close(fd);
-}
-
-static int m_adjoint(void *user, uint64_t step)
-{
-    struct model *m = user;
-    unsigned char want[MAX_BYTES];
-    state_of(step, want, m->bytes);
-    m->wrong_states += memcmp(m->x, want, m->bytes) != 0;
-    m->adjoints += 1;
-    if (m->damage_pos >= 0 && !m->damaged)
-        damage(m);
-    return 0;
-}
-
-static int m_save(void *user, uint64_t step, void *dst, uint64_t bytes)
-{
-    const struct model *m = user;
-    (void)step;
-    memcpy(dst, m->x, bytes < m->bytes ? bytes : m->bytes);
-    return bytes == m->bytes ? 0 : 1;
-}
-
-static int m_load(void *user, uint64_t step, const void *src, uint64_t bytes)
-{
-    struct model *m = user;
-    (void)step;
-    memcpy(m->x, src, bytes < m->bytes ? bytes : m->bytes);
-    return bytes == m->bytes ? 0 : 1;
-}
-
-static uturn_model_t describe(struct model *m, bool save_load)
-{
-    state_of(0, m->x, m->bytes);
-    m->adjoints = m->wrong_states = 0;
-    m->damaged = m->lost = false;
-    uturn_model_t d;
-    uturn_model_init(&d);
-    d.user        = m;
-    d.forward     = m_forward;
-    d.turn        = m_turn;
-    d.adjoint     = m_adjoint;
-    d.state_bytes = m->bytes;
-    if (save_load) {
-        d.save = m_save;
-        d.load = m_load;
-    } else {
-        d.state = m->x;
-    }
-    return d;
-}
-
-/* Store x_i in disk slot 1 + i, restore each on the way down. */
-static uturn_plan_t *all_on_disk(void)
-{
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f    = open_memstream(&text, &len);
-    if (f == NULL)
-        return NULL;
-    fprintf(f,
-            "uturn-plan 2\nsteps %u\nslots %u\nlevel mem 1 0 0\n"
-            "level disk %u 1 1\n",
-            STEPS, STEPS + 1, STEPS);
-    for (unsigned i = 0; i < STEPS; i++)
-        fprintf(f, "store %u %u\nadvance %u %u\n", i, i + 1, i, i + 1);
-    fprintf(f, "turn\n");
-    for (unsigned i = STEPS; i-- > 0;)
-        fprintf(f, "restore %u %u\nreverse %u\nfree %u\n", i, i + 1, i, i + 1);
-    fclose(f);
-    uturn_plan_t *plan = NULL;
-    if (uturn_plan_parse(text, len, NULL, &plan, NULL) != UTURN_OK)
-        plan = NULL;
-    free(text);
-    return plan;
-}
+/* The chain and the all-on-disk plan: tests/support/damaged_chain.h. */
+#define state_of dc_state_of
 
 struct setting {
     uint64_t bytes, pos;
@@ -235,7 +70,7 @@ struct setting {
 /* What every rank must see after the damaged run. */
 static bool expect_agreed(uturn_status_t st, const uturn_error_t *err,
                           const uturn_mpi_report_t *all,
-                          const uturn_report_t *rep, const struct model *m,
+                          const uturn_report_t *rep, const struct dc_model *m,
                           const struct setting *c)
 {
     char line[512];
@@ -257,6 +92,7 @@ static bool expect_agreed(uturn_status_t st, const uturn_error_t *err,
                   all->failed_ranks == 1,
               "the combined report names the damaged rank alone");
     ok &= check(m->wrong_states == 0, "an adjoint saw a damaged state");
+    ok &= check(!m->bad_sizes, "save and load got the state's size");
     if (my_rank == c->victim_rank) {
         ok &= check(m->damaged && !m->lost, "the damage was made");
         ok &= check(strstr(err->message, m->where) != NULL, line);
@@ -285,12 +121,12 @@ static bool run_case(const uturn_mpi_plan_t *mp, const struct setting *c)
     o.level_count        = 1;
     uturn_executor_t *ex = NULL;
     ok &= check(uturn_executor_open(&o, &ex, NULL) == UTURN_OK, "executor");
-    static struct model m;
-    m = (struct model){.bytes = c->bytes, .parent = parent};
+    static struct dc_model m;
+    m = (struct dc_model){.bytes = c->bytes, .parent = parent};
     ok &= check(uturn_executor_slot_bytes(ex, c->bytes, &m.stride) == UTURN_OK,
                 "stride");
     m.damage_pos    = my_rank == c->victim_rank ? (long)c->pos : -1;
-    uturn_model_t d = describe(&m, c->save_load);
+    uturn_model_t d = dc_describe(&m, c->save_load);
     uturn_report_t rep;
     uturn_mpi_report_t all;
     uturn_error_t err;
@@ -304,7 +140,7 @@ static bool run_case(const uturn_mpi_plan_t *mp, const struct setting *c)
     uturn_status_t st  = uturn_mpi_run(mp, ex, &d, &ro, NULL, &rep, &all, &err);
     ok &= expect_agreed(st, &err, &all, &rep, &m, c);
     m.damage_pos = -1;
-    d            = describe(&m, c->save_load);
+    d            = dc_describe(&m, c->save_load);
     st           = uturn_mpi_run(mp, ex, &d, &ro, NULL, NULL, NULL, &err);
     ok &= check(st == UTURN_OK && m.adjoints == STEPS && m.wrong_states == 0,
                 "the next run succeeds everywhere");
@@ -343,7 +179,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &my_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &ranks);
     bool ok = check(ranks >= 2, "mpi_checksum needs at least two ranks");
-    uturn_plan_t *plan   = all_on_disk();
+    uturn_plan_t *plan   = dc_all_on_disk(NULL);
     uturn_mpi_plan_t *mp = NULL;
     uturn_error_t err;
     uturn_error_init(&err);
