@@ -160,6 +160,14 @@ if(TARGET uturn_mpi)
 endif()
 
 # ---------------------------------------------------------------------------
+# The PETSc layer, when it was built: its own CMake package (uturn_petsc)
+# and uturn-petsc.pc (petsc/install_petsc.cmake).
+
+if(TARGET uturn_petsc)
+  include(${PROJECT_SOURCE_DIR}/petsc/install_petsc.cmake)
+endif()
+
+# ---------------------------------------------------------------------------
 # Bindings: Fortran interfaces (source: .mod files are compiler-specific)
 # and the Python package `uturn`, in the site directory of the Python it
 # was configured for (UTURN_INSTALL_PYTHONDIR, cmake/python.cmake), so that

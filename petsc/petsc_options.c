@@ -1,0 +1,115 @@
+/*
+ * The type's options (TSTrajectorySetFromOptions() calls this with the
+ * trajectory's prefix): budgets as sizes the way the CLI reads them, the
+ * planner, the disk level and the validator.
+ */
+#include "petsc_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Read a size option; an option given with a bad size is an error. */
+static PetscErrorCode size_option(PetscOptionItems *PetscOptionsObject,
+                                  const char *name, const char *help,
+                                  uint64_t *value)
+{
+    PetscFunctionBegin;
+    char current[32], text[64], why[160];
+    PetscBool set = PETSC_FALSE;
+    snprintf(current, sizeof current, "%llu", (unsigned long long)*value);
+    PetscCall(PetscOptionsString(name, help, "TSTRAJECTORYUTURN", current, text,
+                                 sizeof text, &set));
+    if (set) {
+        uint64_t bytes = 0;
+        PetscCheck(uturn__petsc_size(text, &bytes, why, sizeof why),
+                   PetscOptionsObject->comm, PETSC_ERR_ARG_WRONG, "%s: %s",
+                   name, why);
+        *value = bytes;
+    }
+    PetscFunctionReturn(0);
+}
+
+static PetscErrorCode cost_option(PetscOptionItems *PetscOptionsObject,
+                                  const char *name, const char *help,
+                                  uint64_t *value)
+{
+    PetscFunctionBegin;
+    PetscInt cost = (PetscInt)*value;
+    PetscCall(PetscOptionsBoundedInt(name, help, "TSTRAJECTORYUTURN", cost,
+                                     &cost, NULL, 0));
+    *value = (uint64_t)cost;
+    PetscFunctionReturn(0);
+}
+
+/* "auto" or a planner uturn knows (not "parsed"). */
+static PetscErrorCode planner_option(PetscOptionItems *PetscOptionsObject,
+                                     struct uturn__petsc_options *o)
+{
+    PetscFunctionBegin;
+    char text[UTURN__PETSC_NAME_MAX];
+    PetscBool set = PETSC_FALSE;
+    PetscCall(PetscOptionsString(
+        "-ts_trajectory_uturn_planner",
+        "auto (revolve, or hrevolve with a disk, when the step count is "
+        "fixed before the solve; online otherwise), or a planner's name",
+        "TSTRAJECTORYUTURN", o->planner, text, sizeof text, &set));
+    if (set) {
+        uturn_planner_t p;
+        PetscCheck(strcmp(text, "auto") == 0 ||
+                       uturn_planner_from_name(text, &p) == UTURN_OK,
+                   PetscOptionsObject->comm, PETSC_ERR_ARG_WRONG,
+                   "-ts_trajectory_uturn_planner: '%s' is not a planner "
+                   "(auto, revolve, hrevolve, online, store-all, periodic, "
+                   "sqrt, dp)",
+                   text);
+        strcpy(o->planner, text);
+    }
+    PetscFunctionReturn(0);
+}
+
+static PetscErrorCode dir_option(PetscOptionItems *PetscOptionsObject,
+                                 struct uturn__petsc_options *o)
+{
+    PetscFunctionBegin;
+    char dir[PETSC_MAX_PATH_LEN];
+    PetscBool set = PETSC_FALSE;
+    PetscCall(PetscOptionsString(
+        "-ts_trajectory_uturn_disk_dir",
+        "Directory of the disk level's files (default $TMPDIR, else /tmp)",
+        "TSTRAJECTORYUTURN", o->disk_dir, dir, sizeof dir, &set));
+    if (set)
+        PetscCall(PetscStrncpy(o->disk_dir, dir, sizeof o->disk_dir));
+    PetscFunctionReturn(0);
+}
+
+PetscErrorCode uturn__petsc_setfromoptions(TSTrajectory tj,
+                                           PetscOptionItems *PetscOptionsObject)
+{
+    PetscFunctionBegin;
+    struct uturn__petsc *u = uturn__petsc_of(tj);
+    PetscCheck(u != NULL, PetscObjectComm((PetscObject)tj), PETSC_ERR_PLIB,
+               "uturn: not a uturn trajectory");
+    struct uturn__petsc_options *o = &u->opt;
+    PetscOptionsHeadBegin(PetscOptionsObject, "uturn trajectory options");
+    PetscCall(size_option(PetscOptionsObject, "-ts_trajectory_uturn_budget",
+                          "Bytes of checkpoints per rank (0: no limit)",
+                          &o->budget_bytes));
+    PetscCall(planner_option(PetscOptionsObject, o));
+    PetscCall(size_option(PetscOptionsObject, "-ts_trajectory_uturn_disk",
+                          "Bytes of checkpoints on disk per rank (0: none)",
+                          &o->disk_bytes));
+    PetscCall(dir_option(PetscOptionsObject, o));
+    PetscCall(cost_option(
+        PetscOptionsObject, "-ts_trajectory_uturn_disk_write_cost",
+        "Cost of writing a state to disk, in steps", &o->disk_write_cost));
+    PetscCall(cost_option(
+        PetscOptionsObject, "-ts_trajectory_uturn_disk_read_cost",
+        "Cost of reading a state from disk, in steps", &o->disk_read_cost));
+    PetscBool validate = o->validate ? PETSC_TRUE : PETSC_FALSE;
+    PetscCall(PetscOptionsBool("-ts_trajectory_uturn_validate",
+                               "Check every action with uturn's validator",
+                               "TSTRAJECTORYUTURN", validate, &validate, NULL));
+    o->validate = validate == PETSC_TRUE;
+    PetscOptionsHeadEnd();
+    PetscFunctionReturn(0);
+}

@@ -1,0 +1,103 @@
+/*
+ * A run: from set(0) to the end of the adjoint. It owns the cursor over
+ * the plan, the validator, the slots and the per-step records; the plan
+ * itself (and the MPI layer's communicator) outlives runs.
+ */
+#include "petsc_internal.h"
+
+#include <string.h>
+
+/* A validator for the plan's problem as it was resolved: its capacity in
+ * slots, per level; the step count unknown for an online plan. */
+static PetscErrorCode open_validator(struct uturn__petsc *u)
+{
+    PetscFunctionBegin;
+    if (!u->opt.validate)
+        PetscFunctionReturn(0);
+    uturn_problem_t p;
+    uturn_problem_init(&p);
+    uturn_plan_problem(uturn_mpi_plan_core(u->plan), &p);
+    p.budget_bytes = 0;
+    if (p.level_count > 0)
+        p.slots = 0;
+    if (u->online)
+        p.steps = 0;
+    uturn_error_t err;
+    uturn_error_init(&err);
+    PetscCheck(uturn_validator_create(&p, NULL, &u->validator, &err) ==
+                   UTURN_OK,
+               PETSC_COMM_SELF, PETSC_ERR_PLIB,
+               "uturn: no validator for the plan: %s", err.message);
+    PetscFunctionReturn(0);
+}
+
+/* Whether the TS's method reuses its last stage as the next step's first
+ * (an RK tableau with the FSAL property). */
+static PetscErrorCode fsal_of(struct uturn__petsc *u, TS ts)
+{
+    PetscFunctionBegin;
+    PetscBool rk = PETSC_FALSE, fsal = PETSC_FALSE;
+    PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSRK, &rk));
+    if (rk)
+        PetscCall(TSRKGetTableau(ts, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+                                 &fsal));
+    u->fsal = fsal == PETSC_TRUE;
+    PetscFunctionReturn(0);
+}
+
+PetscErrorCode uturn__petsc_run_begin(struct uturn__petsc *u, TS ts, Vec x)
+{
+    PetscFunctionBegin;
+    PetscCall(uturn__petsc_run_drop(u));
+    PetscCall(uturn__petsc_plan_begin(u, ts, x));
+    PetscCheck(uturn_cursor_create(uturn_mpi_plan_core(u->plan), NULL,
+                                   &u->cursor) == UTURN_OK,
+               PETSC_COMM_SELF, PETSC_ERR_MEM, "uturn: out of memory");
+    PetscCall(open_validator(u));
+    PetscInt local = 0;
+    PetscCall(VecGetLocalSize(x, &local));
+    PetscCall(uturn__petsc_slots_open(&u->slots, u->plan_slots,
+                                      u->plan_disk_slots, local,
+                                      u->opt.disk_dir, u->comm));
+    PetscCall(uturn__petsc_step_wrap(u, ts));
+    PetscCall(uturn__petsc_adapt_wrap(u, ts));
+    u->wrap.chose     = false;
+    u->wrap.recording = true;
+    u->wrap.have_dt   = false;
+    u->last_step      = UTURN_NONE;
+    u->restored_slot  = UTURN_NONE;
+    PetscCall(fsal_of(u, ts));
+    u->phase  = UTURN__PETSC_FORWARD;
+    u->steps  = u->request.steps > 0 ? u->request.steps : UTURN_NONE;
+    u->target = 0;
+    u->live   = 0;
+    u->turned = false;
+    PetscFunctionReturn(0);
+}
+
+PetscErrorCode uturn__petsc_run_drop(struct uturn__petsc *u)
+{
+    PetscFunctionBegin;
+    uturn_cursor_free(u->cursor);
+    uturn_validator_free(u->validator);
+    u->cursor    = NULL;
+    u->validator = NULL;
+    PetscCall(uturn__petsc_slots_close(&u->slots));
+    PetscCall(uturn__petsc_records_free(&u->rec));
+    memset(&u->count, 0, sizeof u->count);
+    u->wrap.recording = false;
+    u->phase          = UTURN__PETSC_IDLE;
+    PetscFunctionReturn(0);
+}
+
+PetscErrorCode uturn__petsc_drop_all(struct uturn__petsc *u)
+{
+    PetscFunctionBegin;
+    PetscCall(uturn__petsc_run_drop(u));
+    PetscCall(VecDestroy(&u->work));
+    uturn_mpi_plan_free(u->plan);
+    uturn_executor_free(u->executor);
+    u->plan     = NULL;
+    u->executor = NULL;
+    PetscFunctionReturn(0);
+}
