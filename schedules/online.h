@@ -111,16 +111,6 @@ static inline void uturn__ol_push(struct view *v, uint64_t slot)
     v->freestk[v->h->nfree++] = slot;
 }
 
-/* Binomial arithmetic (online_math.c), saturating at INF: beta(c, r) =
- * C(c + r, c) capped at cap; rep the least r with beta(c, r) >= l; t(l, c)
- * revolve's forward steps for l states and c slots (t_at with r known);
- * split revolve's smallest optimal split. */
-uint64_t uturn__ol_beta(uint64_t c, uint64_t r, uint64_t cap);
-uint64_t uturn__ol_rep(uint64_t l, uint64_t c);
-uint64_t uturn__ol_add(uint64_t a, uint64_t b);
-uint64_t uturn__ol_t(uint64_t l, uint64_t c);
-uint64_t uturn__ol_t_at(uint64_t l, uint64_t c, uint64_t r);
-uint64_t uturn__ol_split(uint64_t l, uint64_t c);
 
 /* The state block and the first sweep (online_sweep.c). */
 size_t uturn__ol_state_bytes(uint64_t slots, uint64_t max_steps);

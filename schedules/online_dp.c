@@ -5,7 +5,7 @@
 #include <string.h>
 /* The capacity of a block's ranges at marginal level lam: range x (slots
  * s - j - x, weight w = K - 1 - x) takes the lengths whose marginal cost
- * r + w is at most lam, uturn__ol_beta(c, lam - w) of them (at least 1). Capped at
+ * r + w is at most lam, uturn__bin_beta(c, lam - w) of them (at least 1). Capped at
  * W + 1, which is all a caller compares against. */
 static uint64_t block_capacity(uint64_t s, uint64_t j, uint64_t K,
                                uint64_t lam, uint64_t W)
@@ -13,7 +13,7 @@ static uint64_t block_capacity(uint64_t s, uint64_t j, uint64_t K,
     uint64_t sum = 0;
     for (uint64_t x = 0; x < K && sum < W; x++) {
         const uint64_t w = K - 1 - x;
-        sum += uturn__ol_beta(s - j - x, lam > w ? lam - w : 0, W + 1);
+        sum += uturn__bin_beta(s - j - x, lam > w ? lam - w : 0, W + 1);
     }
     return sum;
 }
@@ -25,7 +25,7 @@ static uint64_t block_level(uint64_t s, uint64_t j, uint64_t K, uint64_t W,
                             uint64_t from)
 {
     const uint64_t c0 = s - j;
-    uint64_t lo = uturn__ol_rep((W + K - 1) / K, c0), hi = uturn__ol_rep(W, c0) + K - 1;
+    uint64_t lo = uturn__bin_rep((W + K - 1) / K, c0), hi = uturn__bin_rep(W, c0) + K - 1;
     lo          = from > lo ? from : lo;
     if (lo >= hi)
         return hi;
@@ -59,13 +59,13 @@ static void block_lengths(struct view *v, uint64_t s, uint64_t j,
     uint64_t sum = 0;
     for (uint64_t x = 0; x < K; x++) {
         const uint64_t w = K - 1 - x;
-        v->L[x] = lam > w + 1 ? uturn__ol_beta(s - j - x, lam - w - 1, W + 1) : 1;
+        v->L[x] = lam > w + 1 ? uturn__bin_beta(s - j - x, lam - w - 1, W + 1) : 1;
         sum += v->L[x];
     }
     uint64_t rest = W - sum, acc = 0;
     for (uint64_t x = 0; x < K; x++) {
         const uint64_t w   = K - 1 - x;
-        const uint64_t top = uturn__ol_beta(s - j - x, lam > w ? lam - w : 0, W + 1);
+        const uint64_t top = uturn__bin_beta(s - j - x, lam > w ? lam - w : 0, W + 1);
         const uint64_t add = top - v->L[x] < rest ? top - v->L[x] : rest;
         /* A range that took some of this level's units has repetition
          * number lam - w; one left at the level below has lam - w - 1.
@@ -86,7 +86,7 @@ static uint64_t block_costs(struct view *v, uint64_t s, uint64_t j,
     uint64_t cost = 0;
     for (uint64_t x = 0; x < K; x++) {
         const uint64_t w = K - 1 - x;
-        cost = uturn__ol_add(cost, uturn__ol_add(uturn__ol_t_at(v->L[x], s - j - x, v->asg[x]),
+        cost = uturn__sat_add(cost, uturn__sat_add(uturn__bin_t_at(v->L[x], s - j - x, v->asg[x]),
                                      (uint64_t)((uturn__u128)w * v->L[x])));
     }
     return cost;
@@ -145,7 +145,7 @@ static uint64_t block_total(struct view *v, uint64_t s, uint64_t i,
          * Most candidate blocks fail here, before any length is worked
          * out. */
         const uint64_t ctop = s - j - K + 1;
-        const uint64_t low  = *lam > 1 ? uturn__ol_beta(ctop, *lam - 1, W + 1) : 1;
+        const uint64_t low  = *lam > 1 ? uturn__bin_beta(ctop, *lam - 1, W + 1) : 1;
         if (low >= W || v->held[i] + W - low < v->held[i + K - 1])
             return INF;
     }
@@ -162,7 +162,7 @@ static uint64_t block_total(struct view *v, uint64_t s, uint64_t i,
  * the offline optimum of that many states less the sweep already done. */
 static uint64_t region_bound(uint64_t W, uint64_t c)
 {
-    const uint64_t t = uturn__ol_t(W + 1, c);
+    const uint64_t t = uturn__bin_t(W + 1, c);
     return t == INF ? INF : t - W;
 }
 
@@ -174,7 +174,7 @@ static void try_top(struct view *v, uint64_t s, uint64_t n, uint64_t i,
     const uint64_t k = v->h->k, f = v->F[i * v->h->cap + j];
     for (uint64_t K = 1; K <= k - i && j + K <= s && K <= kmax; K++) {
         uint64_t lam     = 0;
-        const uint64_t c = uturn__ol_add(f, block_total(v, s, i, j, K, k, n, &lam));
+        const uint64_t c = uturn__sat_add(f, block_total(v, s, i, j, K, k, n, &lam));
         if (c < b->cost)
             *b = (struct best){c, i, j, K};
     }
@@ -191,12 +191,12 @@ static void try_inner(struct view *v, uint64_t s, uint64_t i, uint64_t j,
         uint64_t lam = 0;
         for (uint64_t i2 = i + K; i2 < k; i2++) {
             const uint64_t W  = v->held[i2] - v->held[i];
-            const uint64_t lb = uturn__ol_add(f, region_bound(W, s - j));
+            const uint64_t lb = uturn__sat_add(f, region_bound(W, s - j));
             uint64_t *slot    = &v->F[i2 * cap + j + K];
-            if (uturn__ol_add(lb, v->LB[i2 * cap + j + K]) >= b->cost ||
+            if (uturn__sat_add(lb, v->LB[i2 * cap + j + K]) >= b->cost ||
                 lb >= *slot)
                 continue;
-            const uint64_t c = uturn__ol_add(
+            const uint64_t c = uturn__sat_add(
                 f, block_total(v, s, i, j, K, i2, v->held[i2], &lam));
             if (c < *slot) {
                 *slot                   = c;
@@ -212,7 +212,7 @@ static uint64_t keep_all(struct view *v, uint64_t s, uint64_t n)
     uint64_t c = 0;
     for (uint64_t i = 0; i < v->h->k; i++) {
         const uint64_t end = i + 1 < v->h->k ? v->held[i + 1] : n;
-        c                  = uturn__ol_add(c, uturn__ol_t(end - v->held[i], s - i));
+        c                  = uturn__sat_add(c, uturn__bin_t(end - v->held[i], s - i));
     }
     return c;
 }
@@ -236,7 +236,7 @@ static void dp_pass(struct view *v, uint64_t s, uint64_t n, uint64_t kmax,
             const bool dominated = f >= least;
             least = f < least ? f : least;
             if (f == INF || dominated ||
-                uturn__ol_add(f, v->LB[i * cap + j]) >= b->cost)
+                uturn__sat_add(f, v->LB[i * cap + j]) >= b->cost)
                 continue;
             try_top(v, s, n, i, j, kmax, b);
             try_inner(v, s, i, j, kmax, b);

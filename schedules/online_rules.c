@@ -18,14 +18,14 @@ uint64_t uturn__ol_cheapest(struct view *v, uint64_t m, uint64_t s)
     }
     v->A[0] = 0; /* A[q] = sum over i < q of t(L_i, s - i) */
     for (uint64_t i = 0; i < k; i++)
-        v->A[i + 1] = uturn__ol_add(v->A[i], uturn__ol_t(v->L[i], s - i));
+        v->A[i + 1] = uturn__sat_add(v->A[i], uturn__bin_t(v->L[i], s - i));
     v->B[k] = 0; /* B[q] = sum over i >= q of t(L_i, s - i + 1) */
     for (uint64_t i = k; i-- > 1;)
-        v->B[i] = uturn__ol_add(v->B[i + 1], uturn__ol_t(v->L[i], s - i + 1));
+        v->B[i] = uturn__sat_add(v->B[i + 1], uturn__bin_t(v->L[i], s - i + 1));
     uint64_t best = INF, bq = 1;
     for (uint64_t q = 1; q < k; q++) {
-        const uint64_t merged = uturn__ol_t(v->L[q - 1] + v->L[q], s - q + 1);
-        const uint64_t c = uturn__ol_add(uturn__ol_add(v->A[q - 1], merged), v->B[q + 1]);
+        const uint64_t merged = uturn__bin_t(v->L[q - 1] + v->L[q], s - q + 1);
+        const uint64_t c = uturn__sat_add(uturn__sat_add(v->A[q - 1], merged), v->B[q + 1]);
         if (c < best) {
             best = c;
             bq   = q;
@@ -34,15 +34,15 @@ uint64_t uturn__ol_cheapest(struct view *v, uint64_t m, uint64_t s)
     return bq;
 }
 
-/* The store threshold uturn__ol_rep(m + 2, s), kept incrementally: it only grows
+/* The store threshold uturn__bin_rep(m + 2, s), kept incrementally: it only grows
  * while m grows and s stays. */
 static uint64_t threshold(struct hdr *h, uint64_t m, uint64_t s)
 {
     if (h->rep_s != s || h->rep_now == 0) {
         h->rep_s   = s;
-        h->rep_now = uturn__ol_rep(m + 2, s);
+        h->rep_now = uturn__bin_rep(m + 2, s);
     }
-    while (uturn__ol_beta(s, h->rep_now, m + 2) < m + 2)
+    while (uturn__bin_beta(s, h->rep_now, m + 2) < m + 2)
         h->rep_now++;
     return h->rep_now;
 }
@@ -59,7 +59,7 @@ static struct decision general_rule(struct view *v, uint64_t m, uint64_t s)
 }
 
 /* Band rule: region x has base P[x-1] and c = s - x + 1 slots; its latest
- * checkpoint is P[x] at offset uturn__ol_beta(c, R[x] - 1), its next one is due at
+ * checkpoint is P[x] at offset uturn__bin_beta(c, R[x] - 1), its next one is due at
  * Q[x]. A trigger at region x restarts every deeper region. */
 static struct decision band_rule(struct view *v, uint64_t m)
 {
@@ -73,7 +73,7 @@ static struct decision band_rule(struct view *v, uint64_t m)
     v->R[x]++;
     v->P[x] = m;
     h->d    = x;
-    v->Q[x] = uturn__ol_add(v->P[x - 1], uturn__ol_beta(s - x + 1, v->R[x], INF));
+    v->Q[x] = uturn__sat_add(v->P[x - 1], uturn__bin_beta(s - x + 1, v->R[x], INF));
     uint64_t last = x;
     if (s - x >= 2) {
         v->R[x + 1] = 0;
@@ -122,7 +122,7 @@ static struct decision small_rule(struct view *v, uint64_t m)
         /* Steps 1, 3, 6, 10 (band ends), then C(p + 2, 2) for the held p. */
         h->tri++;
         const uint64_t next = m + h->tri;
-        h->sched = m < 10 ? next : uturn__ol_beta(2, m, INF);
+        h->sched = m < 10 ? next : uturn__bin_beta(2, m, INF);
         return (struct decision){true, h->k == 2 ? 1 : 0};
     }
     const size_t rows = sizeof S3_TABLE / sizeof S3_TABLE[0];

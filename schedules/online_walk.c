@@ -91,7 +91,7 @@ static size_t walk_leaf(struct view *v, uturn_action_t *out)
 static size_t walk_split(struct view *v, uturn_action_t *out)
 {
     struct hdr *h    = v->h;
-    const uint64_t j = uturn__ol_split(h->cl, h->cc), a = h->ca;
+    const uint64_t j = uturn__bin_split(h->cl, h->cc), a = h->ca;
     size_t count     = 0;
     if (!h->live)
         count += uturn__put(out, UTURN_OP_RESTORE, a, 0, h->cslot);

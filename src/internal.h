@@ -194,6 +194,23 @@ void uturn__levels_free(uturn_plan_t *plan);
 uturn_status_t uturn__levels_resolve(const uturn_problem_t *p,
                                      uturn_level_t out[UTURN__MAX_LEVELS],
                                      uint64_t *total, uturn_error_t *error);
+/* ---- binomial arithmetic (binomial.c), saturating at UINT64_MAX ---- */
+
+/* beta(c, r) = C(c + r, c), or cap when it is at least cap. */
+uint64_t uturn__bin_beta(uint64_t c, uint64_t r, uint64_t cap);
+/* The least r with beta(c, r) >= l: the repetition number of a range of
+ * l states reversed with c slots. */
+uint64_t uturn__bin_rep(uint64_t l, uint64_t c);
+/* a + b, or UINT64_MAX when it passes 2^64. */
+uint64_t uturn__sat_add(uint64_t a, uint64_t b);
+/* t(l, c): revolve's forward steps to reverse l states from a stored
+ * first one with c slots, r l - beta(c + 1, r - 1); t_at with r known. */
+uint64_t uturn__bin_t(uint64_t l, uint64_t c);
+uint64_t uturn__bin_t_at(uint64_t l, uint64_t c, uint64_t r);
+/* revolve's smallest optimal split of l >= 2 states with c slots,
+ * max(1, beta(c, r - 2), l - beta(c - 1, r)). */
+uint64_t uturn__bin_split(uint64_t l, uint64_t c);
+
 /* A name plan text can carry (and a problem's level may have): 1 to 63
  * letters, digits, '_', '.' or '-'; @p len bytes at @p name. */
 bool uturn__level_name_ok(const char *name, size_t len);
