@@ -24,6 +24,7 @@
 #define UTURN_ONLINE_H_INCLUDED
 
 #include "planner.h"
+#include "segwalk.h"
 
 __extension__ typedef unsigned __int128 uturn__u128;
 
@@ -50,9 +51,9 @@ struct hdr {
     uint64_t sched;     /* s = 2, 3: next scheduled step or table row */
     uint64_t tri;       /* s = 2: triangular index */
     uint64_t budget, size0, size_max, size_live, s_cur; /* bytes mode */
-    uint64_t nranges, cur_range, depth, free_scan, predicted;
-    uint64_t ca, cl, cc, cslot; /* the walker's current node */
-    int phase, rstage, status, fatal, bytes, have_size, after_advance, live,
+    uint64_t nranges, cur_range, free_scan, predicted;
+    struct uturn__walk walk; /* the reversal of the current range */
+    int phase, rstage, status, fatal, bytes, have_size, after_advance,
         overflow;
 };
 

@@ -43,77 +43,30 @@ static size_t range_begin(struct view *v, uturn_action_t *out)
     const uint64_t end  = x + 1 < h->nranges ? v->re[x + 1] : h->n;
     const uint64_t slot = v->hslot[bi];
     size_t count        = 0;
-    h->live             = 0;
-    if (e > v->held[bi]) {
+    const bool moved    = e > v->held[bi];
+    if (moved) {
         count += uturn__put(out, UTURN_OP_RESTORE, v->held[bi], 0, slot);
         count += uturn__put(out + count, UTURN_OP_ADVANCE, v->held[bi], e, 0);
         count += uturn__put(out + count, UTURN_OP_FREE, 0, 0, slot);
         count += uturn__put(out + count, UTURN_OP_STORE, e, 0, slot);
-        h->live = 1;
     }
-    h->ca     = e;
-    h->cl     = end - e;
-    h->cc     = v->rc[x];
-    h->cslot  = slot;
-    h->depth  = 0;
+    uturn__walk_begin(&h->walk, e, end - e, v->rc[x], slot, moved);
     h->rstage = RS_WALK;
     return count;
 }
 
-/* A single state: reverse it, free the slot of the node it ends and go
- * back to the pending left part (or end the range). */
-static size_t walk_leaf(struct view *v, uturn_action_t *out)
+/* The current range's next actions; the next range once it is done. */
+static size_t walk(struct view *v, uturn_action_t *out)
 {
-    struct hdr *h = v->h;
-    size_t count  = 0;
-    if (!h->live)
-        count += uturn__put(out, UTURN_OP_RESTORE, h->ca, 0, h->cslot);
-    count += uturn__put(out + count, UTURN_OP_REVERSE, h->ca, 0, 0);
-    count += uturn__put(out + count, UTURN_OP_FREE, 0, 0, h->cslot);
-    uturn__ol_push(v, h->cslot);
-    h->live = 0;
-    if (h->depth == 0) {
+    struct hdr *h                     = v->h;
+    const struct uturn__walk_mem mem = {v->stk, v->freestk, &h->nfree};
+    bool done                         = false;
+    const size_t count = uturn__walk_step(&h->walk, &mem, out, &done);
+    if (done) {
         h->rstage = RS_RANGE;
         if (h->cur_range == 0)
             h->phase = PH_DONE;
-        return count;
     }
-    const uint64_t *f = v->stk + 4 * --h->depth;
-    h->ca             = f[0];
-    h->cl             = f[1];
-    h->cc             = f[2];
-    h->cslot          = f[3];
-    return count;
-}
-
-/* Split the current node: advance to its split point, then reverse that
- * state at once or store it and work on the right part. */
-static size_t walk_split(struct view *v, uturn_action_t *out)
-{
-    struct hdr *h    = v->h;
-    const uint64_t j = uturn__bin_split(h->cl, h->cc), a = h->ca;
-    size_t count     = 0;
-    if (!h->live)
-        count += uturn__put(out, UTURN_OP_RESTORE, a, 0, h->cslot);
-    count += uturn__put(out + count, UTURN_OP_ADVANCE, a, a + j, 0);
-    if (h->cl - j == 1) {
-        count += uturn__put(out + count, UTURN_OP_REVERSE, a + j, 0, 0);
-        h->cl   = j;
-        h->live = 0;
-        return count;
-    }
-    const uint64_t ns = uturn__ol_pop(v);
-    count += uturn__put(out + count, UTURN_OP_STORE, a + j, 0, ns);
-    uint64_t *f = v->stk + 4 * h->depth++;
-    f[0]        = a;
-    f[1]        = j;
-    f[2]        = h->cc;
-    f[3]        = h->cslot;
-    h->ca       = a + j;
-    h->cl       = h->cl - j;
-    h->cc       = h->cc - 1;
-    h->cslot    = ns;
-    h->live     = 1;
     return count;
 }
 
@@ -137,7 +90,7 @@ static size_t reverse_step(struct view *v, uturn_action_t *out)
     case RS_RANGE:
         return range_begin(v, out);
     default:
-        return h->cl == 1 ? walk_leaf(v, out) : walk_split(v, out);
+        return walk(v, out);
     }
 }
 
