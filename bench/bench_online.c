@@ -3,26 +3,32 @@
  * bench_online: how close the online planner comes to the offline optimum
  * t(n+1, s), and what its decisions cost.
  *
- *  ratios [S...]  for each s (default 2 3 4 5 10 20 50): every n from 1 to
- *                 2 C(s+3, 3) (at least 10^4), plus 10^5 and 10^6; the
- *                 worst ratio of
- *                 forward_steps to t(n+1, s), where it occurs, and the worst
- *                 over n >= 100. The sweep is driven once per s; at every n
- *                 a copy of the generator state (a flat block) is told the
- *                 end and its predicted count read (tests/online_sweep.c
- *                 checks that the prediction is what the realised plan
- *                 does, for every n <= 2000 and s <= 40).
+ *  ratios [S...]  for each s (default 2 to 10, 12, 16, 20, 50, 100, 256,
+ *                 1000, 10^4, 10^5): every n up to 10^4 (10^3 past 1000
+ *                 slots), then n within 40 of every beta(s, r) - 1 (where
+ *                 the ratio peaks) and every 0.2% between, up to 10^7; the
+ *                 worst ratio of forward_steps to t(n+1, s), where it
+ *                 occurs, the worst over n >= 100, and the n where the
+ *                 rules of issue 23 fail (not exactly t(n+1, s) up to
+ *                 (s+1)(s+2)/2; any recomputation with n <= s). The sweep
+ *                 is driven once per s; at each sampled n a copy of the
+ *                 generator state (a flat block) is told the end and its
+ *                 predicted count read (tests/online_sweep.c and
+ *                 tests/online_scale.c check that the prediction is what
+ *                 the realised plan does).
  *  decide         ns per first-sweep step of the planner's decisions
  *                 (reads through a cursor), next to a forward step of the
- *                 built-in Burgers model (256 points).
+ *                 built-in Burgers model (256 points); median of 3.
+ *  reverse        ns per action of the reversal after the end, next to
+ *                 revolve's whole plan for the same n and s; median of 3.
  *  bytes          states of different sizes: the online plan (sizes given
  *                 as they come) against dp planned offline with every size
  *                 known, on random chains.
  *
- * White-box (schedules/online.h) for the copies of the generator state.
+ * White-box (schedules/planner.h) for the copies of the generator state.
  */
 #include "../examples/burgers_model.h"
-#include "online.h"
+#include "planner.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,75 +70,132 @@ static uint64_t optimum(uint64_t l, uint64_t s)
     return r * l - choose(s + r, s + 1);
 }
 
-struct worst {
-    double ratio, ratio100;
-    uint64_t at, at100;
+/* The online plan of s slots, its generator (white box: the planner the
+ * plan chose, online.c or online_slots.c) and two state blocks. */
+struct sweep {
+    uturn_plan_t *plan;
+    const struct uturn__planner *g;
+    size_t bytes;
+    void *state, *copy;
 };
 
-static void note(struct worst *w, uint64_t n, double q)
+static bool sweep_open(struct sweep *w, uint64_t s)
 {
+    uturn_problem_t p;
+    uturn_problem_init(&p);
+    p.planner = UTURN_PLANNER_ONLINE;
+    p.slots   = s;
+    memset(w, 0, sizeof *w);
+    if (uturn_plan_create(&p, NULL, &w->plan, NULL) != UTURN_OK)
+        return false;
+    w->g = w->plan->planner;
+    w->g->state_size(w->plan, &w->bytes);
+    w->state = malloc(w->bytes);
+    w->copy  = malloc(w->bytes);
+    if (w->state == NULL || w->copy == NULL)
+        return false;
+    w->g->start(w->plan, w->state);
+    return true;
+}
+
+static void sweep_close(struct sweep *w)
+{
+    free(w->state);
+    free(w->copy);
+    uturn_plan_free(w->plan);
+}
+
+/* The forward steps if the end came now (a copy is ended). */
+static uint64_t if_ended(struct sweep *w)
+{
+    memcpy(w->copy, w->state, w->bytes);
+    w->g->end(w->copy);
+    return w->g->forward_total(w->copy);
+}
+
+struct worst {
+    double ratio, ratio100;
+    uint64_t at, at100, checked, inexact, recomputed;
+};
+
+static void note(struct worst *w, uint64_t s, uint64_t n, uint64_t fw)
+{
+    const uint64_t best = optimum(n + 1, s);
+    const double q      = (double)fw / (double)best;
+    w->checked += 1;
+    w->inexact += n <= (s + 1) * (s + 2) / 2 && fw != best;
+    w->recomputed += n <= s && fw != n;
     if (q > w->ratio)
         w->ratio = q, w->at = n;
     if (n >= 100 && q > w->ratio100)
         w->ratio100 = q, w->at100 = n;
 }
 
-/* The predicted forward steps if the end came now (a copy is ended). */
-static uint64_t if_ended(const void *state, void *copy, size_t bytes)
+/* Sample n: every n up to every_to, within 40 of every beta(s, r) - 1
+ * (where the ratio peaks), and every 0.2% between. */
+static bool sampled(uint64_t s, uint64_t n, uint64_t every_to, double *next,
+                    uint64_t *r)
 {
-    memcpy(copy, state, bytes);
-    uturn__ol_end(copy);
-    return uturn__ol_forward(copy);
+    if (n <= every_to)
+        return true;
+    while (choose(s + *r, s) - 1 + 40 < n)
+        *r += 1;
+    const uint64_t b = choose(s + *r, s) - 1;
+    if (n + 40 >= b) /* within 40 of b (b + 40 >= n holds) */
+        return true;
+    if ((double)n < *next)
+        return false;
+    *next = (double)n * 1.002;
+    return true;
 }
 
-static void one_s(uint64_t s)
+static void one_s(uint64_t s, uint64_t top)
 {
-    const size_t bytes = uturn__ol_state_bytes(s, 0);
-    void *state = malloc(bytes), *copy = malloc(bytes);
-    uturn__ol_start(state, s, 0);
-    /* The issue's range, and at least every n to 10^4 (small s reach
-     * their worst case past 2 C(s+3, 3): s = 2 at n = 44). */
-    const uint64_t range = 2 * choose(s + 3, 3);
-    const uint64_t last  = range > 10000 ? range : 10000;
-    struct worst w      = {0};
+    struct sweep sw;
+    if (!sweep_open(&sw, s)) {
+        printf("| %llu | cannot plan |\n", (unsigned long long)s);
+        return;
+    }
+    const uint64_t every_to = s <= 1000 ? 10000 : 1000;
+    struct worst w          = {0};
     uturn_action_t a[16];
-    uint64_t n = 0, e5 = 0, e6 = 0;
+    uint64_t n = 0, r = 1;
+    double next     = 0;
     const double t0 = now();
-    while (n < 1000000) {
-        const size_t got = uturn__ol_fill(state, a, 16);
+    while (n < top) {
+        const size_t got = sw.g->fill(sw.state, a, 16);
         if (got == 0 || a[got - 1].op != UTURN_OP_ADVANCE)
             break;
         n = a[got - 1].step_end;
-        if (n > last && n != 100000 && n != 1000000)
-            continue;
-        const double q =
-            (double)if_ended(state, copy, bytes) / (double)optimum(n + 1, s);
-        if (n <= last)
-            note(&w, n, q);
-        e5 = n == 100000 ? (uint64_t)(q * 1e6) : e5;
-        e6 = n == 1000000 ? (uint64_t)(q * 1e6) : e6;
+        if (sampled(s, n, every_to, &next, &r))
+            note(&w, s, n, if_ended(&sw));
     }
-    printf("| %llu | 1..%llu | %.4f (n = %llu) | %.4f (n = %llu) | %.4f | "
-           "%.4f | %.0f s |\n",
-           (unsigned long long)s, (unsigned long long)last, w.ratio,
+    printf("| %llu | 1..%llu, %llu sampled to %llu | %.4f (n = %llu) | %.4f "
+           "(n = %llu) | %llu | %llu | %.0f s |\n",
+           (unsigned long long)s, (unsigned long long)every_to,
+           (unsigned long long)w.checked, (unsigned long long)n, w.ratio,
            (unsigned long long)w.at, w.ratio100, (unsigned long long)w.at100,
-           (double)e5 / 1e6, (double)e6 / 1e6, now() - t0);
+           (unsigned long long)w.inexact, (unsigned long long)w.recomputed,
+           now() - t0);
     fflush(stdout);
-    free(state);
-    free(copy);
+    sweep_close(&sw);
 }
 
 static void ratios(int argc, char **argv)
 {
-    printf("| s | n | worst ratio | worst for n >= 100 | n = 10^5 | "
-           "n = 10^6 | time |\n|---|---|---|---|---|---|---|\n");
-    static const uint64_t dflt[] = {2, 3, 4, 5, 10, 20, 50};
+    printf("| s | n | worst ratio | worst for n >= 100 | not t(n+1, s) up "
+           "to (s+1)(s+2)/2 | recomputed with n <= s | time "
+           "|\n|---|---|---|---|---|---|---|\n");
+    static const uint64_t dflt[] = {2,  3,  4,  5,  6,  7,   8,    9,
+                                    10, 12, 16, 20, 50, 100, 256, 1000,
+                                    10000, 100000};
+    const uint64_t top = 10000000;
     if (argc > 2)
         for (int i = 2; i < argc; i++)
-            one_s(strtoull(argv[i], NULL, 10));
+            one_s(strtoull(argv[i], NULL, 10), top);
     else
         for (size_t i = 0; i < sizeof dflt / sizeof dflt[0]; i++)
-            one_s(dflt[i]);
+            one_s(dflt[i], top);
 }
 
 /* ns per first-sweep step through a cursor (the planner's decisions). */
@@ -159,6 +222,23 @@ static double decide_ns(uint64_t s, uint64_t n)
     return 1e9 * t / (double)n;
 }
 
+static int by_value(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The median of three runs of f(s, n). */
+static double median3(double (*f)(uint64_t, uint64_t), uint64_t s,
+                      uint64_t n)
+{
+    double t[3];
+    for (int i = 0; i < 3; i++)
+        t[i] = f(s, n);
+    qsort(t, 3, sizeof t[0], by_value);
+    return t[1];
+}
+
 static void decide(void)
 {
     burgers_t *b = NULL;
@@ -170,12 +250,89 @@ static void decide(void)
         m.forward(m.user, i);
     const double step = 1e9 * (now() - t0) / 100000.0;
     burgers_free(b);
-    printf("| s | ns per first-sweep step (decision and read) | a Burgers "
-           "forward step, 256 points |\n|---|---|---|\n");
-    static const uint64_t ss[] = {2, 5, 20, 50, 200};
-    for (size_t i = 0; i < sizeof ss / sizeof ss[0]; i++)
-        printf("| %llu | %.1f | %.1f ns |\n", (unsigned long long)ss[i],
-               decide_ns(ss[i], 1000000), step);
+    printf("| s | n | ns per first-sweep step (decision and read), median "
+           "of 3 | a Burgers forward step, 256 points |\n|---|---|---|---"
+           "|\n");
+    static const uint64_t ss[] = {2, 5, 20, 50, 200, 1000, 10000, 100000};
+    for (size_t i = 0; i < sizeof ss / sizeof ss[0]; i++) {
+        const uint64_t n = ss[i] >= 10000 ? 10000000 : 1000000;
+        printf("| %llu | %llu | %.1f | %.1f ns |\n", (unsigned long long)ss[i],
+               (unsigned long long)n, median3(decide_ns, ss[i], n), step);
+        fflush(stdout);
+    }
+}
+
+/* ns per action of an online plan's reversal (read through a cursor
+ * after the end), and of revolve's whole plan for the same n and s. */
+static double reverse_ns(uint64_t s, uint64_t n)
+{
+    uturn_problem_t p;
+    uturn_problem_init(&p);
+    p.planner = UTURN_PLANNER_ONLINE;
+    p.slots   = s;
+    uturn_plan_t *plan = NULL;
+    uturn_plan_create(&p, NULL, &plan, NULL);
+    uturn_cursor_t *c = NULL;
+    uturn_cursor_create(plan, NULL, &c);
+    uturn_action_t a[256];
+    size_t count = 0;
+    uint64_t actions = 0;
+    bool ended       = false;
+    double t0        = 0;
+    while (uturn_cursor_read(c, a, 256, &count) == UTURN_OK && count > 0) {
+        if (ended) {
+            actions += count;
+            continue;
+        }
+        if (a[count - 1].op == UTURN_OP_ADVANCE && a[count - 1].step_end == n) {
+            uturn_cursor_end(c);
+            ended = true;
+            t0    = now();
+        }
+    }
+    const double t = now() - t0;
+    uturn_cursor_free(c);
+    uturn_plan_free(plan);
+    return 1e9 * t / (double)actions;
+}
+
+static double revolve_ns(uint64_t s, uint64_t n)
+{
+    uturn_problem_t p;
+    uturn_problem_init(&p);
+    p.steps = n;
+    p.slots = s;
+    uturn_plan_t *plan = NULL;
+    uturn_plan_create(&p, NULL, &plan, NULL);
+    uturn_cursor_t *c = NULL;
+    uturn_cursor_create(plan, NULL, &c);
+    uturn_action_t a[256];
+    size_t count     = 0;
+    uint64_t actions = 0;
+    const double t0  = now();
+    while (uturn_cursor_read(c, a, 256, &count) == UTURN_OK && count > 0)
+        actions += count;
+    const double t = now() - t0;
+    uturn_cursor_free(c);
+    uturn_plan_free(plan);
+    return 1e9 * t / (double)actions;
+}
+
+static void reverse(void)
+{
+    printf("| s | n | online reversal, ns per action | revolve's plan, ns "
+           "per action | online / revolve |\n|---|---|---|---|---|\n");
+    static const uint64_t cases[][2] = {
+        {5, 1000000}, {20, 1000000}, {256, 1000000}, {1000, 10000000},
+        {100000, 10000000}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const uint64_t s = cases[i][0], n = cases[i][1];
+        const double on = median3(reverse_ns, s, n);
+        const double rv = median3(revolve_ns, s, n);
+        printf("| %llu | %llu | %.2f | %.2f | %.3f |\n", (unsigned long long)s,
+               (unsigned long long)n, on, rv, on / rv);
+        fflush(stdout);
+    }
 }
 
 /* The online plan's forward steps for these sizes and budget. */
@@ -266,7 +423,10 @@ int main(int argc, char **argv)
         decide();
     else if (strcmp(what, "bytes") == 0)
         bytes();
+    else if (strcmp(what, "reverse") == 0)
+        reverse();
     else
-        fprintf(stderr, "usage: bench_online ratios [S...] | decide | bytes\n");
+        fprintf(stderr, "usage: bench_online ratios [S...] | decide | "
+                        "reverse | bytes\n");
     return 0;
 }

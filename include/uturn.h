@@ -392,14 +392,28 @@ UTURN_EXPORT void uturn_level_stats_init_size(uturn_level_stats_t *stats,
 #define UTURN_HREVOLVE_EVALS (1ull << 36)
 
 /**
- * The most slots an online plan holds (its reversal, planned exactly at
- * the end, is a search that grows like slots^4 in bad cases): more slots
- * asked for are refused (UTURN_E_UNSUPPORTED); a byte budget that holds
- * more makes a plan of this many (stats.slots), using less memory than it
- * allows.
+ * The most slots an online plan of uniform slots holds (since 0.3; 256
+ * before): what bounds it is the cursor's memory, about 160 bytes per
+ * slot (2^20 slots: 168 MB), kept by every cursor and by the executor
+ * outside the budget. More slots asked for are refused
+ * (UTURN_E_UNSUPPORTED); a byte budget that holds more makes a plan of
+ * this many (stats.slots). With 4 slots and more the plan stores every
+ * state while they fit (n <= slots: forward steps = n), is exactly
+ * optimal up to (s+1)(s+2)/2 steps, decides each first-sweep step in
+ * constant time (amortised), and reverses each range of states it kept
+ * by revolve. A byte budget whose sizes come as the run goes still plans
+ * at most UTURN_ONLINE_MAX_SLOTS_BYTES slots' worth.
  * Since: 0.2
  */
-#define UTURN_ONLINE_MAX_SLOTS 256
+#define UTURN_ONLINE_MAX_SLOTS (1ull << 30)
+
+/**
+ * The most slots an online plan with a byte budget and sizes given as
+ * the run goes holds (its reversal is a search that grows like slots^4 in
+ * bad cases); a budget that holds more states plans this many.
+ * Since: 0.3
+ */
+#define UTURN_ONLINE_MAX_SLOTS_BYTES 256
 
 /**
  * Set every field of @p problem to its default (revolve, threads 1,

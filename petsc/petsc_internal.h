@@ -35,6 +35,11 @@
 /* ---- options (petsc_options.c, petsc_size.c) ---- */
 
 #define UTURN__PETSC_NAME_MAX 32
+/* Online plans (adaptive runs): the most states kept without a budget,
+ * and the most slots with one (a cursor keeps about 160 bytes per slot,
+ * outside the budget; uturn.h, UTURN_ONLINE_MAX_SLOTS). */
+#define UTURN_PETSC_ONLINE_STATES 65536u
+#define UTURN_PETSC_ONLINE_SLOTS  1048576u
 
 struct uturn__petsc_options {
     uint64_t budget_bytes;               /* memory per rank; 0: no limit */

@@ -61,13 +61,15 @@ static void capacities(const struct uturn__petsc *u, TS ts,
         r->max_steps =
             ts->max_steps < PETSC_MAX_INT ? (uint64_t)ts->max_steps : 0;
         most = r->max_steps > 0 ? r->max_steps : UINT64_MAX;
-#ifdef UTURN_ONLINE_MAX_SLOTS
-        /* TODO(issue 23): the online planner holds at most
-         * UTURN_ONLINE_MAX_SLOTS slots this round; a budget that holds
-         * more uses that many. */
-        if (most > UTURN_ONLINE_MAX_SLOTS)
-            most = UTURN_ONLINE_MAX_SLOTS;
-#endif
+        /* An online cursor keeps about 160 bytes per slot, outside the
+         * budget (uturn.h, UTURN_ONLINE_MAX_SLOTS): without a budget an
+         * adaptive run keeps at most UTURN_PETSC_ONLINE_STATES states
+         * (every state of a run that long), with one at most
+         * UTURN_PETSC_ONLINE_SLOTS. */
+        const uint64_t cap = u->opt.budget_bytes == 0
+                                 ? UTURN_PETSC_ONLINE_STATES
+                                 : UTURN_PETSC_ONLINE_SLOTS;
+        most = most > cap ? cap : most;
     }
     r->slots = slots_of(u->opt.budget_bytes, r->state_bytes, most);
     if (r->slots > most)

@@ -10,8 +10,9 @@
 #include "online.h"
 
 /* The slots past which the reversal's search (its cost grows like s^4 in
- * bad cases) is refused; a byte budget's plan holds at most this many. */
-#define MAX_SLOTS UTURN_ONLINE_MAX_SLOTS
+ * bad cases) is refused; a byte budget's plan holds at most this many.
+ * Uniform plans of 4 slots and more are online_slots.c's (any count). */
+#define MAX_SLOTS UTURN_ONLINE_MAX_SLOTS_BYTES
 
 /* A byte budget with no state size: the sizes come as the run goes. */
 static bool bytes_mode(const uturn_plan_t *plan)

@@ -81,6 +81,7 @@ extern const struct uturn__planner uturn__revolve;
 extern const struct uturn__planner uturn__dp;
 extern const struct uturn__planner uturn__hrevolve;
 extern const struct uturn__planner uturn__online;
+extern const struct uturn__planner uturn__online_slots;
 /* online's problems with several levels (same id and name). */
 extern const struct uturn__planner uturn__online_disk;
 extern const struct uturn__planner uturn__parsed;

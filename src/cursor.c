@@ -19,6 +19,7 @@ struct uturn_cursor {
     uint64_t held;     /* online: slots held, for the peak */
     const uturn_plan_t *plan; /* online: its levels price stores, restores */
     uint64_t io_cost;         /* online: the write and read costs so far */
+    bool costed;              /* online: some level has a write or read cost */
     uturn_stats_t counted; /* online: what was generated so far */
     uturn_action_t buffer[BUFFERED];
     alignas(16) unsigned char state[];
@@ -42,7 +43,7 @@ static void count(uturn_cursor_t *c, const uturn_action_t *a, size_t n)
             break;
         case UTURN_OP_STORE:
             s->stores += 1;
-            c->io_cost += level_of(c, a[i].slot)->write_cost;
+            c->io_cost += c->costed ? level_of(c, a[i].slot)->write_cost : 0;
             c->held += 1;
             s->peak_slots = c->held > s->peak_slots ? c->held : s->peak_slots;
             break;
@@ -52,7 +53,7 @@ static void count(uturn_cursor_t *c, const uturn_action_t *a, size_t n)
             break;
         case UTURN_OP_RESTORE:
             s->restores += 1;
-            c->io_cost += level_of(c, a[i].slot)->read_cost;
+            c->io_cost += c->costed ? level_of(c, a[i].slot)->read_cost : 0;
             break;
         case UTURN_OP_REVERSE:
             s->reverse_steps += 1;
@@ -103,6 +104,10 @@ uturn_status_t uturn_cursor_create(const uturn_plan_t *plan,
     cursor->held    = 0;
     cursor->plan    = plan;
     cursor->io_cost = 0;
+    cursor->costed  = false;
+    for (uint64_t k = 0; k < plan->level_count; k++)
+        cursor->costed |= plan->levels[k].write_cost != 0 ||
+                          plan->levels[k].read_cost != 0;
     uturn_stats_init(&cursor->counted);
     cursor->counted.slots = plan->stats.slots;
     plan->planner->start(plan, cursor->state);

@@ -9,6 +9,7 @@ static const struct uturn__planner *const registry[] = {
     &uturn__store_all, &uturn__periodic, &uturn__sqrt,
     &uturn__revolve,   &uturn__dp,       &uturn__hrevolve,
     &uturn__online,    &uturn__parsed,   &uturn__online_disk,
+    &uturn__online_slots,
 };
 
 static const struct uturn__planner *find(uturn_planner_t id)
@@ -98,6 +99,18 @@ static uturn_status_t copy_steps(uturn_plan_t *plan, uturn_error_t *error)
     return UTURN_OK;
 }
 
+/* online's entries: several levels (online_disk), uniform slots from 4
+ * up at any count (online_slots), or the online family's rules (fewer
+ * slots, or a byte budget whose sizes come as the run goes). */
+static void choose_online(uturn_plan_t *plan)
+{
+    const uturn_problem_t *p = &plan->problem;
+    const bool bytes_mode    = p->budget_bytes != 0 && p->slot_bytes == 0;
+    if (plan->planner->id == UTURN_PLANNER_ONLINE && plan->level_count <= 1 &&
+        plan->has_capacity && !bytes_mode && p->slots >= 4)
+        plan->planner = &uturn__online_slots;
+}
+
 /* A planner id may have a second entry for several levels (online's):
  * the one that fits the plan's levels. */
 static void choose_for_levels(uturn_plan_t *plan)
@@ -149,6 +162,7 @@ static uturn_status_t plan_prepare(uturn_plan_t *plan,
         status = uturn__levels_copy(plan, &given, error);
     if (status == UTURN_OK) {
         choose_for_levels(plan);
+        choose_online(plan);
         status = check_levels(plan, error);
     }
     if (status == UTURN_OK)

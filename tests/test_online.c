@@ -183,7 +183,7 @@ Test(online, refusals_name_the_problem)
     p.steps = 0;
     p.slots = UTURN_ONLINE_MAX_SLOTS + 1;
     cr_assert_eq(uturn_plan_create(&p, NULL, &plan, &err), UTURN_E_UNSUPPORTED);
-    cr_assert(strstr(err.message, "at most 256 slots") != NULL, "%s",
+    cr_assert(strstr(err.message, "at most 2^30 slots") != NULL, "%s",
               err.message);
     p.slots = 0;
     cr_assert_eq(uturn_plan_create(&p, NULL, &plan, &err), UTURN_E_INVALID_ARG);
@@ -537,14 +537,15 @@ Test(online, step_records_come_back_on_every_recomputation)
 
 /* A budget that holds more than UTURN_ONLINE_MAX_SLOTS slots: a plan of
  * that many (stats say so), inside the budget; asking for more slots
- * outright is refused (above). */
+ * outright is refused (above). (Before 0.3 the most was 256: a budget of
+ * 1000 slots' worth planned 256.) */
 Test(online, large_budget_holds_the_most_slots)
 {
     uturn_problem_t p;
     uturn_problem_init(&p);
     p.planner      = UTURN_PLANNER_ONLINE;
-    p.slot_bytes   = 100;
-    p.budget_bytes = 100u * 1000u; /* 1000 slots' worth */
+    p.slot_bytes   = 1;
+    p.budget_bytes = UTURN_ONLINE_MAX_SLOTS + 1000;
     uturn_plan_t *plan = NULL;
     uturn_error_t err;
     uturn_error_init(&err);

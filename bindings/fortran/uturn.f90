@@ -101,9 +101,11 @@ module uturn
       UTURN_STORAGE_FILE = 1, UTURN_STORAGE_USER = 2
   ! UTURN_NONE (UINT64_MAX) as the signed integer with the same bits
   integer(c_int64_t), parameter :: UTURN_NONE = -1_c_int64_t
-  ! UTURN_ONLINE_MAX_SLOTS, UTURN_DP_TABLE_BYTES,
+  ! UTURN_ONLINE_MAX_SLOTS (2^30), UTURN_ONLINE_MAX_SLOTS_BYTES,
+  ! UTURN_DP_TABLE_BYTES,
   ! UTURN_HREVOLVE_TABLE_BYTES, UTURN_HREVOLVE_WORK
-  integer(c_int64_t), parameter :: UTURN_ONLINE_MAX_SLOTS = 256, &
+  integer(c_int64_t), parameter :: UTURN_ONLINE_MAX_SLOTS = 1073741824_c_int64_t, &
+      UTURN_ONLINE_MAX_SLOTS_BYTES = 256, &
       UTURN_DP_TABLE_BYTES = 1024_c_int64_t**3, &
       UTURN_HREVOLVE_TABLE_BYTES = 1024_c_int64_t**3, &
       UTURN_HREVOLVE_WORK = 100000000000_c_int64_t

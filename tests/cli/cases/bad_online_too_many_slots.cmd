@@ -1,1 +1,1 @@
-stats online --steps 10 --slots 300
+stats online --steps 10 --slots 1073741825
