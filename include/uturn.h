@@ -597,7 +597,8 @@ typedef struct uturn_plan uturn_plan_t;
  *                        at the gcd unit; a chain so long that even dp's
  *                        approximate tables cannot fit table_bytes
  *                        (refused in time and memory that do not grow
- *                        with steps); several levels for a planner other
+ *                        with steps); a dp state of 2^32 - 1 units or more
+ *                        (since 0.3); several levels for a planner other
  *                        than hrevolve and online; online with levels
  *                        whose costs decrease or pass 2^24, or whose
  *                        max_steps or period search needs tables past
@@ -896,7 +897,8 @@ typedef struct uturn_validator uturn_validator_t;
  * Start validating a stream for @p problem: its steps, its capacity (slots,
  * or budget_bytes / slot_bytes; unlimited when neither is set; with
  * storage levels, their slots, counted per level), and its byte budget
- * when budget_bytes and slot_bytes are set.
+ * when budget_bytes and slot_bytes are set. With step_bytes and no slots
+ * the budget is in bytes alone (any number of states whose sizes fit).
  * @return UTURN_OK; UTURN_E_INVALID_ARG (NULL pointer, zero steps, slots and
  *         budget_bytes both set, budget without slot_bytes); UTURN_E_NOMEM.
  * Thread safety: reentrant. Since: 0.1

@@ -236,8 +236,10 @@ uturn_status_t uturn__dp_state_size(const uturn_plan_t *plan, size_t *bytes);
 void uturn__dp_start(const uturn_plan_t *plan, void *state);
 size_t uturn__dp_fill(void *state, uturn_action_t *out, size_t capacity);
 /* Certified lower bound on the least cost of any nested plan within
- * budget bytes (dp_bound.c); 0 when out of memory. */
-uint64_t uturn__dp_lower_bound(const uturn_plan_t *plan, uint64_t budget);
+ * budget bytes (dp_bound.c), into *bound; UTURN_E_NOMEM when its table
+ * cannot be allocated (a bound of 0 would change the plan's choices). */
+uturn_status_t uturn__dp_lower_bound(const uturn_plan_t *plan, uint64_t budget,
+                                     uint64_t *bound);
 
 /* ---- threads (dp_pool.c) ------------------------------------------------ */
 

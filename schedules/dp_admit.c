@@ -234,13 +234,35 @@ static uturn_status_t x0_fits(const uturn_plan_t *plan,
 {
     if (uturn__dp_free_units(c, budget) != UINT64_MAX)
         return UTURN_OK;
-    const uint64_t first = (uint64_t)c->units[0] * c->unit;
+    const uturn__u128 wide = (uturn__u128)c->units[0] * c->unit;
+    const uint64_t first   = wide > UINT64_MAX ? UINT64_MAX : (uint64_t)wide;
     return uturn__fail_infeasible(
         error, 1, first,
         "dp needs at least %llu bytes to hold x_0 (%llu bytes in units "
         "of %llu); the budget is %llu bytes",
         (unsigned long long)first, (unsigned long long)bytes_of(plan, 0),
         (unsigned long long)c->unit, (unsigned long long)budget);
+}
+
+/* dp counts a state's units in 32 bits: one past them would be counted
+ * smaller than it is (and a plan could pass its budget in bytes). */
+static uturn_status_t units_fit(const uturn_plan_t *plan, uint64_t unit,
+                                uturn_error_t *error)
+{
+    for (uint64_t i = 0; i < plan->problem.steps; i++) {
+        if (uturn__ceil_div(bytes_of(plan, i), unit) < UINT32_MAX)
+            continue;
+        return uturn__fail(error, UTURN_E_UNSUPPORTED,
+                           "dp counts a state's size in 32-bit units: x_%llu "
+                           "(%llu bytes) is %llu units of %llu bytes; give "
+                           "a coarser unit_bytes",
+                           (unsigned long long)i,
+                           (unsigned long long)bytes_of(plan, i),
+                           (unsigned long long)uturn__ceil_div(
+                               bytes_of(plan, i), unit),
+                           (unsigned long long)unit);
+    }
+    return UTURN_OK;
 }
 
 uturn_status_t uturn__dp_admit(uturn_plan_t *plan, struct uturn__dp *dp,
@@ -261,6 +283,9 @@ uturn_status_t uturn__dp_admit(uturn_plan_t *plan, struct uturn__dp *dp,
     in->unit         = plan->problem.unit_bytes != 0 ? plan->problem.unit_bytes
                                                      : (g > 0 ? g : 1);
     in->exact_unit   = g % in->unit == 0;
+    status           = units_fit(plan, in->unit, error);
+    if (status != UTURN_OK)
+        return status;
     if (uturn__dp_chain_build(plan, in->unit, &dp->chain, &dp->work) !=
         UTURN_OK)
         return uturn__fail(error, UTURN_E_NOMEM,

@@ -108,8 +108,10 @@ static uturn_status_t solve(uturn_plan_t *plan, struct uturn__dp *dp,
     if (status != UTURN_OK)
         return status;
     dp->work.table_bytes = bytes;
-    dp->lower_bound      = uturn__dp_lower_bound(plan, in->budget);
-    bool coarse          = false;
+    status = uturn__dp_lower_bound(plan, in->budget, &dp->lower_bound);
+    if (status != UTURN_OK)
+        return status;
+    bool coarse = false;
     if (b->keep_index != NULL)
         status = maybe_coarse(plan, dp, limit - bytes, &coarse);
     const uint32_t best = coarse ? b->coarse_value : b->band_value;

@@ -67,13 +67,14 @@ static uint64_t knapsack(const struct item *items, uint64_t count,
     return value;
 }
 
-static uint64_t first_sweep_bound(const uturn_plan_t *plan, uint64_t budget)
+static bool first_sweep_bound(const uturn_plan_t *plan, uint64_t budget,
+                              uint64_t *bound)
 {
     const uint64_t n   = plan->problem.steps;
     const size_t bytes = (size_t)(n > 1 ? n - 1 : 1) * sizeof(struct item);
     struct item *items = uturn__alloc(&plan->alloc, bytes);
     if (items == NULL)
-        return 0;
+        return false;
     uint64_t sweep = 0, second = 0;
     for (uint64_t i = 0; i < n; i++)
         sweep += cost_at(plan, i);
@@ -84,13 +85,14 @@ static uint64_t first_sweep_bound(const uturn_plan_t *plan, uint64_t budget)
     qsort(items, (size_t)(n - 1), sizeof *items, by_ratio);
     const uint64_t keep = knapsack(items, n - 1, budget - bytes_at(plan, 0));
     uturn__free(&plan->alloc, items, bytes);
-    return sweep + second - (keep < second ? keep : second);
+    *bound = sweep + second - (keep < second ? keep : second);
+    return true;
 }
 
 /* t(l, s) of docs/model.md section 4 (revolve's forward steps). */
 static uint64_t revolve_steps(uint64_t l, uint64_t s)
 {
-    if (s + 1 >= l)
+    if (s >= l - 1) /* s + 1 >= l, without s + 1 wrapping at 2^64 - 1 */
         return l - 1;
     const uturn__u128 cap = (uturn__u128)1 << 100;
     uint64_t r            = 1;
@@ -108,12 +110,18 @@ static uint64_t uniform_bound(const uturn_plan_t *plan, uint64_t budget)
         size_min = bytes_at(plan, i) < size_min ? bytes_at(plan, i) : size_min;
         cost_min = cost_at(plan, i) < cost_min ? cost_at(plan, i) : cost_min;
     }
-    return cost_min * revolve_steps(n + 1, budget / size_min);
+    const uturn__u128 b =
+        (uturn__u128)cost_min * revolve_steps(n + 1, budget / size_min);
+    return b > UINT64_MAX ? UINT64_MAX : (uint64_t)b;
 }
 
-uint64_t uturn__dp_lower_bound(const uturn_plan_t *plan, uint64_t budget)
+uturn_status_t uturn__dp_lower_bound(const uturn_plan_t *plan, uint64_t budget,
+                                     uint64_t *bound)
 {
-    const uint64_t a = first_sweep_bound(plan, budget);
+    uint64_t a = 0;
+    if (!first_sweep_bound(plan, budget, &a))
+        return UTURN_E_NOMEM;
     const uint64_t b = uniform_bound(plan, budget);
-    return a > b ? a : b;
+    *bound           = a > b ? a : b;
+    return UTURN_OK;
 }

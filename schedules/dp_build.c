@@ -122,8 +122,11 @@ uturn_status_t uturn__dp_build(uturn_plan_t *plan, struct uturn__dp *dp,
     if (status != UTURN_OK || done) {
         /* Exact plans are their own bound (dp_count.c); a coarse unit
          * given by the caller gets a certified one. */
-        if (status == UTURN_OK && !dp->exact)
-            dp->lower_bound = uturn__dp_lower_bound(plan, in.budget);
+        if (status == UTURN_OK && !dp->exact &&
+            uturn__dp_lower_bound(plan, in.budget, &dp->lower_bound) !=
+                UTURN_OK)
+            return uturn__fail(error, UTURN_E_NOMEM,
+                               "out of memory for dp's lower bound");
         return status;
     }
     dp->exact = false;

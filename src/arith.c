@@ -25,7 +25,8 @@ uturn__u128 uturn__binomial_capped(uint64_t a, uint64_t b, uturn__u128 cap)
             return cap;
         /* value = C(base + i - 1, i - 1); value * (base + i) / i is exact.
          * value < cap <= 2^127 / 2^64 keeps the product in 128 bits. */
-        value = value * (uturn__u128)(base + i) / i;
+        value = value * ((uturn__u128)base + i) / i; /* base + i may pass
+                                                       2^64 */
     }
     return value < cap ? value : cap;
 }

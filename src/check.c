@@ -117,7 +117,12 @@ uturn_status_t uturn_validator_create(const uturn_problem_t *problem,
     uturn_stats_t limits;
     uturn_stats_init(&limits);
     limits.steps        = resolved.steps;
-    limits.slots        = resolved.slots;
+    /* With per-step sizes and no slot count the budget is in bytes alone:
+     * floor(budget / largest state) slots would refuse valid streams. */
+    limits.slots = given.step_bytes != NULL && given.slots == 0 &&
+                           given.level_count == 0
+                       ? UINT64_MAX
+                       : resolved.slots;
     limits.slot_bytes   = resolved.slot_bytes;
     limits.budget_bytes = resolved.budget_bytes;
     limits.steps        = given.steps;

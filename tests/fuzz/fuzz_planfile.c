@@ -1,11 +1,19 @@
 /*
  * libFuzzer target: the plan file parser and the validator behind it.
  *
- * The input is plan text. uturn_plan_parse() must never read past it (ASan)
- * and must fail only with a documented status and a message. A parsed plan
- * must walk cleanly to its own counts, write itself as text that parses
- * back to the same counts and the same action stream, and write that text
- * again byte for byte. Allocation goes through a checking allocator: it
+ * The input is plan text (format 1, or 2 with storage levels).
+ * uturn_plan_parse() must never read past it (ASan) and must fail only with
+ * a documented status and a message. The streaming reader, which `uturn
+ * check` uses (tools/cli_plan.c: uturn_reader_feed() in 64 KiB pieces),
+ * must agree with the parse on the same text fed in pieces of any size:
+ * the same status, message, line and action, and the same counts, cost,
+ * levels and fingerprint. A parsed plan's cost must be its forward cost
+ * plus every level's writes and reads, counted here from its actions
+ * (saturated at 2^64 - 1 past it), level by level; it must walk cleanly to
+ * its own counts, pass the public validator given its levels, write
+ * itself as text that parses back to the same counts and the same action
+ * stream, and write that text again byte for byte. Allocation goes
+ * through a checking allocator: it
  * refuses requests above ALLOC_CAP (a declared slot index of 10^12 is a
  * legitimate UTURN_E_NOMEM, not an OOM of the fuzzer), checks that every
  * free gets the size that was asked for, and fails one chosen allocation
@@ -195,6 +203,33 @@ static char *write_text(const uturn_plan_t *plan, size_t *len,
     return text;
 }
 
+/* The validator's capacity: slots or a budget, not both (the header may
+ * give both, and then the byte budget is the tighter rule to keep); or the
+ * levels, with their costs, when there is no budget. true for levels. */
+static bool capacity(const uturn_plan_t *plan, const uturn_stats_t *stats,
+                     uturn_problem_t *problem, uturn_level_t *levels)
+{
+    const bool with_levels = stats->levels > 1 && stats->budget_bytes == 0;
+    for (uint64_t k = 0; with_levels && k < stats->levels; k++) {
+        uturn_level_stats_t ls;
+        uturn_level_stats_init(&ls);
+        CHECK(uturn_plan_level_stats(plan, k, &ls) == UTURN_OK);
+        uturn_level_init(&levels[k]);
+        levels[k].slots      = ls.slots;
+        levels[k].write_cost = ls.write_cost;
+        levels[k].read_cost  = ls.read_cost;
+    }
+    if (with_levels) {
+        problem->levels      = levels;
+        problem->level_count = stats->levels;
+    } else if (stats->budget_bytes != 0) {
+        problem->budget_bytes = stats->budget_bytes;
+    } else {
+        problem->slots = stats->slots;
+    }
+    return with_levels;
+}
+
 /* The public validator accepts the same stream with the same counts,
  * given the same per-step sizes and costs as the plan (without them it
  * would count every state at slot_bytes: the harness once built it so and
@@ -213,12 +248,8 @@ static void check_public_validator(const uturn_plan_t *plan,
     problem.slot_bytes = stats->slot_bytes;
     problem.step_bytes = parsed.step_bytes;
     problem.step_costs = parsed.step_costs;
-    /* The API takes slots or a budget, not both; the header may give both,
-     * and then the byte budget is the tighter rule to keep. */
-    if (stats->budget_bytes != 0)
-        problem.budget_bytes = stats->budget_bytes;
-    else
-        problem.slots = stats->slots;
+    uturn_level_t levels[16];
+    const bool with_levels = capacity(plan, stats, &problem, levels);
     uturn_validator_t *v = NULL;
     uturn_error_t error;
     uturn_error_init(&error);
@@ -245,7 +276,86 @@ static void check_public_validator(const uturn_plan_t *plan,
           seen.peak_bytes == stats->peak_bytes &&
           seen.actions == stats->actions &&
           seen.reverse_steps == stats->reverse_steps);
+    if (with_levels || stats->levels == 1)
+        CHECK(seen.cost == stats->cost);
     uturn_validator_free(v);
+}
+
+/* The cost and every level's counts, from the actions and the plan's
+ * levels (whose slots number the slots one level after the other): the
+ * forward cost plus each store's write cost and each restore's read cost
+ * (docs/model.md section 7), in 128 bits; past 2^64 - 1 the plan's cost
+ * saturates. */
+struct level_tally {
+    uint64_t slots, w, r, stores, restores, held, peak;
+};
+
+static uint64_t level_of(const struct level_tally *lt, uint64_t count,
+                         uint64_t slot)
+{
+    for (uint64_t k = 0; k + 1 < count; k++) {
+        if (slot < lt[k].slots)
+            return k;
+        slot -= lt[k].slots;
+    }
+    return count - 1;
+}
+
+static void check_cost(const uturn_plan_t *plan, const uturn_stats_t *st,
+                       const uturn_action_t *actions)
+{
+    struct level_tally lt[16];
+    CHECK(st->levels >= 1 && st->levels <= 16);
+    uint64_t slots = 0;
+    for (uint64_t k = 0; k < st->levels; k++) {
+        uturn_level_stats_t ls;
+        uturn_level_stats_init(&ls);
+        CHECK(uturn_plan_level_stats(plan, k, &ls) == UTURN_OK);
+        CHECK(ls.name != NULL && strlen(ls.name) >= 1 && strlen(ls.name) <= 63);
+        lt[k] = (struct level_tally){
+            ls.slots, ls.write_cost, ls.read_cost, 0, 0, 0, 0};
+        slots += ls.slots;
+    }
+    CHECK(slots == st->slots);
+    uturn_problem_t problem;
+    uturn_problem_init(&problem);
+    CHECK(uturn_plan_problem(plan, &problem) == UTURN_OK);
+    unsigned __int128 forward = 0, cost = 0;
+    for (uint64_t i = 0; i < st->actions; i++) {
+        const uturn_action_t *a = &actions[i];
+        if (a->op == UTURN_OP_ADVANCE) {
+            for (uint64_t j = a->step; j < a->step_end; j++)
+                forward += problem.step_costs ? problem.step_costs[j] : 1;
+            continue;
+        }
+        struct level_tally *l = &lt[level_of(lt, st->levels, a->slot)];
+        if (a->op == UTURN_OP_STORE) {
+            l->stores += 1;
+            l->held += 1;
+            l->peak = l->held > l->peak ? l->held : l->peak;
+            cost += l->w;
+        } else if (a->op == UTURN_OP_RESTORE) {
+            l->restores += 1;
+            cost += l->r;
+        } else if (a->op == UTURN_OP_FREE) {
+            l->held -= 1;
+        }
+    }
+    CHECK(forward == st->forward_cost);
+    cost += forward;
+    if (cost != st->cost && !(cost > UINT64_MAX && st->cost == UINT64_MAX)) {
+        fprintf(stderr, "cost %llu, the actions and levels say %llu%s\n",
+                (unsigned long long)st->cost, (unsigned long long)cost,
+                cost > UINT64_MAX ? " (past 2^64)" : "");
+        abort();
+    }
+    for (uint64_t k = 0; k < st->levels; k++) {
+        uturn_level_stats_t ls;
+        uturn_level_stats_init(&ls);
+        CHECK(uturn_plan_level_stats(plan, k, &ls) == UTURN_OK);
+        CHECK(ls.stores == lt[k].stores && ls.restores == lt[k].restores &&
+              ls.peak_slots == lt[k].peak && lt[k].held == 0);
+    }
 }
 
 /* The counts of a valid plan, and the problem it reports. */
@@ -326,6 +436,7 @@ static uturn_plan_t *reparse(const uturn_plan_t *plan, const char *text,
         check_format(&first[i], (size_t)((h >> 8) + i) % 24);
     }
     check_public_validator(plan, stats, first, alloc);
+    check_cost(plan, stats, first);
     free(first);
     free(second);
     return again;
@@ -379,7 +490,10 @@ static void check_reader(const uint8_t *data, size_t size, uint64_t h,
     uturn_error_t error;
     uturn_error_init(&error);
     CHECK(uturn_reader_create(alloc, &reader, &error) == UTURN_OK);
-    const size_t piece    = 1 + (size_t)(h >> 24) % 97;
+    /* Some pieces as `uturn check` reads a file (64 KiB: the whole of
+     * these texts), the others of 1 to 97 bytes. */
+    const size_t piece =
+        (h >> 40) % 4 == 0 ? (size_t)1 << 16 : 1 + (size_t)(h >> 24) % 97;
     uturn_status_t status = UTURN_OK;
     for (size_t at = 0; at < size && status == UTURN_OK; at += piece)
         status = uturn_reader_feed(reader, (const char *)data + at,
@@ -401,6 +515,18 @@ static void check_reader(const uint8_t *data, size_t size, uint64_t h,
     uturn_stats_init(&stats);
     CHECK(uturn_plan_stats(plan, &stats) == UTURN_OK);
     CHECK(stats_equal(&seen, &stats));
+    if (seen.cost != stats.cost || seen.levels != stats.levels ||
+        seen.fingerprint != stats.fingerprint) {
+        fprintf(stderr,
+                "reader: cost %llu levels %llu fingerprint %016llx; parse: "
+                "cost %llu levels %llu fingerprint %016llx\n",
+                (unsigned long long)seen.cost, (unsigned long long)seen.levels,
+                (unsigned long long)seen.fingerprint,
+                (unsigned long long)stats.cost,
+                (unsigned long long)stats.levels,
+                (unsigned long long)stats.fingerprint);
+        abort();
+    }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
