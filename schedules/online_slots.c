@@ -27,7 +27,7 @@ static uturn__u128 band_bytes(uint64_t s)
     const uturn__u128 band =
         words(sizeof(struct uturn__os_node) * (n + 2)) +
         2 * words(4 * (n + 2)) + 4 * 8 * (n + 3) + 2 * words(4 * (n + 3));
-    const uturn__u128 stack = 32 * (n + 1);
+    const uturn__u128 stack = sizeof(struct uturn__rv_node) * (n + 1);
     return band > stack ? band : stack;
 }
 
@@ -54,16 +54,19 @@ struct uturn__os_view uturn__os_view(void *state)
     p += 8 * (s + 1);
     v.e = (struct uturn__os_ent *)(void *)p;
     p += w8(sizeof(struct uturn__os_ent) * (s + 2));
-    v.stack = (uint64_t *)(void *)p;
+    v.stack = (struct uturn__rv_node *)(void *)p;
     v.nodes = (struct uturn__os_node *)(void *)p;
     p += w8(sizeof(struct uturn__os_node) * (s + 2));
     v.spare = (uint32_t *)(void *)p;
     p += w8(4 * (s + 2));
     v.heap = (uint32_t *)(void *)p;
     p += w8(4 * (s + 2));
-    uint64_t **wide[] = {&v.P, &v.R, &v.Q, &v.QM};
-    for (size_t i = 0; i < 4; i++, p += 8 * (s + 3))
-        *wide[i] = (uint64_t *)(void *)p;
+    const size_t wide = 8 * (s + 3);
+    v.P               = (uint64_t *)(void *)p;
+    v.R               = (uint64_t *)(void *)(p + wide);
+    v.Q               = (uint64_t *)(void *)(p + 2 * wide);
+    v.QM              = (uint64_t *)(void *)(p + 3 * wide);
+    p += 4 * wide;
     v.QA = (uint32_t *)(void *)p;
     p += w8(4 * (s + 3));
     v.chain_node = (uint32_t *)(void *)p;
@@ -151,9 +154,20 @@ static size_t fill(void *state, uturn_action_t *out, size_t capacity)
             return sweep_step(&v, out);
         uturn__os_end_sweep(&v); /* max_steps: the sweep ends by itself */
     }
-    size_t count = 0;
-    while (h->phase == OS_REVERSE && count + 3 <= capacity)
-        count += uturn__os_reverse_step(&v, out + count);
+    return uturn__os_reverse(&v, out, capacity);
+}
+
+/* fill(), counted: the reversal tallies as it walks (a branch-free count
+ * of each action would double its cost). */
+static size_t fill_counted(void *state, uturn_action_t *out, size_t capacity,
+                           uturn_stats_t *counted, uint64_t *held)
+{
+    if (((const struct uturn__os_hdr *)state)->phase == OS_REVERSE) {
+        struct uturn__os_view v = uturn__os_view(state);
+        return uturn__os_reverse_counted(&v, out, capacity, counted, held);
+    }
+    const size_t count = fill(state, out, capacity);
+    uturn__count_actions(counted, held, out, count);
     return count;
 }
 
@@ -205,6 +219,7 @@ const struct uturn__planner uturn__online_slots = {
     .state_size    = state_size,
     .start         = start,
     .fill          = fill,
+    .fill_counted  = fill_counted,
     .fingerprint   = fingerprint,
     .levels        = false,
     .awaits_end    = awaits_end,

@@ -28,7 +28,10 @@
  *
  * End. The reversal takes n + sum_j t(L_j, s - j) forward steps, known at
  * the end in O(k). It turns, then walks the segments from the top, each
- * with revolve's recursion (segwalk.h).
+ * with revolve's generator (revolve_walk.c), whose slot k is map[k]:
+ * map[j] is p_j's slot and map[k..s) the slots free at the end, so
+ * segment j (base j, c_j = s - j) uses its own slot and the free ones,
+ * and hands its own to the segments below once reversed.
  *
  * The generator state is one flat block with no pointer inside (a cursor
  * may be copied with memcpy): the header below, then the arrays, all
@@ -38,7 +41,7 @@
 #define UTURN_ONLINE_SLOTS_H_INCLUDED
 
 #include "planner.h"
-#include "segwalk.h"
+#include "revolve_node.h"
 
 #define UTURN__OS_NIL UINT32_MAX
 
@@ -56,8 +59,11 @@ struct uturn__os_hdr {
     uint64_t rnow, bnow;              /* merge: R and beta(s, R) */
     uint64_t seg;       /* reversal: segments still to walk */
     uint64_t predicted; /* forward steps of the whole run, once ended */
-    struct uturn__walk walk;
-    int phase, turned, walking, overflow;
+    /* reversal: the current segment's walk (revolve_node.h), its
+     * pointers left out: the stack and the slot map are in the arrays */
+    struct uturn__rv_node cur;
+    uint64_t depth, ws;
+    int phase, turned, walking, live, overflow;
 };
 
 /* A final segment of the merge phase's stack (index j: c_j = s - j). */
@@ -79,14 +85,14 @@ struct uturn__os_node {
 
 struct uturn__os_view {
     struct uturn__os_hdr *h;
-    uint64_t *free_slots;       /* s + 1 */
+    uint64_t *free_slots;       /* s + 1; the reversal's slot map */
     struct uturn__os_ent *e;    /* s + 2; the held set at the end */
     /* band phase (the reversal's stack lives here afterwards) */
     struct uturn__os_node *nodes;  /* s + 2 */
     uint32_t *spare, *heap;        /* s + 2 each */
     uint64_t *P, *R, *Q, *QM;      /* s + 3 each */
     uint32_t *QA, *chain_node;     /* s + 3 each */
-    uint64_t *stack;               /* 4 (s + 1), over the band arrays */
+    struct uturn__rv_node *stack;  /* s + 1 frames, over the band arrays */
 };
 
 /* Bytes of the state for s slots (0 when it does not fit). */
@@ -117,8 +123,13 @@ struct uturn__os_decision uturn__os_band_step(struct uturn__os_view *v);
 void uturn__os_to_merge(struct uturn__os_view *v);
 struct uturn__os_decision uturn__os_merge_step(struct uturn__os_view *v);
 /* online_slots_end.c: the end at n = m (the held set into e[]), and the
- * reversal's actions (at most 4 per call). */
+ * reversal's next actions (capacity at least 3). */
 void uturn__os_end_sweep(struct uturn__os_view *v);
-size_t uturn__os_reverse_step(struct uturn__os_view *v, uturn_action_t *out);
+size_t uturn__os_reverse(struct uturn__os_view *v, uturn_action_t *out,
+                         size_t capacity);
+/* The same, adding what it writes to *counted (uturn__count_actions()). */
+size_t uturn__os_reverse_counted(struct uturn__os_view *v,
+                                 uturn_action_t *out, size_t capacity,
+                                 uturn_stats_t *counted, uint64_t *held);
 
 #endif

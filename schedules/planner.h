@@ -45,6 +45,10 @@ struct uturn__planner {
     uturn_status_t (*set_size)(void *state, uint64_t step, uint64_t bytes);
     uint64_t (*steps_known)(const void *state);
     uint64_t (*forward_total)(const void *state);
+    /* Online planners, optional: fill() that also adds what it wrote to
+     * *counted, as uturn__count_actions() would, faster. */
+    size_t (*fill_counted)(void *state, uturn_action_t *out, size_t capacity,
+                           uturn_stats_t *counted, uint64_t *held);
     /* Online planners with a byte budget (sizes arrive as the run goes). */
     bool (*sized)(const uturn_plan_t *plan);
     /* Online planners that predict it (NULL for the others): the cost of
@@ -73,6 +77,12 @@ static inline size_t uturn__put_reverse(uturn_action_t *out, uint64_t i,
         return uturn__put(out, UTURN_OP_TURN, 0, 0, 0);
     return uturn__put(out, UTURN_OP_REVERSE, i, 0, 0);
 }
+
+/* Add actions a[0 .. n) to *s: actions, forward_steps, stores, frees,
+ * restores, reverse_steps, and peak_slots from *held, the slots held
+ * (updated). An online cursor's count (cursor.c). */
+void uturn__count_actions(uturn_stats_t *s, uint64_t *held,
+                          const uturn_action_t *a, size_t n);
 
 extern const struct uturn__planner uturn__store_all;
 extern const struct uturn__planner uturn__periodic;

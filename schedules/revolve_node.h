@@ -1,6 +1,7 @@
 /*
- * The binomial recursion behind revolve, shared by its generator and its
- * counts (both are the revolve planner; no other planner includes this).
+ * The binomial recursion behind revolve, shared by its generator, its
+ * counts and the online planner for many slots (which reverses each
+ * segment of its first sweep by it).
  *
  * A node is a segment of l states x_a .. x_{a+l-1} whose first state sits in
  * a slot, with c slots (that one included) to reverse it. beta(c, r) =
@@ -82,6 +83,44 @@ static inline uint64_t uturn__rv_split(const struct uturn__rv_node *p,
     }
     return j;
 }
+
+/* A walk of revolve's recursion (revolve_walk.c). A node with c slots
+ * keeps its first state in slot s - c and stores its split in s - c + 1
+ * (revolve's numbers; map[] in an online walk); reversing state n is the
+ * turn. The
+ * walker's position is plain data; stack holds at least c frames. */
+/* What a counted walk wrote: forward steps, stores, restores, frees,
+ * reverses, and the slots held (from what the caller says at the start)
+ * and their peak. */
+struct uturn__rv_tally {
+    uint64_t forward, stores, restores, frees, reverses, held, peak;
+};
+
+struct uturn__rv_walker {
+    /* the node being worked on, and the pending left parts */
+    struct uturn__rv_node cur;
+    struct uturn__rv_node *stack;
+    uint64_t depth, s, n;
+    const uint64_t *map; /* online walks: slot k is map[k] */
+    bool live, done;
+};
+
+
+/* The next actions (at most capacity, which is at least 3), until done:
+ * the node's last leaf, its first state, reversed and its slot freed. */
+size_t uturn__rv_walk_fill(struct uturn__rv_walker *restrict w,
+                          uturn_action_t *restrict out, size_t capacity);
+/* The same for the online planner: slot k is w->map[k], and what it
+ * writes is added to *tally; the node's last state is not x_n (w->n is
+ * UINT64_MAX: no turn). */
+size_t uturn__rv_walk_fill_online(struct uturn__rv_walker *restrict w,
+                                 uturn_action_t *restrict out,
+                                 size_t capacity,
+                                 struct uturn__rv_tally *restrict tally);
+
+/* The node for states [a, a + l), l >= 1, reversed with c >= 1 slots
+ * (c = min(c, l - 1): more change nothing; a single state keeps c = 1). */
+struct uturn__rv_node uturn__rv_node_of(uint64_t a, uint64_t l, uint64_t c);
 
 /* The root for n steps and s >= 1 slots: l = n + 1 states, c = min(s, n)
  * (more slots than steps change nothing). Needs n < 2^64 - 1. */

@@ -31,10 +31,9 @@ static const uturn_level_t *level_of(const uturn_cursor_t *c, uint64_t slot)
     return &p->levels[uturn__level_of(p->levels, p->level_count, slot)];
 }
 
-/* Count generated actions (online cursors only). */
-static void count(uturn_cursor_t *c, const uturn_action_t *a, size_t n)
+void uturn__count_actions(uturn_stats_t *s, uint64_t *held,
+                          const uturn_action_t *a, size_t n)
 {
-    uturn_stats_t *s = &c->counted;
     for (size_t i = 0; i < n; i++) {
         s->actions += 1;
         switch (a[i].op) {
@@ -43,17 +42,15 @@ static void count(uturn_cursor_t *c, const uturn_action_t *a, size_t n)
             break;
         case UTURN_OP_STORE:
             s->stores += 1;
-            c->io_cost += c->costed ? level_of(c, a[i].slot)->write_cost : 0;
-            c->held += 1;
-            s->peak_slots = c->held > s->peak_slots ? c->held : s->peak_slots;
+            *held += 1;
+            s->peak_slots = *held > s->peak_slots ? *held : s->peak_slots;
             break;
         case UTURN_OP_FREE:
             s->frees += 1;
-            c->held -= 1;
+            *held -= 1;
             break;
         case UTURN_OP_RESTORE:
             s->restores += 1;
-            c->io_cost += c->costed ? level_of(c, a[i].slot)->read_cost : 0;
             break;
         case UTURN_OP_REVERSE:
             s->reverse_steps += 1;
@@ -64,12 +61,33 @@ static void count(uturn_cursor_t *c, const uturn_action_t *a, size_t n)
     }
 }
 
-/* The generator's next actions, counted when the plan is online. */
+/* The write and read costs of generated actions (levels with costs). */
+static void count_io(uturn_cursor_t *c, const uturn_action_t *a, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (a[i].op == UTURN_OP_STORE)
+            c->io_cost += level_of(c, a[i].slot)->write_cost;
+        else if (a[i].op == UTURN_OP_RESTORE)
+            c->io_cost += level_of(c, a[i].slot)->read_cost;
+    }
+}
+
+/* The generator's next actions, counted when the plan is online (by the
+ * planner when it can count them faster). */
 static size_t generate(uturn_cursor_t *c, uturn_action_t *out, size_t cap)
 {
-    const size_t n = c->planner->fill(c->state, out, cap);
-    if (c->online)
-        count(c, out, n);
+    const struct uturn__planner *pl = c->planner;
+    if (!c->online)
+        return pl->fill(c->state, out, cap);
+    size_t n;
+    if (pl->fill_counted != NULL)
+        n = pl->fill_counted(c->state, out, cap, &c->counted, &c->held);
+    else {
+        n = pl->fill(c->state, out, cap);
+        uturn__count_actions(&c->counted, &c->held, out, n);
+    }
+    if (c->costed)
+        count_io(c, out, n);
     return n;
 }
 
