@@ -129,6 +129,27 @@ struct outcome {
     char message[256];
 };
 
+/* One memory slot and 8 on the level: hrevolve keeps states there. */
+static uturn_plan_t *hrevolve_plan(uturn_executor_t *ex, uint64_t size)
+{
+    uturn_level_t levels[2];
+    uturn_level_init(&levels[0]);
+    uturn_level_init(&levels[1]);
+    levels[0].slots = 1;
+    levels[1].slots = 8;
+    levels[1].write_cost = levels[1].read_cost = 1;
+    uturn_problem_t p;
+    uturn_problem_init(&p);
+    p.planner     = UTURN_PLANNER_HREVOLVE;
+    p.steps       = STEPS;
+    p.slot_bytes  = size;
+    p.levels      = levels;
+    p.level_count = 2;
+    uturn_plan_t *plan = NULL;
+    cr_assert_eq(uturn_executor_plan(ex, &p, &plan, NULL), UTURN_OK);
+    return plan;
+}
+
 static struct outcome run(uint64_t size, enum damage damage, uint64_t pos,
                           bool lossy)
 {
@@ -153,22 +174,7 @@ static struct outcome run(uint64_t size, enum damage damage, uint64_t pos,
     eo.level_count = 1;
     uturn_executor_t *ex = NULL;
     cr_assert_eq(uturn_executor_open(&eo, &ex, NULL), UTURN_OK);
-    /* One memory slot and 8 on the level: hrevolve keeps states there. */
-    uturn_level_t levels[2];
-    uturn_level_init(&levels[0]);
-    uturn_level_init(&levels[1]);
-    levels[0].slots = 1;
-    levels[1].slots = 8;
-    levels[1].write_cost = levels[1].read_cost = 1;
-    uturn_problem_t p;
-    uturn_problem_init(&p);
-    p.planner     = UTURN_PLANNER_HREVOLVE;
-    p.steps       = STEPS;
-    p.slot_bytes  = size;
-    p.levels      = levels;
-    p.level_count = 2;
-    uturn_plan_t *plan = NULL;
-    cr_assert_eq(uturn_executor_plan(ex, &p, &plan, NULL), UTURN_OK);
+    uturn_plan_t *plan = hrevolve_plan(ex, size);
     static struct chain c;
     memset(c.x, 7, sizeof c.x);
     c.size = size;

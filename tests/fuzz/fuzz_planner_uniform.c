@@ -134,6 +134,26 @@ static uint64_t value(struct reader *r, uint64_t n)
 
 enum capacity { CAP_SLOTS, CAP_BUDGET, CAP_NONE, CAP_BOTH };
 
+/* The steps, by class: small, medium, large, special, huge. */
+static uint64_t decode_steps(struct reader *r, unsigned cls)
+{
+    switch (cls) {
+    case 0:
+    case 1:
+    case 2:
+        return 1 + fz_byte(r) % 64;
+    case 3:
+    case 4:
+        return 1 + fz_bytes_le(r, 2) % 5000;
+    case 5:
+        return 1 + fz_bytes_le(r, 3) % 200000;
+    case 6:
+        return specials[fz_byte(r) % SPECIALS];
+    default:
+        return fz_bytes_le(r, 5) % 1000000000001ull;
+    }
+}
+
 /* Byte 0: planner (bits 0-1), capacity kind (2-3), stride given (4),
  * steps class (5-7). Byte 1: flags (an absurd planner, slot_bytes with
  * slots). Then the steps, the capacity and the stride. */
@@ -151,26 +171,7 @@ static void decode(struct reader *r, uturn_problem_t *p)
         static const int odd[] = {7, 8, 99, 100, 101, -1, 0x7fffffff};
         p->planner             = (uturn_planner_t)odd[(flags >> 4) % 7];
     }
-    switch (head >> 5) {
-    case 0:
-    case 1:
-    case 2:
-        p->steps = 1 + fz_byte(r) % 64;
-        break;
-    case 3:
-    case 4:
-        p->steps = 1 + fz_bytes_le(r, 2) % 5000;
-        break;
-    case 5:
-        p->steps = 1 + fz_bytes_le(r, 3) % 200000;
-        break;
-    case 6:
-        p->steps = specials[fz_byte(r) % SPECIALS];
-        break;
-    default:
-        p->steps = fz_bytes_le(r, 5) % 1000000000001ull;
-        break;
-    }
+    p->steps = decode_steps(r, head >> 5);
     const uint64_t n = p->steps;
     switch ((enum capacity)((head >> 2) & 3)) {
     case CAP_SLOTS:
