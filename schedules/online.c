@@ -60,18 +60,9 @@ static uturn_status_t prepare(uturn_plan_t *plan, uturn_error_t *error)
      * (less memory than allowed; stats.slots says so). */
     const uint64_t s =
         bytes_mode(plan) || p->slots > MAX_SLOTS ? MAX_SLOTS : p->slots;
-    if (uturn__ol_state_bytes(s, p->max_steps) == 0)
-        return uturn__fail(error, UTURN_E_NOMEM,
-                           "the online planner's state for %llu slots does "
-                           "not fit",
-                           (unsigned long long)s);
-    /* What is known before the run: the capacity; the counts come from
-     * the cursor (uturn_cursor_stats) or the run once n is found. */
-    plan->stats.online     = true;
-    plan->stats.slots      = s;
-    plan->stats.peak_slots = s;
-    plan->slot_span        = s;
-    return UTURN_OK;
+    return uturn__online_capacity(plan, s,
+                                  uturn__ol_state_bytes(s, p->max_steps),
+                                  error);
 }
 
 static uturn_status_t state_size(const uturn_plan_t *plan, size_t *bytes)

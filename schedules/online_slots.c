@@ -85,16 +85,7 @@ static uturn_status_t prepare(uturn_plan_t *plan, uturn_error_t *error)
                            "online plans hold at most 2^30 slots (a cursor "
                            "keeps about 160 bytes for each); %llu asked",
                            (unsigned long long)p->slots);
-    if (uturn__os_state_bytes(s) == 0)
-        return uturn__fail(error, UTURN_E_NOMEM,
-                           "the online planner's state for %llu slots does "
-                           "not fit",
-                           (unsigned long long)s);
-    plan->stats.online     = true;
-    plan->stats.slots      = s;
-    plan->stats.peak_slots = s;
-    plan->slot_span        = s;
-    return UTURN_OK;
+    return uturn__online_capacity(plan, s, uturn__os_state_bytes(s), error);
 }
 
 static uturn_status_t state_size(const uturn_plan_t *plan, size_t *bytes)

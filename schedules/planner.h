@@ -78,6 +78,27 @@ static inline size_t uturn__put_reverse(uturn_action_t *out, uint64_t i,
     return uturn__put(out, UTURN_OP_REVERSE, i, 0, 0);
 }
 
+/* An online plan's prepare, once it knows its slots s and the bytes of
+ * its generator state (0: they do not fit): what is known before the run
+ * is the capacity; the counts come from the cursor (uturn_cursor_stats)
+ * or the run once n is found. */
+static inline uturn_status_t uturn__online_capacity(uturn_plan_t *plan,
+                                                    uint64_t s,
+                                                    size_t state_bytes,
+                                                    uturn_error_t *error)
+{
+    if (state_bytes == 0)
+        return uturn__fail(error, UTURN_E_NOMEM,
+                           "the online planner's state for %llu slots does "
+                           "not fit",
+                           (unsigned long long)s);
+    plan->stats.online     = true;
+    plan->stats.slots      = s;
+    plan->stats.peak_slots = s;
+    plan->slot_span        = s;
+    return UTURN_OK;
+}
+
 /* Add actions a[0 .. n) to *s: actions, forward_steps, stores, frees,
  * restores, reverse_steps, and peak_slots from *held, the slots held
  * (updated). An online cursor's count (cursor.c). */

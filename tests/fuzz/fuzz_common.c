@@ -1,3 +1,4 @@
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
 /* Shared by the libFuzzer targets: see fuzz_common.h. */
 #include "fuzz_common.h"
 
@@ -387,4 +388,24 @@ bool fz_walk_plan(const uturn_plan_t *plan, const struct fz_shape *shape,
     uturn_cursor_free(c);
     uturn_validator_free(v);
     return true;
+}
+
+uturn_plan_t *fz_text_round_trip(const uturn_plan_t *plan, char **text,
+                                 size_t *len)
+{
+    *text        = NULL;
+    *len         = 0;
+    FILE *stream = open_memstream(text, len);
+    CHECK(stream != NULL);
+    CHECK(uturn_plan_write(plan, stream, NULL) == UTURN_OK);
+    CHECK(fclose(stream) == 0);
+    uturn_plan_t *parsed = NULL;
+    uturn_error_t error;
+    uturn_error_init(&error);
+    if (uturn_plan_parse(*text, *len, NULL, &parsed, &error) != UTURN_OK) {
+        fprintf(stderr, "parse: %s\n%.*s\n", error.message,
+                (int)(*len < 1000 ? *len : 1000), *text);
+        abort();
+    }
+    return parsed;
 }

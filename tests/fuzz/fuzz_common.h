@@ -2,7 +2,8 @@
  * What the libFuzzer targets of tests/fuzz/ share: reading the input,
  * checks that abort, revolve's closed form t(n+1, s) (docs/model.md
  * section 4) in 128 bits, a checking allocator that can fail one call,
- * and a walk of a plan through a cursor and the public validator that
+ * a plan's text round trip, and a walk of a plan through a cursor and
+ * the public validator that
  * counts, independently of the library, what every action does (per
  * storage level too).
  */
@@ -85,6 +86,14 @@ void fz_check_error(uturn_status_t status, const uturn_error_t *error,
                     unsigned allowed);
 
 #define FZ_BIT(status) (1u << (unsigned)(status))
+
+/* ---- plan text ---- */
+
+/* The plan written as text (*text, *len: free(*text)) and parsed back;
+ * aborts, printing the parser's message and the text's start, when the
+ * text does not parse. */
+uturn_plan_t *fz_text_round_trip(const uturn_plan_t *plan, char **text,
+                                 size_t *len);
 
 /* ---- walking a plan ---- */
 

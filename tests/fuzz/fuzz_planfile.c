@@ -22,6 +22,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include "fuzz_common.h"
 #include "uturn.h"
 
 #include <stdint.h>
@@ -33,51 +34,6 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define CHECK(cond)                                                            \
-    do {                                                                       \
-        if (!(cond)) {                                                         \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__,   \
-                    #cond);                                                    \
-            abort();                                                           \
-        }                                                                      \
-    } while (0)
-
-/* ---- the checking allocator ---- */
-
-struct arena {
-    uint64_t calls;   /* alloc calls so far */
-    uint64_t fail_at; /* fail the call with this number (1-based); 0: never */
-    uint64_t live;    /* blocks not yet freed */
-};
-
-#define HEADER 16 /* keeps the block 16-byte aligned */
-
-static void *arena_alloc(void *user, size_t size)
-{
-    struct arena *a = user;
-    a->calls += 1;
-    if (size == 0 || size > ALLOC_CAP || a->calls == a->fail_at)
-        return NULL;
-    unsigned char *block = malloc(HEADER + size);
-    if (block == NULL)
-        return NULL;
-    memcpy(block, &size, sizeof size);
-    a->live += 1;
-    return block + HEADER;
-}
-
-static void arena_free(void *user, void *ptr, size_t size)
-{
-    struct arena *a = user;
-    CHECK(ptr != NULL);
-    unsigned char *block = (unsigned char *)ptr - HEADER;
-    size_t asked         = 0;
-    memcpy(&asked, block, sizeof asked);
-    CHECK(asked == size); /* free receives the size that was asked for */
-    CHECK(a->live > 0);
-    a->live -= 1;
-    free(block);
-}
 
 /* ---- helpers ---- */
 
@@ -389,7 +345,7 @@ static void check_counts(const uturn_plan_t *plan, const uturn_stats_t *st)
 
 /* The walk sees exactly the parsed counts, also with one allocation
  * failing (then NOMEM with a message). */
-static void check_walks(const uturn_plan_t *plan, struct arena *arena,
+static void check_walks(const uturn_plan_t *plan, struct fz_arena *arena,
                         const uturn_stats_t *stats, uint64_t h)
 {
     uturn_stats_t observed;
@@ -444,7 +400,7 @@ static uturn_plan_t *reparse(const uturn_plan_t *plan, const char *text,
 
 /* Write, parse back, write again: the text is a fixed point, also when
  * one allocation of a write fails (NOMEM, or done). */
-static void check_round_trip(const uturn_plan_t *plan, struct arena *arena,
+static void check_round_trip(const uturn_plan_t *plan, struct fz_arena *arena,
                              uturn_allocator_t *alloc,
                              const uturn_stats_t *stats, uint64_t h)
 {
@@ -469,7 +425,7 @@ static void check_round_trip(const uturn_plan_t *plan, struct arena *arena,
     free(text);
 }
 
-static void check_plan(const uturn_plan_t *plan, struct arena *arena,
+static void check_plan(const uturn_plan_t *plan, struct fz_arena *arena,
                        uturn_allocator_t *alloc, uint64_t h)
 {
     uturn_stats_t stats;
@@ -531,8 +487,8 @@ static void check_reader(const uint8_t *data, size_t size, uint64_t h,
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    struct arena arena      = {0, 0, 0};
-    uturn_allocator_t alloc = {arena_alloc, arena_free, &arena};
+    struct fz_arena arena   = {0, 0, 0, ALLOC_CAP};
+    uturn_allocator_t alloc = fz_allocator(&arena);
     const uint64_t h        = hash_bytes(data, size);
     const char *text        = (const char *)data;
 

@@ -507,20 +507,9 @@ static void check_text(const uturn_plan_t *plan, const uturn_stats_t *st)
 {
     if (st->actions > TEXT_ACTIONS)
         return;
-    char *text   = NULL;
-    size_t len   = 0;
-    FILE *stream = open_memstream(&text, &len);
-    CHECK(stream != NULL);
-    CHECK(uturn_plan_write(plan, stream, NULL) == UTURN_OK);
-    CHECK(fclose(stream) == 0);
-    uturn_plan_t *parsed = NULL;
-    uturn_error_t error;
-    uturn_error_init(&error);
-    if (uturn_plan_parse(text, len, NULL, &parsed, &error) != UTURN_OK) {
-        fprintf(stderr, "parse: %s\n%.*s\n", error.message,
-                (int)(len < 1000 ? len : 1000), text);
-        abort();
-    }
+    char *text           = NULL;
+    size_t len           = 0;
+    uturn_plan_t *parsed = fz_text_round_trip(plan, &text, &len);
     const bool format2 = strncmp(text, "uturn-plan 2\n", 13) == 0;
     CHECK(format2 || st->levels == 1);
     uturn_stats_t back;

@@ -635,20 +635,9 @@ static void check_walk(const uturn_plan_t *plan, const uturn_stats_t *st,
 /* Write the plan as text and parse it back: the same counts. */
 static void check_text(const uturn_plan_t *plan, const uturn_stats_t *st)
 {
-    char *text   = NULL;
-    size_t len   = 0;
-    FILE *stream = open_memstream(&text, &len);
-    CHECK(stream != NULL);
-    CHECK(uturn_plan_write(plan, stream, NULL) == UTURN_OK);
-    CHECK(fclose(stream) == 0);
-    uturn_plan_t *parsed = NULL;
-    uturn_error_t error;
-    uturn_error_init(&error);
-    const uturn_status_t status =
-        uturn_plan_parse(text, len, NULL, &parsed, &error);
-    if (status != UTURN_OK)
-        fprintf(stderr, "parse: %s\n", error.message);
-    CHECK(status == UTURN_OK);
+    char *text           = NULL;
+    size_t len           = 0;
+    uturn_plan_t *parsed = fz_text_round_trip(plan, &text, &len);
     uturn_stats_t back;
     uturn_stats_init(&back);
     CHECK(uturn_plan_stats(parsed, &back) == UTURN_OK);
