@@ -3,9 +3,8 @@
  * checks that abort, revolve's closed form t(n+1, s) (docs/model.md
  * section 4) in 128 bits, a checking allocator that can fail one call,
  * a plan's text round trip, and a walk of a plan through a cursor and
- * the public validator that
- * counts, independently of the library, what every action does (per
- * storage level too).
+ * the public validator that counts, independently of the library, what
+ * every action does (per storage level too).
  */
 #ifndef UTURN_FUZZ_COMMON_H_INCLUDED
 #define UTURN_FUZZ_COMMON_H_INCLUDED
