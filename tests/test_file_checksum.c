@@ -147,17 +147,8 @@ static void run_case(const struct setting *c)
 {
     char parent[PATH_MAX];
     cr_assert(scratch_make("/tmp", parent));
-    uturn_storage_t file;
-    uturn_storage_init(&file);
-    file.kind        = UTURN_STORAGE_FILE;
-    file.directory   = parent;
-    file.synchronous = c->synchronous;
-    uturn_executor_options_t o;
-    uturn_executor_options_init(&o);
-    o.levels             = &file;
-    o.level_count        = 1;
     uturn_executor_t *ex = NULL;
-    cr_assert_eq(uturn_executor_open(&o, &ex, NULL), UTURN_OK);
+    cr_assert_eq(dc_file_executor(parent, c->synchronous, &ex), UTURN_OK);
     struct dc_model m = {.bytes = c->bytes, .parent = parent};
     cr_assert_eq(uturn_executor_slot_bytes(ex, c->bytes, &m.stride), UTURN_OK);
     uturn_plan_t *plan = all_on_disk();

@@ -24,6 +24,7 @@
 
 #include "fuzz_planner.h"
 
+#include <math.h>
 #include <string.h>
 
 #define WALK_ACTIONS 200000u
@@ -32,19 +33,16 @@
 
 /* ---- input ---- */
 
+/* floor(sqrt(x)), from the floating-point root corrected in 128 bits
+ * (not the library's bisection). */
 static uint64_t isqrt64(uint64_t x)
 {
-    uint64_t lo = 0, hi = x < 2 ? x : (x >> 1) + 1;
-    if (hi > 0xffffffffu)
-        hi = 0xffffffffu;
-    while (lo < hi) {
-        const uint64_t mid = lo + (hi - lo + 1) / 2;
-        if (mid * mid <= x)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    return lo;
+    uint64_t r = (uint64_t)sqrtl((long double)x);
+    while ((u128)r * r > x)
+        r--;
+    while ((u128)(r + 1) * (r + 1) <= x)
+        r++;
+    return r;
 }
 
 static uint64_t ceil_div(uint64_t a, uint64_t b)

@@ -110,17 +110,9 @@ static bool run_case(const uturn_mpi_plan_t *mp, const struct setting *c)
 {
     char parent[] = "/tmp/uturn-mpi-sum-XXXXXX";
     bool ok       = check(mkdtemp(parent) != NULL, "mkdtemp");
-    uturn_storage_t file;
-    uturn_storage_init(&file);
-    file.kind        = UTURN_STORAGE_FILE;
-    file.directory   = parent;
-    file.synchronous = c->synchronous;
-    uturn_executor_options_t o;
-    uturn_executor_options_init(&o);
-    o.levels             = &file;
-    o.level_count        = 1;
     uturn_executor_t *ex = NULL;
-    ok &= check(uturn_executor_open(&o, &ex, NULL) == UTURN_OK, "executor");
+    ok &= check(dc_file_executor(parent, c->synchronous, &ex) == UTURN_OK,
+                "executor");
     static struct dc_model m;
     m = (struct dc_model){.bytes = c->bytes, .parent = parent};
     ok &= check(uturn_executor_slot_bytes(ex, c->bytes, &m.stride) == UTURN_OK,

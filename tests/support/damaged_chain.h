@@ -184,6 +184,24 @@ static inline uturn_model_t dc_describe(struct dc_model *m, bool save_load)
     return d;
 }
 
+/* An executor whose one level is a file level in parent (its directory),
+ * writing synchronously or overlapped. */
+static inline uturn_status_t dc_file_executor(const char *parent,
+                                              bool synchronous,
+                                              uturn_executor_t **ex)
+{
+    uturn_storage_t file;
+    uturn_storage_init(&file);
+    file.kind        = UTURN_STORAGE_FILE;
+    file.directory   = parent;
+    file.synchronous = synchronous;
+    uturn_executor_options_t o;
+    uturn_executor_options_init(&o);
+    o.levels      = &file;
+    o.level_count = 1;
+    return uturn_executor_open(&o, ex, NULL);
+}
+
 /* Every state on the disk level: store x_i in disk slot 1 + i on the way
  * up, restore each on the way down (memory's one slot stays unused).
  * NULL on failure (err says why). */
