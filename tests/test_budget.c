@@ -12,6 +12,7 @@
  * backend (measured from the library's mmap and malloc calls), with file
  * and user levels, is test_budget_held.c's.
  */
+#include "budget_chain.h"
 #include "counting_alloc.h"
 
 #include <criterion/criterion.h>
@@ -21,74 +22,24 @@
 #include <uturn.h>
 
 #define ULL(x) ((unsigned long long)(x))
-#define MAX_N  48
-#define WIDTH  64 /* doubles in the largest state */
+#define MAX_N  BC_MAX_N
+#define WIDTH  BC_WIDTH
 
 struct model {
-    double x[WIDTH], xbar;
-    uint64_t width;      /* doubles in a uniform state */
-    bool sized;          /* x_i has 8 * (1 + i % 4) doubles */
+    struct bc_chain chain; /* first: the callbacks' user */
     uint64_t calls, fail_at;
     const counting_alloc_t *slots;
     uint64_t limit;      /* what the slot storage may hold now */
     uint64_t violations; /* times it held more, seen in a callback */
 };
 
-static uint64_t doubles_of(const struct model *m, uint64_t step)
+static int watch(struct bc_chain *chain)
 {
-    return m->sized ? 8 * (1 + step % 4) : m->width;
-}
-
-static int watch(struct model *m)
-{
+    struct model *m = (struct model *)(void *)chain;
     if (m->slots->live_bytes > m->limit)
         m->violations += 1;
     m->calls += 1;
     return m->fail_at != 0 && m->calls == m->fail_at ? 5 : 0;
-}
-
-static int fwd(void *u, uint64_t step)
-{
-    struct model *m = u;
-    for (uint64_t i = 0; i < WIDTH; i++)
-        m->x[i] = sin(m->x[i]) + 0.001 * (double)(step + i);
-    return watch(m);
-}
-
-static int turn(void *u)
-{
-    struct model *m = u;
-    m->xbar         = 1.0;
-    return watch(m);
-}
-
-static int adj(void *u, uint64_t step)
-{
-    struct model *m = u;
-    (void)step;
-    m->xbar *= cos(m->x[0]);
-    return watch(m);
-}
-
-static uint64_t size_of(void *u, uint64_t step)
-{
-    return 8 * doubles_of(u, step);
-}
-
-static int save(void *u, uint64_t step, void *dst, uint64_t bytes)
-{
-    struct model *m = u;
-    cr_assert_eq(bytes, size_of(u, step));
-    memcpy(dst, m->x, (size_t)bytes);
-    return watch(m);
-}
-
-static int load(void *u, uint64_t step, const void *src, uint64_t bytes)
-{
-    struct model *m = u;
-    cr_assert_eq(bytes, size_of(u, step));
-    memcpy(m->x, src, (size_t)bytes);
-    return watch(m);
 }
 
 /* Every allocation of the slot allocator: never above the limit. */
@@ -97,22 +48,6 @@ static void on_slot_alloc(void *context, const counting_alloc_t *c)
     struct model *m = context;
     if (c->live_bytes > m->limit)
         m->violations += 1;
-}
-
-/* The gradient of x_0[0]'s chain, computed directly. */
-static double reference(uint64_t n)
-{
-    double x[WIDTH], g = 1.0, first[MAX_N];
-    for (uint64_t i = 0; i < WIDTH; i++)
-        x[i] = 0.1 * (double)i;
-    for (uint64_t s = 0; s < n; s++) {
-        first[s] = x[0];
-        for (uint64_t i = 0; i < WIDTH; i++)
-            x[i] = sin(x[i]) + 0.001 * (double)(s + i);
-    }
-    for (uint64_t s = n; s-- > 0;)
-        g *= cos(first[s]);
-    return g;
 }
 
 struct case_ {
@@ -155,12 +90,12 @@ static uturn_plan_t *plan_for(uturn_executor_t *ex, const struct case_ *c,
 {
     uint64_t sizes[MAX_N];
     for (uint64_t i = 0; i < c->n; i++)
-        sizes[i] = size_of(m, i);
+        sizes[i] = 8 * bc_doubles_of(&m->chain, i);
     uturn_problem_t p;
     uturn_problem_init(&p);
     p.planner    = c->planner;
     p.steps      = c->n;
-    p.slot_bytes = 8 * (c->sized ? WIDTH / 2 : m->width);
+    p.slot_bytes = 8 * (c->sized ? WIDTH / 2 : m->chain.width);
     if (c->plan_sizes)
         p.step_bytes = sizes;
     if (c->budget != 0 && c->planner != UTURN_PLANNER_STORE_ALL)
@@ -173,36 +108,13 @@ static uturn_plan_t *plan_for(uturn_executor_t *ex, const struct case_ *c,
     return plan;
 }
 
-static uturn_model_t describe(const struct case_ *c, struct model *m)
-{
-    uturn_model_t d;
-    uturn_model_init(&d);
-    d.user    = m;
-    d.forward = fwd;
-    d.turn    = turn;
-    d.adjoint = adj;
-    if (c->contiguous) {
-        d.state       = m->x;
-        d.state_bytes = 8 * m->width;
-        return d;
-    }
-    d.save        = save;
-    d.load        = load;
-    d.state_bytes = c->sized ? 0 : 8 * m->width;
-    d.state_size  = c->sized && !c->plan_sizes ? size_of : NULL;
-    return d;
-}
-
 /* One run of the sequence, with the invariant checked throughout. */
 static void one_run(uturn_executor_t *ex, counting_alloc_t *slots,
                     const struct case_ *c, struct model *m, uint64_t k)
 {
-    m->sized   = c->sized;
-    m->width   = c->sized ? WIDTH : c->width;
+    bc_reset(&m->chain, c->sized, c->width, 0);
     m->calls   = 0;
     m->fail_at = c->fail_at;
-    for (uint64_t i = 0; i < WIDTH; i++)
-        m->x[i] = 0.1 * (double)i;
     uturn_plan_t *plan = plan_for(ex, c, m);
     if (plan == NULL)
         return; /* no plan fits that budget: nothing runs */
@@ -212,7 +124,8 @@ static void one_run(uturn_executor_t *ex, counting_alloc_t *slots,
     /* The limit is known before the run: its budget, or with none the
      * most it may need (what it held before, or its peak). */
     m->limit = c->budget != 0 ? c->budget : UINT64_MAX;
-    const uturn_model_t d = describe(c, m);
+    const uturn_model_t d =
+        bc_describe(&m->chain, c->contiguous, c->plan_sizes, false);
     uturn_report_t rep;
     uturn_report_init(&rep);
     const uturn_status_t st = uturn_executor_run(ex, plan, &d, &o, NULL, &rep,
@@ -220,6 +133,8 @@ static void one_run(uturn_executor_t *ex, counting_alloc_t *slots,
     cr_assert(st == UTURN_OK || st == UTURN_E_CALLBACK ||
                   st == UTURN_E_INFEASIBLE,
               "run %llu: %s", ULL(k), uturn_status_name(st));
+    cr_assert_eq(m->chain.wrong_sizes, 0, "run %llu: a state of the wrong size",
+                 ULL(k));
     cr_assert_eq(m->violations, 0, "run %llu held %llu bytes, budget %llu",
                  ULL(k), ULL(slots->live_bytes), ULL(c->budget));
     cr_assert_eq(slots->live_bytes, uturn_executor_held_bytes(ex));
@@ -231,8 +146,8 @@ static void one_run(uturn_executor_t *ex, counting_alloc_t *slots,
     if (st == UTURN_OK) {
         cr_assert_leq(rep.measured_peak_bytes,
                       c->budget != 0 ? c->budget : rep.planned_peak_bytes);
-        const double want = reference(c->n);
-        cr_assert(memcmp(&m->xbar, &want, sizeof want) == 0, "run %llu",
+        const double want = bc_reference(c->n);
+        cr_assert(memcmp(&m->chain.xbar, &want, sizeof want) == 0, "run %llu",
                   ULL(k));
     }
     uturn_plan_free(plan);
@@ -243,7 +158,7 @@ Test(budget, holds_across_long_random_sequences_of_runs)
     for (uint64_t seed0 = 1; seed0 <= 6; seed0++) {
         counting_alloc_t slots        = {0};
         const uturn_allocator_t slot_alloc = counting_allocator(&slots);
-        struct model m                = {.slots = &slots};
+        struct model m                = {.chain.watch = watch, .slots = &slots};
         slots.on_alloc                = on_slot_alloc;
         slots.context                 = &m;
         m.limit                       = UINT64_MAX;
@@ -271,7 +186,7 @@ Test(budget, a_per_step_run_after_a_uniform_one_keeps_to_its_budget)
 {
     counting_alloc_t slots             = {0};
     const uturn_allocator_t slot_alloc = counting_allocator(&slots);
-    struct model m                     = {.slots = &slots};
+    struct model m = {.chain.watch = watch, .slots = &slots};
     slots.on_alloc                     = on_slot_alloc;
     slots.context                      = &m;
     uturn_executor_options_t eo;

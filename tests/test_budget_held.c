@@ -29,6 +29,7 @@
  * report's measured_peak_bytes is what was held, and held_bytes() what is
  * held; every gradient equals a store-all reference bit for bit.
  */
+#include "budget_chain.h"
 #include "scratch_dir.h"
 
 #include <criterion/criterion.h>
@@ -41,8 +42,8 @@
 #include <uturn.h>
 
 #define ULL(x) ((unsigned long long)(x))
-#define MAX_N  48
-#define WIDTH  64 /* doubles in the largest state */
+#define MAX_N  BC_MAX_N
+#define WIDTH  BC_WIDTH
 
 /* ---- what the library maps and mallocs ---------------------------------- */
 
@@ -361,10 +362,8 @@ static void rig_close(struct rig *r)
 /* ---- the model ---------------------------------------------------------- */
 
 struct model {
-    double x[WIDTH], xbar;
-    uint64_t width; /* doubles in a uniform state */
-    bool sized;     /* x_i has 8 * (1 + i % 4) doubles */
-    uint64_t calls, fail_at, stop_at;
+    struct bc_chain chain; /* first: the callbacks' user */
+    uint64_t calls, fail_at;
     struct rig *rig;
     uint64_t limit;       /* memory for slots may hold at most this */
     uint64_t file_cap;    /* bytes a file level may hold, or 0 */
@@ -374,11 +373,6 @@ struct model {
     uint64_t violations;
     char what[200]; /* the first violation */
 };
-
-static uint64_t doubles_of(const struct model *m, uint64_t step)
-{
-    return m->sized ? 8 * (1 + step % 4) : m->width;
-}
 
 static void violated(struct model *m, const char *what, uint64_t got,
                      uint64_t cap)
@@ -413,8 +407,9 @@ static void watch_file(struct model *m)
         violated(m, "the slots file's blocks", disk, m->file_cap);
 }
 
-static int watch(struct model *m)
+static int watch(struct bc_chain *chain)
 {
+    struct model *m    = (struct model *)(void *)chain;
     const uint64_t mem = memory_held(m->rig);
     m->most            = mem > m->most ? mem : m->most;
     if (mem > m->limit)
@@ -422,74 +417,6 @@ static int watch(struct model *m)
     watch_file(m);
     m->calls += 1;
     return m->fail_at != 0 && m->calls == m->fail_at ? 5 : 0;
-}
-
-static int fwd(void *u, uint64_t step)
-{
-    struct model *m = u;
-    for (uint64_t i = 0; i < WIDTH; i++)
-        m->x[i] = sin(m->x[i]) + 0.001 * (double)(step + i);
-    return watch(m);
-}
-
-static int turn(void *u)
-{
-    struct model *m = u;
-    m->xbar         = 1.0;
-    return watch(m);
-}
-
-static int adj(void *u, uint64_t step)
-{
-    struct model *m = u;
-    (void)step;
-    m->xbar *= cos(m->x[0]);
-    return watch(m);
-}
-
-static uint64_t size_of(void *u, uint64_t step)
-{
-    return 8 * doubles_of(u, step);
-}
-
-static int save(void *u, uint64_t step, void *dst, uint64_t bytes)
-{
-    struct model *m = u;
-    if (bytes != size_of(u, step))
-        return 9;
-    memcpy(dst, m->x, (size_t)bytes);
-    return watch(m);
-}
-
-static int load(void *u, uint64_t step, const void *src, uint64_t bytes)
-{
-    struct model *m = u;
-    if (bytes != size_of(u, step))
-        return 9;
-    memcpy(m->x, src, (size_t)bytes);
-    return watch(m);
-}
-
-static int is_last(void *u, uint64_t step)
-{
-    const struct model *m = u;
-    return step == m->stop_at;
-}
-
-/* The gradient of x_0[0]'s chain for n steps, computed directly. */
-static double reference(uint64_t n)
-{
-    double x[WIDTH], g = 1.0, first[MAX_N];
-    for (uint64_t i = 0; i < WIDTH; i++)
-        x[i] = 0.1 * (double)i;
-    for (uint64_t s = 0; s < n; s++) {
-        first[s] = x[0];
-        for (uint64_t i = 0; i < WIDTH; i++)
-            x[i] = sin(x[i]) + 0.001 * (double)(s + i);
-    }
-    for (uint64_t s = n; s-- > 0;)
-        g *= cos(first[s]);
-    return g;
 }
 
 /* ---- random runs -------------------------------------------------------- */
@@ -573,11 +500,11 @@ static void problem_of(const struct case_ *c, const struct model *m,
                        uturn_problem_t *p, uturn_level_t *lv, uint64_t *sizes)
 {
     for (uint64_t i = 0; i < c->n; i++)
-        sizes[i] = 8 * doubles_of(m, i);
+        sizes[i] = 8 * bc_doubles_of(&m->chain, i);
     uturn_problem_init(p);
     p->planner    = c->kind == PLAIN ? c->planner : UTURN_PLANNER_ONLINE;
     p->steps      = c->n;
-    p->slot_bytes = 8 * (c->sized ? WIDTH / 2 : m->width);
+    p->slot_bytes = 8 * (c->sized ? WIDTH / 2 : m->chain.width);
     if (c->kind == ONLINE || c->kind == ONLINE_LEVELS) {
         p->steps     = 0;
         p->max_steps = c->n;
@@ -612,23 +539,8 @@ static void problem_of(const struct case_ *c, const struct model *m,
 
 static uturn_model_t describe(const struct case_ *c, struct model *m)
 {
-    uturn_model_t d;
-    uturn_model_init(&d);
-    d.user    = m;
-    d.forward = fwd;
-    d.turn    = turn;
-    d.adjoint = adj;
-    d.is_last = c->kind == ONLINE || c->kind == ONLINE_LEVELS ? is_last : NULL;
-    if (c->contiguous) {
-        d.state       = m->x;
-        d.state_bytes = 8 * m->width;
-        return d;
-    }
-    d.save        = save;
-    d.load        = load;
-    d.state_bytes = c->sized ? 0 : 8 * m->width;
-    d.state_size  = c->sized && !c->plan_sizes ? size_of : NULL;
-    return d;
+    return bc_describe(&m->chain, c->contiguous, c->plan_sizes,
+                       c->kind == ONLINE || c->kind == ONLINE_LEVELS);
 }
 
 /* What a run may answer: a plan made for the run's budget is never
@@ -704,15 +616,12 @@ static void expect_after(struct rig *r, const struct case_ *c,
 
 static void reset_model(struct model *m, const struct case_ *c)
 {
-    m->sized    = c->sized;
-    m->width    = c->sized ? WIDTH : c->width;
-    m->calls    = 0;
-    m->fail_at  = c->fail_at;
-    m->stop_at  = c->stop_at;
-    m->most     = 0;
-    m->slots[0] = '\0';
-    for (uint64_t i = 0; i < WIDTH; i++)
-        m->x[i] = 0.1 * (double)i;
+    bc_reset(&m->chain, c->sized, c->width, c->stop_at);
+    m->chain.watch = watch;
+    m->calls       = 0;
+    m->fail_at     = c->fail_at;
+    m->most        = 0;
+    m->slots[0]    = '\0';
 }
 
 /* One run of the sequence, with the invariant checked throughout. */
@@ -734,7 +643,7 @@ static void one_run(struct rig *r, const struct case_ *c, struct model *m,
             : uturn_executor_plan(r->ex, &p, &plan, NULL);
     if (made != UTURN_OK)
         return; /* no plan fits that budget: nothing runs */
-    level_limits(r, plan, m, 16 * ((8 * m->width + 15) / 16));
+    level_limits(r, plan, m, 16 * ((8 * m->chain.width + 15) / 16));
     uturn_run_options_t o;
     uturn_run_options_init(&o);
     o.budget_bytes        = c->budget;
@@ -749,6 +658,8 @@ static void one_run(struct rig *r, const struct case_ *c, struct model *m,
         uturn_executor_run(r->ex, plan, &d, &o, NULL, &rep, &err);
     cr_assert(allowed(c, st), "run %llu (kind %d): %s: %s", ULL(k), c->kind,
               uturn_status_name(st), err.message);
+    cr_assert_eq(m->chain.wrong_sizes, 0, "run %llu: a state of the wrong size",
+                 ULL(k));
     cr_assert_eq(m->violations, 0, "run %llu (kind %d, %s): %s", ULL(k),
                  c->kind, rep.storage_backend, m->what);
     cr_assert_eq(held.over + r->slots.over, 0,
@@ -764,8 +675,8 @@ static void one_run(struct rig *r, const struct case_ *c, struct model *m,
     if (st == UTURN_OK) {
         const uint64_t n =
             c->kind == ONLINE || c->kind == ONLINE_LEVELS ? c->stop_at : c->n;
-        const double want = reference(n);
-        cr_assert(memcmp(&m->xbar, &want, sizeof want) == 0,
+        const double want = bc_reference(n);
+        cr_assert(memcmp(&m->chain.xbar, &want, sizeof want) == 0,
                   "run %llu: the gradient differs", ULL(k));
     }
     uturn_plan_free(plan);
