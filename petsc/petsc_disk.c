@@ -68,36 +68,23 @@ PetscErrorCode uturn__petsc_disk_close(struct uturn__petsc_disk *d)
     PetscFunctionReturn(0);
 }
 
-/* pwrite() all of @p bytes, or false with errno. */
-static bool write_all(int fd, const char *p, uint64_t bytes, uint64_t offset)
+/* pwrite() (from @p out) or pread() (into @p in) all of @p bytes, or
+ * false with errno. */
+static bool transfer(int fd, const char *out, char *in, uint64_t bytes,
+                     uint64_t offset)
 {
     while (bytes > 0) {
-        const ssize_t n = pwrite(fd, p, (size_t)bytes, (off_t)offset);
+        const ssize_t n = out != NULL
+                              ? pwrite(fd, out, (size_t)bytes, (off_t)offset)
+                              : pread(fd, in, (size_t)bytes, (off_t)offset);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0) {
             errno = n == 0 ? EIO : errno;
             return false;
         }
-        p += n;
-        bytes -= (uint64_t)n;
-        offset += (uint64_t)n;
-    }
-    return true;
-}
-
-/* pread() all of @p bytes, or false with errno. */
-static bool read_all(int fd, char *p, uint64_t bytes, uint64_t offset)
-{
-    while (bytes > 0) {
-        const ssize_t n = pread(fd, p, (size_t)bytes, (off_t)offset);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            errno = n == 0 ? EIO : errno;
-            return false;
-        }
-        p += n;
+        out = out != NULL ? out + n : NULL;
+        in  = in != NULL ? in + n : NULL;
         bytes -= (uint64_t)n;
         offset += (uint64_t)n;
     }
@@ -109,9 +96,10 @@ PetscErrorCode uturn__petsc_disk_write(struct uturn__petsc_disk *d,
                                        uint64_t bytes)
 {
     PetscFunctionBegin;
-    PetscCheck(write_all(d->fd, src, bytes, index * bytes), PETSC_COMM_SELF,
-               PETSC_ERR_FILE_WRITE, "uturn: writing disk slot %llu: %s",
-               (unsigned long long)index, strerror(errno));
+    PetscCheck(transfer(d->fd, src, NULL, bytes, index * bytes),
+               PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE,
+               "uturn: writing disk slot %llu: %s", (unsigned long long)index,
+               strerror(errno));
     d->sums[index] = XXH3_64bits(src, (size_t)bytes);
     d->written += bytes;
     d->held += bytes;
@@ -126,7 +114,7 @@ PetscErrorCode uturn__petsc_disk_read(struct uturn__petsc_disk *d,
 {
     PetscFunctionBegin;
     PetscCheck(
-        read_all(d->fd, dst, bytes, index * bytes), PETSC_COMM_SELF,
+        transfer(d->fd, NULL, dst, bytes, index * bytes), PETSC_COMM_SELF,
         PETSC_ERR_FILE_READ, "uturn: reading x_%llu from disk slot %llu: %s",
         (unsigned long long)step, (unsigned long long)index, strerror(errno));
     PetscCheck(XXH3_64bits(dst, (size_t)bytes) == d->sums[index],

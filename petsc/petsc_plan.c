@@ -69,7 +69,7 @@ static void capacities(const struct uturn__petsc *u, TS ts,
         const uint64_t cap = u->opt.budget_bytes == 0
                                  ? UTURN_PETSC_ONLINE_STATES
                                  : UTURN_PETSC_ONLINE_SLOTS;
-        most = most > cap ? cap : most;
+        most               = most > cap ? cap : most;
     }
     r->slots = slots_of(u->opt.budget_bytes, r->state_bytes, most);
     if (r->slots > most)

@@ -23,10 +23,10 @@ static size_t w8(size_t bytes)
 /* The band arrays (the reversal's stack fits in their place). */
 static uturn__u128 band_bytes(uint64_t s)
 {
-    const uturn__u128 n = (uturn__u128)s;
-    const uturn__u128 band =
-        words(sizeof(struct uturn__os_node) * (n + 2)) +
-        2 * words(4 * (n + 2)) + 4 * 8 * (n + 3) + 2 * words(4 * (n + 3));
+    const uturn__u128 n    = (uturn__u128)s;
+    const uturn__u128 band = words(sizeof(struct uturn__os_node) * (n + 2)) +
+                             2 * words(4 * (n + 2)) + 4 * 8 * (n + 3) +
+                             2 * words(4 * (n + 3));
     const uturn__u128 stack = sizeof(struct uturn__rv_node) * (n + 1);
     return band > stack ? band : stack;
 }
@@ -35,11 +35,10 @@ size_t uturn__os_state_bytes(uint64_t s)
 {
     if (s < 4 || s > UTURN_ONLINE_MAX_SLOTS)
         return 0;
-    const uturn__u128 n     = (uturn__u128)s;
-    const uturn__u128 total = words(sizeof(struct uturn__os_hdr)) +
-                              8 * (n + 1) +
-                              words(sizeof(struct uturn__os_ent) * (n + 2)) +
-                              band_bytes(s);
+    const uturn__u128 n = (uturn__u128)s;
+    const uturn__u128 total =
+        words(sizeof(struct uturn__os_hdr)) + 8 * (n + 1) +
+        words(sizeof(struct uturn__os_ent) * (n + 2)) + band_bytes(s);
     return total > SIZE_MAX / 2 ? 0 : (size_t)total;
 }
 
@@ -98,12 +97,11 @@ static void start(const uturn_plan_t *plan, void *state)
 {
     struct uturn__os_hdr *h = state;
     const uint64_t s        = plan->stats.slots;
-    *h                      = (struct uturn__os_hdr){
-        .s         = s,
-        .max_steps = plan->problem.max_steps,
-        .lim2      = (s + 1) * (s + 2) / 2,
-        .add       = s <= 6 ? 1 : 0,
-        .phase     = OS_START};
+    *h                      = (struct uturn__os_hdr){.s         = s,
+                                                     .max_steps = plan->problem.max_steps,
+                                                     .lim2      = (s + 1) * (s + 2) / 2,
+                                                     .add       = s <= 6 ? 1 : 0,
+                                                     .phase     = OS_START};
     struct uturn__os_view v = uturn__os_view(state);
     for (uint64_t i = s; i-- > 0;)
         uturn__os_push(&v, i); /* slot 0 on top */

@@ -49,15 +49,15 @@ enum uturn__os_phase { OS_START, OS_BAND, OS_MERGE, OS_REVERSE, OS_DONE };
 
 struct uturn__os_hdr {
     uint64_t s, max_steps, lim2, add;
-    uint64_t m;       /* the live step of the first sweep */
-    uint64_t k;       /* checkpoints held */
-    uint64_t n;       /* steps, once known (0 before) */
-    uint64_t nfree;   /* entries on the free-slot stack */
+    uint64_t m;                      /* the live step of the first sweep */
+    uint64_t k;                      /* checkpoints held */
+    uint64_t n;                      /* steps, once known (0 before) */
+    uint64_t nfree;                  /* entries on the free-slot stack */
     uint32_t head, tail, nnf, nheap; /* band: the held list, its heap */
-    uint64_t d, last, next_trig;      /* band: regions */
-    uint64_t top_pos, top_slot;       /* merge: the top checkpoint */
-    uint64_t rnow, bnow;              /* merge: R and beta(s, R) */
-    uint64_t seg;       /* reversal: segments still to walk */
+    uint64_t d, last, next_trig;     /* band: regions */
+    uint64_t top_pos, top_slot;      /* merge: the top checkpoint */
+    uint64_t rnow, bnow;             /* merge: R and beta(s, R) */
+    uint64_t seg;                    /* reversal: segments still to walk */
     uint64_t predicted; /* forward steps of the whole run, once ended */
     /* reversal: the current segment's walk (revolve_node.h), its
      * pointers left out: the stack and the slot map are in the arrays */
@@ -69,11 +69,11 @@ struct uturn__os_hdr {
 /* A final segment of the merge phase's stack (index j: c_j = s - j). */
 struct uturn__os_ent {
     uint64_t pos, slot, len;
-    uint64_t t;       /* t(len, c_j) */
-    uint64_t pg;      /* sum over i <= j of G_i */
-    int64_t key;      /* K_j = M_j + pg_j, j >= 1 */
-    int64_t min_key;  /* the least K over 1 .. j */
-    uint64_t min_at;  /* where (the highest index on ties) */
+    uint64_t t;      /* t(len, c_j) */
+    uint64_t pg;     /* sum over i <= j of G_i */
+    int64_t key;     /* K_j = M_j + pg_j, j >= 1 */
+    int64_t min_key; /* the least K over 1 .. j */
+    uint64_t min_at; /* where (the highest index on ties) */
 };
 
 /* A held checkpoint in the band phase's list. */
@@ -85,14 +85,14 @@ struct uturn__os_node {
 
 struct uturn__os_view {
     struct uturn__os_hdr *h;
-    uint64_t *free_slots;       /* s + 1; the reversal's slot map */
-    struct uturn__os_ent *e;    /* s + 2; the held set at the end */
+    uint64_t *free_slots;    /* s + 1; the reversal's slot map */
+    struct uturn__os_ent *e; /* s + 2; the held set at the end */
     /* band phase (the reversal's stack lives here afterwards) */
-    struct uturn__os_node *nodes;  /* s + 2 */
-    uint32_t *spare, *heap;        /* s + 2 each */
-    uint64_t *P, *R, *Q, *QM;      /* s + 3 each */
-    uint32_t *QA, *chain_node;     /* s + 3 each */
-    struct uturn__rv_node *stack;  /* s + 1 frames, over the band arrays */
+    struct uturn__os_node *nodes; /* s + 2 */
+    uint32_t *spare, *heap;       /* s + 2 each */
+    uint64_t *P, *R, *Q, *QM;     /* s + 3 each */
+    uint32_t *QA, *chain_node;    /* s + 3 each */
+    struct uturn__rv_node *stack; /* s + 1 frames, over the band arrays */
 };
 
 /* Bytes of the state for s slots (0 when it does not fit). */
@@ -128,8 +128,8 @@ void uturn__os_end_sweep(struct uturn__os_view *v);
 size_t uturn__os_reverse(struct uturn__os_view *v, uturn_action_t *out,
                          size_t capacity);
 /* The same, adding what it writes to *counted (uturn__count_actions()). */
-size_t uturn__os_reverse_counted(struct uturn__os_view *v,
-                                 uturn_action_t *out, size_t capacity,
-                                 uturn_stats_t *counted, uint64_t *held);
+size_t uturn__os_reverse_counted(struct uturn__os_view *v, uturn_action_t *out,
+                                 size_t capacity, uturn_stats_t *counted,
+                                 uint64_t *held);
 
 #endif

@@ -11,9 +11,9 @@ static bool before(const struct uturn__os_view *v, uint32_t a, uint32_t b)
 
 static void heap_swap(struct uturn__os_view *v, uint32_t a, uint32_t b)
 {
-    const uint32_t t                  = v->heap[a];
-    v->heap[a]                        = v->heap[b];
-    v->heap[b]                        = t;
+    const uint32_t t             = v->heap[a];
+    v->heap[a]                   = v->heap[b];
+    v->heap[b]                   = t;
     v->nodes[v->heap[a]].heap_at = a;
     v->nodes[v->heap[b]].heap_at = b;
 }
@@ -21,9 +21,9 @@ static void heap_swap(struct uturn__os_view *v, uint32_t a, uint32_t b)
 /* A leftover: a checkpoint no region's chain holds any more. */
 static void heap_push(struct uturn__os_view *v, uint32_t node)
 {
-    uint32_t i                = v->h->nheap++;
-    v->heap[i]                = node;
-    v->nodes[node].heap_at    = i;
+    uint32_t i             = v->h->nheap++;
+    v->heap[i]             = node;
+    v->nodes[node].heap_at = i;
     while (i > 0 && before(v, i, (i - 1) / 2)) {
         heap_swap(v, i, (i - 1) / 2);
         i = (i - 1) / 2;
@@ -33,15 +33,15 @@ static void heap_push(struct uturn__os_view *v, uint32_t node)
 /* The lowest leftover, taken out of the heap. */
 static uint32_t heap_pop(struct uturn__os_view *v)
 {
-    struct uturn__os_hdr *h = v->h;
-    const uint32_t top      = v->heap[0];
-    v->heap[0]              = v->heap[--h->nheap];
+    struct uturn__os_hdr *h      = v->h;
+    const uint32_t top           = v->heap[0];
+    v->heap[0]                   = v->heap[--h->nheap];
     v->nodes[v->heap[0]].heap_at = 0;
     for (uint32_t i = 0;;) {
         const uint32_t l = 2 * i + 1, r = l + 1;
-        uint32_t b       = i;
-        b = l < h->nheap && before(v, l, b) ? l : b;
-        b = r < h->nheap && before(v, r, b) ? r : b;
+        uint32_t b = i;
+        b          = l < h->nheap && before(v, l, b) ? l : b;
+        b          = r < h->nheap && before(v, r, b) ? r : b;
         if (b == i)
             break;
         heap_swap(v, i, b);
@@ -54,11 +54,10 @@ static uint32_t heap_pop(struct uturn__os_view *v)
 static uint32_t node_append(struct uturn__os_view *v, uint64_t pos,
                             uint64_t slot)
 {
-    struct uturn__os_hdr *h      = v->h;
-    const uint32_t i             = v->spare[--h->nnf];
-    v->nodes[i]                  = (struct uturn__os_node){
-        .pos = pos, .slot = slot, .prev = h->tail, .next = NIL,
-        .heap_at = NIL};
+    struct uturn__os_hdr *h = v->h;
+    const uint32_t i        = v->spare[--h->nnf];
+    v->nodes[i]             = (struct uturn__os_node){
+                    .pos = pos, .slot = slot, .prev = h->tail, .next = NIL, .heap_at = NIL};
     if (h->tail != NIL)
         v->nodes[h->tail].next = i;
     else
@@ -118,10 +117,10 @@ static void trigger(struct uturn__os_view *v, uint64_t x, uint64_t m)
             v->chain_node[y] = NIL;
         }
     v->R[x] += 1;
-    v->P[x] = m;
-    v->Q[x] = uturn__sat_add(v->P[x - 1],
-                             uturn__bin_beta(s - x + 1, v->R[x], UINT64_MAX));
-    h->d    = x;
+    v->P[x]           = m;
+    v->Q[x]           = uturn__sat_add(v->P[x - 1],
+                                       uturn__bin_beta(s - x + 1, v->R[x], UINT64_MAX));
+    h->d              = x;
     const bool lowest = x == 1 || v->Q[x] < v->QM[x - 1];
     v->QM[x]          = lowest ? v->Q[x] : v->QM[x - 1];
     v->QA[x]          = lowest ? (uint32_t)x : v->QA[x - 1];
@@ -139,8 +138,8 @@ static void trigger(struct uturn__os_view *v, uint64_t x, uint64_t m)
 
 struct uturn__os_decision uturn__os_band_step(struct uturn__os_view *v)
 {
-    struct uturn__os_hdr *h           = v->h;
-    const uint64_t m                  = h->m;
+    struct uturn__os_hdr *h     = v->h;
+    const uint64_t m            = h->m;
     struct uturn__os_decision d = {false, UTURN_NONE, 0};
     if (m != h->next_trig)
         return d;

@@ -30,7 +30,8 @@ void uturn__os_end_sweep(struct uturn__os_view *v)
     uint64_t total = h->n;
     for (uint64_t j = 0; j < h->k; j++) {
         const uint64_t end = j + 1 < h->k ? v->e[j + 1].pos : h->n;
-        total = uturn__sat_add(total, uturn__bin_t(end - v->e[j].pos, h->s - j));
+        total =
+            uturn__sat_add(total, uturn__bin_t(end - v->e[j].pos, h->s - j));
     }
     /* The slot map: the free slots at k .. s - 1 (map[j] is set as
      * segment j starts). */
@@ -54,11 +55,11 @@ static void next_segment(struct uturn__os_view *v)
     const uint64_t pos      = v->e[j].pos;
     const uint64_t end      = j + 1 < h->k ? v->e[j + 1].pos : h->n;
     v->free_slots[j]        = v->e[j].slot;
-    h->cur   = uturn__rv_node_of(pos, end - pos, h->s - j);
-    h->ws    = j + h->cur.c;
-    h->depth = 0;
-    h->live  = 0;
-    h->walking = 1;
+    h->cur                  = uturn__rv_node_of(pos, end - pos, h->s - j);
+    h->ws                   = j + h->cur.c;
+    h->depth                = 0;
+    h->live                 = 0;
+    h->walking              = 1;
 }
 
 /* One walk of the current segment, tallied. */
@@ -68,13 +69,13 @@ static size_t walk(struct uturn__os_view *v, uturn_action_t *out,
     struct uturn__os_hdr *h = v->h;
     if (!h->walking)
         next_segment(v);
-    struct uturn__rv_walker w = {h->cur, v->stack,      h->depth,
-                                 h->ws,  UINT64_MAX,    v->free_slots,
+    struct uturn__rv_walker w = {h->cur,       v->stack,   h->depth,
+                                 h->ws,        UINT64_MAX, v->free_slots,
                                  h->live != 0, false};
     const size_t count = uturn__rv_walk_fill_online(&w, out, capacity, tally);
-    h->cur   = w.cur;
-    h->depth = w.depth;
-    h->live  = w.live;
+    h->cur             = w.cur;
+    h->depth           = w.depth;
+    h->live            = w.live;
     if (w.done) {
         h->walking = 0;
         h->phase   = h->seg == 0 ? OS_DONE : OS_REVERSE;
@@ -103,9 +104,9 @@ size_t uturn__os_reverse(struct uturn__os_view *v, uturn_action_t *out,
     return reverse(v, out, capacity, &ignored);
 }
 
-size_t uturn__os_reverse_counted(struct uturn__os_view *v,
-                                 uturn_action_t *out, size_t capacity,
-                                 uturn_stats_t *counted, uint64_t *held)
+size_t uturn__os_reverse_counted(struct uturn__os_view *v, uturn_action_t *out,
+                                 size_t capacity, uturn_stats_t *counted,
+                                 uint64_t *held)
 {
     struct uturn__rv_tally t = {0, 0, 0, 0, 0, *held, counted->peak_slots};
     const size_t count       = reverse(v, out, capacity, &t);

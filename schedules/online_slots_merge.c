@@ -9,7 +9,7 @@
 static void push(struct uturn__os_view *v, uint64_t j, uint64_t pos,
                  uint64_t slot, uint64_t len)
 {
-    const uint64_t c       = v->h->s - j;
+    const uint64_t c        = v->h->s - j;
     struct uturn__os_ent *e = &v->e[j];
     e->pos                  = pos;
     e->slot                 = slot;
@@ -19,12 +19,12 @@ static void push(struct uturn__os_view *v, uint64_t j, uint64_t pos,
     if (j == 0)
         return;
     const struct uturn__os_ent *p = &v->e[j - 1];
-    const int64_t merge = (int64_t)uturn__bin_t(p->len + len, c + 1) -
+    const int64_t merge           = (int64_t)uturn__bin_t(p->len + len, c + 1) -
                           (int64_t)p->t - (int64_t)e->t;
-    e->key                = merge + (int64_t)e->pg;
-    const bool lowest     = j == 1 || e->key <= p->min_key;
-    e->min_key            = lowest ? e->key : p->min_key;
-    e->min_at             = lowest ? j : p->min_at;
+    e->key            = merge + (int64_t)e->pg;
+    const bool lowest = j == 1 || e->key <= p->min_key;
+    e->min_key        = lowest ? e->key : p->min_key;
+    e->min_at         = lowest ? j : p->min_at;
 }
 
 void uturn__os_to_merge(struct uturn__os_view *v)
@@ -62,8 +62,8 @@ static uint64_t merge_at(struct uturn__os_view *v, uint64_t q)
 
 struct uturn__os_decision uturn__os_merge_step(struct uturn__os_view *v)
 {
-    struct uturn__os_hdr *h     = v->h;
-    const uint64_t m            = h->m, k = h->k;
+    struct uturn__os_hdr *h = v->h;
+    const uint64_t m = h->m, k = h->k;
     struct uturn__os_decision d = {false, UTURN_NONE, 0};
     while (h->bnow < m + 2)
         h->bnow = uturn__bin_beta(h->s, ++h->rnow, UINT64_MAX);

@@ -6,9 +6,8 @@
  * root with it; the online planner for many slots walks each segment its
  * first sweep left (online_slots_end.c).
  */
-#include "revolve_node.h"
-
 #include "internal.h"
+#include "revolve_node.h"
 
 #include <assert.h>
 
@@ -50,7 +49,7 @@ HOT void pop_left(struct uturn__rv_walker *w)
     struct uturn__rv_node *top = &w->stack[w->depth - 1];
     if (top->l == 1 && top->U > 1) {
         top->U -= 1;
-        w->cur   = (struct uturn__rv_node){top->a + top->U, 1, 0, 0,
+        w->cur = (struct uturn__rv_node){top->a + top->U, 1, 0, 0,
                                          top->c - top->U, 0};
         return;
     }
@@ -61,8 +60,7 @@ HOT void pop_left(struct uturn__rv_walker *w)
 /* A single state: restore it, reverse it, then free the slot of the right
  * part it ends and resume that part's pending left part. */
 HOT size_t leaf(struct uturn__rv_walker *w, uturn_action_t *out,
-                          const bool online,
-                          struct uturn__rv_tally *tl)
+                const bool online, struct uturn__rv_tally *tl)
 {
     size_t count     = 0;
     const uint64_t a = w->cur.a;
@@ -95,8 +93,8 @@ HOT size_t leaf(struct uturn__rv_walker *w, uturn_action_t *out,
  * current single in locals. With many slots most of the reverse sweep is
  * such runs. */
 HOT size_t leaf_run(struct uturn__rv_walker *w, uturn_action_t *out,
-                              size_t capacity, const bool online,
-                          struct uturn__rv_tally *tl)
+                    size_t capacity, const bool online,
+                    struct uturn__rv_tally *tl)
 {
     struct uturn__rv_node *top = &w->stack[w->depth - 1];
     const uint64_t ta = top->a, tc = top->c, s = w->s, n = w->n;
@@ -162,8 +160,7 @@ HOT bool peels(const struct uturn__rv_walker *w)
  * pushed, which starts a run or extends the one on top, and each later
  * one extends it, so the loop counts them and the run grows once. */
 HOT size_t peel(struct uturn__rv_walker *w, uturn_action_t *out,
-                          size_t capacity, const bool online,
-                          struct uturn__rv_tally *tl)
+                size_t capacity, const bool online, struct uturn__rv_tally *tl)
 {
     struct uturn__rv_node p           = w->cur;
     const struct uturn__rv_node first = {p.a, 1, 0, 0, p.c, p.r == 1 ? p.U : 1};
@@ -211,8 +208,7 @@ HOT size_t peel(struct uturn__rv_walker *w, uturn_action_t *out,
 /* Split the current node: advance to x_{a+j}, then either reverse it at
  * once (a one-state right part) or store it and work on the right part. */
 HOT size_t split(struct uturn__rv_walker *w, uturn_action_t *out,
-                           const bool online,
-                          struct uturn__rv_tally *tl)
+                 const bool online, struct uturn__rv_tally *tl)
 {
     struct uturn__rv_node left, right;
     const uint64_t j  = uturn__rv_split(&w->cur, &left, &right);
@@ -253,7 +249,7 @@ struct uturn__rv_node uturn__rv_node_of(uint64_t a, uint64_t l, uint64_t c)
     if (l == 1)
         return (struct uturn__rv_node){a, 1, 0, 0, 1, 0};
     c                   = c < l - 1 ? c : l - 1;
-    const uint64_t r    = uturn__bin_rep(l, c); /* >= 1 */
+    const uint64_t r    = uturn__bin_rep(l, c);                  /* >= 1 */
     const uint64_t U    = uturn__bin_beta(c, r - 1, UINT64_MAX); /* < l */
     const uturn__u128 V = (uturn__u128)U * (c + r) / r - U;
     return (struct uturn__rv_node){
@@ -263,14 +259,13 @@ struct uturn__rv_node uturn__rv_node_of(uint64_t a, uint64_t l, uint64_t c)
 /* The walk; `online` (a constant in each caller) maps the slots through
  * w->map and tallies what it writes. */
 HOT size_t walk(struct uturn__rv_walker *restrict walker,
-                          uturn_action_t *restrict out, size_t capacity,
-                          const bool online,
-                          struct uturn__rv_tally *restrict tally)
+                uturn_action_t *restrict out, size_t capacity,
+                const bool online, struct uturn__rv_tally *restrict tally)
 {
     /* Working copies in locals, so that writing actions cannot be taken
      * to change them (all are uint64_t). */
     struct uturn__rv_walker copy = *walker, *w = &copy;
-    struct uturn__rv_tally t     = {0, 0, 0, 0, 0, 0, 0};
+    struct uturn__rv_tally t = {0, 0, 0, 0, 0, 0, 0};
     if (online)
         t = *tally;
     size_t count = 0;
@@ -291,15 +286,14 @@ HOT size_t walk(struct uturn__rv_walker *restrict walker,
 }
 
 size_t uturn__rv_walk_fill(struct uturn__rv_walker *restrict w,
-                          uturn_action_t *restrict out, size_t capacity)
+                           uturn_action_t *restrict out, size_t capacity)
 {
     return walk(w, out, capacity, false, NULL);
 }
 
 size_t uturn__rv_walk_fill_online(struct uturn__rv_walker *restrict w,
-                                 uturn_action_t *restrict out,
-                                 size_t capacity,
-                                 struct uturn__rv_tally *restrict tally)
+                                  uturn_action_t *restrict out, size_t capacity,
+                                  struct uturn__rv_tally *restrict tally)
 {
     assert(w->n == UINT64_MAX); /* no turn: every leaf is a reverse */
     return walk(w, out, capacity, true, tally);

@@ -27,7 +27,7 @@ static size_t leaf(struct uturn__walk *w, const struct uturn__walk_mem *mem,
     count += uturn__put(out + count, UTURN_OP_REVERSE, w->a, 0, 0);
     count += uturn__put(out + count, UTURN_OP_FREE, 0, 0, w->slot);
     mem->free_slots[(*mem->nfree)++] = w->slot;
-    w->live = false;
+    w->live                          = false;
     if (w->depth == 0) {
         *done = true;
         return count;
@@ -46,7 +46,7 @@ static size_t split(struct uturn__walk *w, const struct uturn__walk_mem *mem,
                     uturn_action_t *out)
 {
     const uint64_t j = uturn__bin_split(w->l, w->c), a = w->a;
-    size_t count     = 0;
+    size_t count = 0;
     if (!w->live)
         count += uturn__put(out, UTURN_OP_RESTORE, a, 0, w->slot);
     count += uturn__put(out + count, UTURN_OP_ADVANCE, a, a + j, 0);
@@ -71,8 +71,9 @@ static size_t split(struct uturn__walk *w, const struct uturn__walk_mem *mem,
     return count;
 }
 
-size_t uturn__walk_step(struct uturn__walk *w, const struct uturn__walk_mem *mem,
-                        uturn_action_t *out, bool *done)
+size_t uturn__walk_step(struct uturn__walk *w,
+                        const struct uturn__walk_mem *mem, uturn_action_t *out,
+                        bool *done)
 {
     *done = false;
     return w->l == 1 ? leaf(w, mem, out, done) : split(w, mem, out);

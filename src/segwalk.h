@@ -33,7 +33,8 @@ void uturn__walk_begin(struct uturn__walk *w, uint64_t start, uint64_t length,
                        uint64_t slots, uint64_t slot, bool live);
 /* The next actions (at most 3); *done once the range's last state (x_a)
  * is reversed and its slot freed. */
-size_t uturn__walk_step(struct uturn__walk *w, const struct uturn__walk_mem *mem,
-                        uturn_action_t *out, bool *done);
+size_t uturn__walk_step(struct uturn__walk *w,
+                        const struct uturn__walk_mem *mem, uturn_action_t *out,
+                        bool *done);
 
 #endif

@@ -27,10 +27,10 @@ struct uturn__sums {
 
 /* How a state read back compares with what the id holds. */
 enum uturn__sum_verdict {
-    UTURN__SUM_SAME,     /* the bytes written for x_step */
-    UTURN__SUM_EMPTY,    /* the id holds no state */
-    UTURN__SUM_OTHER,    /* it holds another step or length */
-    UTURN__SUM_CHANGED   /* the bytes differ */
+    UTURN__SUM_SAME,   /* the bytes written for x_step */
+    UTURN__SUM_EMPTY,  /* the id holds no state */
+    UTURN__SUM_OTHER,  /* it holds another step or length */
+    UTURN__SUM_CHANGED /* the bytes differ */
 };
 
 /* Room for ids 0 .. id (at most @p limit entries); false: out of memory. */

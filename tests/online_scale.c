@@ -58,8 +58,8 @@ static void sweep(uint64_t s, uint64_t top, uint64_t every)
 static void around(uint64_t s, uint64_t every)
 {
     uturn_plan_t *plan     = od_plan(s, 0);
-    const uint64_t picks[] = {1, 2, s / 2, s - 1, s, s + 1, s + 2,
-                              2 * s, 5 * s, 10 * s};
+    const uint64_t picks[] = {1,     2,     s / 2, s - 1, s,
+                              s + 1, s + 2, 2 * s, 5 * s, 10 * s};
     for (size_t i = 0; i < sizeof picks / sizeof picks[0]; i++)
         if (i % every == 0 || picks[i] <= s + 1)
             check_one(plan, s, picks[i]);

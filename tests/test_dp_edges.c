@@ -19,10 +19,10 @@ Test(dp_edges, states_past_32_bit_units_are_refused_not_shrunk)
     const uint64_t sizes[] = {1, big, big};
     uturn_problem_t p;
     uturn_problem_init(&p);
-    p.planner      = UTURN_PLANNER_DP;
-    p.steps        = 3;
-    p.step_bytes   = sizes;
-    p.budget_bytes = 2 * big;
+    p.planner          = UTURN_PLANNER_DP;
+    p.steps            = 3;
+    p.step_bytes       = sizes;
+    p.budget_bytes     = 2 * big;
     uturn_plan_t *plan = NULL;
     uturn_error_t err;
     uturn_error_init(&err);
@@ -50,11 +50,11 @@ Test(dp_edges, the_least_budget_for_x0_saturates)
     const uint64_t big[] = {(uint64_t)1 << 63, 1};
     uturn_problem_t p;
     uturn_problem_init(&p);
-    p.planner      = UTURN_PLANNER_DP;
-    p.steps        = 2;
-    p.step_bytes   = big;
-    p.budget_bytes = 100;
-    p.unit_bytes   = ((uint64_t)1 << 40) + 1; /* 2^63 bytes: 2^23 units */
+    p.planner          = UTURN_PLANNER_DP;
+    p.steps            = 2;
+    p.step_bytes       = big;
+    p.budget_bytes     = 100;
+    p.unit_bytes       = ((uint64_t)1 << 40) + 1; /* 2^63 bytes: 2^23 units */
     uturn_plan_t *plan = NULL;
     uturn_error_t err;
     uturn_error_init(&err);
@@ -72,11 +72,11 @@ Test(dp_edges, a_budget_of_2_to_the_64_ends, .timeout = 60)
     const uint64_t sizes[] = {1, 1, 1, 1};
     uturn_problem_t p;
     uturn_problem_init(&p);
-    p.planner      = UTURN_PLANNER_DP;
-    p.steps        = 4;
-    p.step_bytes   = sizes;
-    p.budget_bytes = UINT64_MAX;
-    p.unit_bytes   = UINT64_MAX;
+    p.planner          = UTURN_PLANNER_DP;
+    p.steps            = 4;
+    p.step_bytes       = sizes;
+    p.budget_bytes     = UINT64_MAX;
+    p.unit_bytes       = UINT64_MAX;
     uturn_plan_t *plan = NULL;
     uturn_error_t err;
     uturn_error_init(&err);
@@ -101,9 +101,9 @@ Test(dp_edges, a_validator_with_sizes_counts_bytes_not_slots)
     const uint64_t sizes[] = {3, 7, 3};
     uturn_problem_t p;
     uturn_problem_init(&p);
-    p.steps        = 3;
-    p.step_bytes   = sizes;
-    p.budget_bytes = 4;
+    p.steps              = 3;
+    p.step_bytes         = sizes;
+    p.budget_bytes       = 4;
     uturn_validator_t *v = NULL;
     uturn_error_t err;
     uturn_error_init(&err);
@@ -127,8 +127,7 @@ Test(dp_edges, a_validator_with_sizes_counts_bytes_not_slots)
     const uturn_action_t over[] = {{UTURN_OP_ADVANCE, 0, 1, 0},
                                    {UTURN_OP_STORE, 1, 0, 0}};
     cr_assert_eq(uturn_validator_push(v, &over[0], &err), UTURN_OK);
-    cr_assert_eq(uturn_validator_push(v, &over[1], &err),
-                 UTURN_E_INVALID_PLAN);
+    cr_assert_eq(uturn_validator_push(v, &over[1], &err), UTURN_E_INVALID_PLAN);
     uturn_validator_free(v);
 }
 
@@ -143,11 +142,11 @@ Test(dp_edges, every_failed_allocation_is_nomem)
         sizes[i] = 1 + (i * 7) % 13;
     uturn_problem_t p;
     uturn_problem_init(&p);
-    p.planner      = UTURN_PLANNER_DP;
-    p.dp_mode      = UTURN_DP_APPROXIMATE;
-    p.steps        = 200;
-    p.step_bytes   = sizes;
-    p.budget_bytes = 100;
+    p.planner               = UTURN_PLANNER_DP;
+    p.dp_mode               = UTURN_DP_APPROXIMATE;
+    p.steps                 = 200;
+    p.step_bytes            = sizes;
+    p.budget_bytes          = 100;
     counting_alloc_t counts = {0};
     uturn_allocator_t alloc = counting_allocator(&counts);
     uturn_plan_t *plan      = NULL;
@@ -157,8 +156,8 @@ Test(dp_edges, every_failed_allocation_is_nomem)
     cr_assert_gt(calls, 2, "the plan made %llu allocations",
                  (unsigned long long)calls);
     for (uint64_t k = 1; k <= calls; k++) {
-        counts          = (counting_alloc_t){.fail_at = k};
-        alloc           = counting_allocator(&counts);
+        counts = (counting_alloc_t){.fail_at = k};
+        alloc  = counting_allocator(&counts);
         uturn_error_t e;
         uturn_error_init(&e);
         const uturn_status_t st = uturn_plan_create(&p, &alloc, &plan, &e);

@@ -49,10 +49,10 @@ static uturn_problem_t two_levels(uint64_t n, uturn_level_t lv[2])
 Test(hrevolve_watch, progress_is_reported_to_the_end_and_not_kept)
 {
     uturn_level_t lv[2];
-    uturn_problem_t p = two_levels(3000, lv);
-    struct seen s     = {.monotone = true};
-    p.progress        = watch;
-    p.progress_user   = &s;
+    uturn_problem_t p  = two_levels(3000, lv);
+    struct seen s      = {.monotone = true};
+    p.progress         = watch;
+    p.progress_user    = &s;
     uturn_plan_t *plan = NULL;
     cr_assert_eq(uturn_plan_create(&p, NULL, &plan, NULL), UTURN_OK);
     cr_assert_geq(s.calls, 10, "about every 1%%: %llu calls",
@@ -85,10 +85,10 @@ Test(hrevolve_watch, a_progress_that_says_stop_stops_planning)
     counting_alloc_t counts       = {0};
     const uturn_allocator_t alloc = counting_allocator(&counts);
     uturn_level_t lv[2];
-    uturn_problem_t p = two_levels(3000, lv);
-    struct seen s     = {.monotone = true, .stop_at = 3};
-    p.progress        = watch;
-    p.progress_user   = &s;
+    uturn_problem_t p  = two_levels(3000, lv);
+    struct seen s      = {.monotone = true, .stop_at = 3};
+    p.progress         = watch;
+    p.progress_user    = &s;
     uturn_plan_t *plan = NULL;
     uturn_error_t err;
     uturn_error_init(&err);
@@ -107,16 +107,16 @@ Test(hrevolve_watch, the_search_stops_at_its_limit_of_evaluations)
     const struct uturn__hr_level levels[2] = {{6, 0, 0}, {12, 3, 3}};
     counting_alloc_t counts                = {0};
     const uturn_allocator_t a              = counting_allocator(&counts);
-    struct uturn__hr_tables *t = NULL;
+    struct uturn__hr_tables *t             = NULL;
     cr_assert_eq(uturn__hr_build(&a, 2000, levels, 2, &t), UTURN_OK);
     const uint64_t need = t->evals;
     const uint64_t cost = t->cost[1][uturn__hr_entry(t, 2000, 12)];
     cr_assert_gt(need, 1000, "the search evaluated something");
     uturn__hr_free(&a, t);
     t = NULL;
-    cr_assert_eq(uturn__hr_build_watched(&a, 2000, levels, 2, need / 2, NULL,
-                                         &t),
-                 UTURN_E_UNSUPPORTED);
+    cr_assert_eq(
+        uturn__hr_build_watched(&a, 2000, levels, 2, need / 2, NULL, &t),
+        UTURN_E_UNSUPPORTED);
     cr_assert_null(t);
     cr_assert_eq(uturn__hr_build_watched(&a, 2000, levels, 2, need, NULL, &t),
                  UTURN_OK);

@@ -54,27 +54,25 @@ static void same(const uturn_cursor_t *c, const struct tally *t,
     uturn_stats_t got;
     uturn_stats_init(&got);
     cr_assert_eq(uturn_cursor_stats(c, &got), UTURN_OK);
-    const int ok =
-        got.actions == t->actions && got.forward_steps == t->forward &&
-        got.stores == t->stores && got.restores == t->restores &&
-        got.frees == t->frees && got.reverse_steps == t->reverses &&
-        got.peak_slots == t->peak;
-    cr_assert(ok,
-              "s %llu, n %llu, reads of %zu, %s: cursor says actions %llu "
-              "forward %llu stores %llu restores %llu frees %llu reverses "
-              "%llu peak %llu; the actions were %llu %llu %llu %llu %llu "
-              "%llu %llu",
-              (unsigned long long)s, (unsigned long long)n, cap, where,
-              (unsigned long long)got.actions,
-              (unsigned long long)got.forward_steps,
-              (unsigned long long)got.stores,
-              (unsigned long long)got.restores, (unsigned long long)got.frees,
-              (unsigned long long)got.reverse_steps,
-              (unsigned long long)got.peak_slots,
-              (unsigned long long)t->actions, (unsigned long long)t->forward,
-              (unsigned long long)t->stores, (unsigned long long)t->restores,
-              (unsigned long long)t->frees, (unsigned long long)t->reverses,
-              (unsigned long long)t->peak);
+    const int ok = got.actions == t->actions &&
+                   got.forward_steps == t->forward && got.stores == t->stores &&
+                   got.restores == t->restores && got.frees == t->frees &&
+                   got.reverse_steps == t->reverses &&
+                   got.peak_slots == t->peak;
+    cr_assert(
+        ok,
+        "s %llu, n %llu, reads of %zu, %s: cursor says actions %llu "
+        "forward %llu stores %llu restores %llu frees %llu reverses "
+        "%llu peak %llu; the actions were %llu %llu %llu %llu %llu "
+        "%llu %llu",
+        (unsigned long long)s, (unsigned long long)n, cap, where,
+        (unsigned long long)got.actions, (unsigned long long)got.forward_steps,
+        (unsigned long long)got.stores, (unsigned long long)got.restores,
+        (unsigned long long)got.frees, (unsigned long long)got.reverse_steps,
+        (unsigned long long)got.peak_slots, (unsigned long long)t->actions,
+        (unsigned long long)t->forward, (unsigned long long)t->stores,
+        (unsigned long long)t->restores, (unsigned long long)t->frees,
+        (unsigned long long)t->reverses, (unsigned long long)t->peak);
 }
 
 /* One run of n steps with s slots, read cap actions at a time. */
@@ -118,8 +116,8 @@ Test(online_counts, the_cursor_counts_what_it_hands_out)
     for (size_t i = 0; i < sizeof slots / sizeof slots[0]; i++) {
         const uint64_t s    = slots[i];
         const uint64_t lim2 = (s + 1) * (s + 2) / 2;
-        const uint64_t ns[] = {1, 2, 3, s - 1, s, s + 1, lim2 - 1, lim2,
-                               lim2 + 1, 1000, 4321};
+        const uint64_t ns[] = {1,        2,    3,        s - 1, s,   s + 1,
+                               lim2 - 1, lim2, lim2 + 1, 1000,  4321};
         for (size_t j = 0; j < sizeof ns / sizeof ns[0]; j++)
             for (size_t k = 0; k < sizeof caps / sizeof caps[0]; k++)
                 run(s, ns[j], caps[k]);

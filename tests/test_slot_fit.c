@@ -26,8 +26,8 @@
 
 struct big {
     double x, xbar;
-    uint64_t big_at;   /* state_size is BIG here; UTURN_NONE: never */
-    uint64_t most;     /* the most bytes save or load was handed */
+    uint64_t big_at; /* state_size is BIG here; UTURN_NONE: never */
+    uint64_t most;   /* the most bytes save or load was handed */
     uint64_t saves;
     struct {
         uint64_t step;
@@ -132,7 +132,7 @@ static int user_put(void *u, uint64_t id, uint64_t step, const void *src,
     struct big *s = u;
     if (id >= 64 || bytes > BIG)
         return 9;
-    s->most                 = bytes > s->most ? bytes : s->most;
+    s->most                = bytes > s->most ? bytes : s->most;
     s->user_slots[id].step = step;
     s->user_slots[id].used = true;
     memcpy(s->user_bytes[id], src, (size_t)bytes);
@@ -185,12 +185,12 @@ static uturn_problem_t problem_for(enum kind k, uturn_level_t lv[2])
     uturn_problem_t p;
     uturn_problem_init(&p);
     const bool online = k <= ONLINE_USER;
-    p.planner   = online ? UTURN_PLANNER_ONLINE
-                  : k == HREVOLVE_FILE ? UTURN_PLANNER_HREVOLVE
-                                       : UTURN_PLANNER_REVOLVE;
-    p.steps      = online ? 0 : STEPS;
-    p.max_steps  = online ? 1000 : 0;
-    p.slot_bytes = SLOT;
+    p.planner         = online               ? UTURN_PLANNER_ONLINE
+                        : k == HREVOLVE_FILE ? UTURN_PLANNER_HREVOLVE
+                                             : UTURN_PLANNER_REVOLVE;
+    p.steps           = online ? 0 : STEPS;
+    p.max_steps       = online ? 1000 : 0;
+    p.slot_bytes      = SLOT;
     if (k == ONLINE_SLOTS || k == REVOLVE)
         p.slots = 4;
     else if (k == ONLINE_BYTES)
@@ -204,10 +204,8 @@ static struct outcome run_kind(enum kind k, struct big *s, uint64_t big_at)
 {
     char dir[PATH_MAX];
     cr_assert(scratch_make("/tmp", dir));
-    uturn_storage_callbacks_t cb = {.size = sizeof cb,
-                                    .user = s,
-                                    .put  = user_put,
-                                    .get  = user_get};
+    uturn_storage_callbacks_t cb = {
+        .size = sizeof cb, .user = s, .put = user_put, .get = user_get};
     uturn_storage_t level;
     uturn_storage_init(&level);
     level.directory = dir;
@@ -217,8 +215,8 @@ static struct outcome run_kind(enum kind k, struct big *s, uint64_t big_at)
     }
     uturn_executor_options_t eo;
     uturn_executor_options_init(&eo);
-    eo.levels      = &level;
-    eo.level_count = 1;
+    eo.levels            = &level;
+    eo.level_count       = 1;
     uturn_executor_t *ex = NULL;
     cr_assert_eq(uturn_executor_open(&eo, &ex, NULL), UTURN_OK);
     uturn_level_t lv[2];
@@ -232,9 +230,9 @@ static struct outcome run_kind(enum kind k, struct big *s, uint64_t big_at)
     uturn_report_t rep;
     uturn_report_init(&rep);
     struct outcome o = {0};
-    o.status = uturn_executor_run(ex, plan, &m, NULL, NULL, &rep, &err);
-    o.failed_step = rep.failed_step;
-    o.xbar        = s->xbar;
+    o.status         = uturn_executor_run(ex, plan, &m, NULL, NULL, &rep, &err);
+    o.failed_step    = rep.failed_step;
+    o.xbar           = s->xbar;
     memcpy(o.message, err.message, sizeof o.message);
     uturn_plan_free(plan);
     uturn_executor_free(ex);
@@ -330,9 +328,9 @@ Test(slot_fit, over_budget_names_the_largest_state)
     cr_assert_eq(uturn_executor_open(NULL, &ex, NULL), UTURN_OK);
     uturn_problem_t p;
     uturn_problem_init(&p);
-    p.steps      = STEPS;
-    p.slot_bytes = SLOT;
-    p.slots      = 12;
+    p.steps            = STEPS;
+    p.slot_bytes       = SLOT;
+    p.slots            = 12;
     uturn_plan_t *plan = NULL;
     cr_assert_eq(uturn_plan_create(&p, NULL, &plan, NULL), UTURN_OK);
     struct big s;

@@ -24,7 +24,7 @@ struct level {
     unsigned char bytes[IDS][MAXSIZE];
     uint64_t step[IDS], len[IDS];
     enum damage damage;
-    uint64_t pos;      /* FLIP: the byte flipped (of every get) */
+    uint64_t pos; /* FLIP: the byte flipped (of every get) */
     uint64_t gets;
 };
 
@@ -135,16 +135,16 @@ static uturn_plan_t *hrevolve_plan(uturn_executor_t *ex, uint64_t size)
     uturn_level_t levels[2];
     uturn_level_init(&levels[0]);
     uturn_level_init(&levels[1]);
-    levels[0].slots = 1;
-    levels[1].slots = 8;
+    levels[0].slots      = 1;
+    levels[1].slots      = 8;
     levels[1].write_cost = levels[1].read_cost = 1;
     uturn_problem_t p;
     uturn_problem_init(&p);
-    p.planner     = UTURN_PLANNER_HREVOLVE;
-    p.steps       = STEPS;
-    p.slot_bytes  = size;
-    p.levels      = levels;
-    p.level_count = 2;
+    p.planner          = UTURN_PLANNER_HREVOLVE;
+    p.steps            = STEPS;
+    p.slot_bytes       = size;
+    p.levels           = levels;
+    p.level_count      = 2;
     uturn_plan_t *plan = NULL;
     cr_assert_eq(uturn_executor_plan(ex, &p, &plan, NULL), UTURN_OK);
     return plan;
@@ -170,8 +170,8 @@ static struct outcome run(uint64_t size, enum damage damage, uint64_t pos,
     level.callbacks = &cb;
     uturn_executor_options_t eo;
     uturn_executor_options_init(&eo);
-    eo.levels      = &level;
-    eo.level_count = 1;
+    eo.levels            = &level;
+    eo.level_count       = 1;
     uturn_executor_t *ex = NULL;
     cr_assert_eq(uturn_executor_open(&eo, &ex, NULL), UTURN_OK);
     uturn_plan_t *plan = hrevolve_plan(ex, size);
@@ -191,11 +191,11 @@ static struct outcome run(uint64_t size, enum damage damage, uint64_t pos,
     uturn_error_t err;
     uturn_error_init(&err);
     struct outcome o = {0};
-    o.status      = uturn_executor_run(ex, plan, &m, NULL, NULL, &rep, &err);
-    o.hash        = c.hash;
-    o.failed_step = rep.failed_step;
-    o.lossy       = rep.lossy;
-    o.gets        = lv.gets;
+    o.status         = uturn_executor_run(ex, plan, &m, NULL, NULL, &rep, &err);
+    o.hash           = c.hash;
+    o.failed_step    = rep.failed_step;
+    o.lossy          = rep.lossy;
+    o.gets           = lv.gets;
     memcpy(o.message, err.message, sizeof o.message);
     uturn_plan_free(plan);
     uturn_executor_free(ex);
@@ -221,9 +221,8 @@ static void refused(uint64_t size, enum damage damage, uint64_t pos,
 {
     const struct outcome o = run(size, damage, pos, false);
     cr_assert_eq(o.status, UTURN_E_IO, "size %llu, damage %d at %llu: %s (%s)",
-                 (unsigned long long)size, (int)damage,
-                 (unsigned long long)pos, uturn_status_name(o.status),
-                 o.message);
+                 (unsigned long long)size, (int)damage, (unsigned long long)pos,
+                 uturn_status_name(o.status), o.message);
     char step[32];
     snprintf(step, sizeof step, "x_%llu", (unsigned long long)o.failed_step);
     cr_assert_neq(o.failed_step, UTURN_NONE);

@@ -41,12 +41,12 @@ static int report(void *user, uint64_t done, uint64_t total)
 
 void cli_watch(uturn_problem_t *problem, struct cli_watch *w)
 {
-    w->what     = uturn_planner_name(problem->planner);
-    w->what     = w->what != NULL ? w->what : "a plan";
-    w->started  = now();
-    w->reported = 0;
-    w->shown    = false;
-    w->tty      = isatty(STDERR_FILENO) != 0;
+    w->what                = uturn_planner_name(problem->planner);
+    w->what                = w->what != NULL ? w->what : "a plan";
+    w->started             = now();
+    w->reported            = 0;
+    w->shown               = false;
+    w->tty                 = isatty(STDERR_FILENO) != 0;
     problem->progress      = report;
     problem->progress_user = w;
 }

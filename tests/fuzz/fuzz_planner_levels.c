@@ -510,7 +510,7 @@ static void check_text(const uturn_plan_t *plan, const uturn_stats_t *st)
     char *text           = NULL;
     size_t len           = 0;
     uturn_plan_t *parsed = fz_text_round_trip(plan, &text, &len);
-    const bool format2 = strncmp(text, "uturn-plan 2\n", 13) == 0;
+    const bool format2   = strncmp(text, "uturn-plan 2\n", 13) == 0;
     CHECK(format2 || st->levels == 1);
     uturn_stats_t back;
     uturn_stats_init(&back);

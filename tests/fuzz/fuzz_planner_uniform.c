@@ -169,7 +169,7 @@ static void decode(struct reader *r, uturn_problem_t *p)
         static const int odd[] = {7, 8, 99, 100, 101, -1, 0x7fffffff};
         p->planner             = (uturn_planner_t)odd[(flags >> 4) % 7];
     }
-    p->steps = decode_steps(r, head >> 5);
+    p->steps         = decode_steps(r, head >> 5);
     const uint64_t n = p->steps;
     switch ((enum capacity)((head >> 2) & 3)) {
     case CAP_SLOTS:
@@ -318,9 +318,9 @@ static int periodic_status(uint64_t n, uint64_t k, uint64_t capacity,
  * fits, or infeasible with the least peak of any stride. */
 static void predict_choice(const uturn_problem_t *p, struct expect *e)
 {
-    const uint64_t n     = p->steps;
-    bool found           = false;
-    uint64_t best_k      = 0, least = UINT64_MAX;
+    const uint64_t n = p->steps;
+    bool found       = false;
+    uint64_t best_k = 0, least = UINT64_MAX;
     struct periodic best = {0, 0, 0, 0};
     for (uint64_t k = 1; k <= n; k++) {
         const struct periodic c = periodic_counts(n, k);
@@ -413,8 +413,8 @@ static struct expect predict(const uturn_problem_t *p)
     } else if (p->planner == UTURN_PLANNER_SQRT) {
         const uint64_t root = isqrt64(n);
         e.stride            = root * root == n ? root : root + 1;
-        e.status = periodic_status(n, e.stride, e.capacity, p->slot_bytes,
-                                   &e.minimum);
+        e.status =
+            periodic_status(n, e.stride, e.capacity, p->slot_bytes, &e.minimum);
     } else if (p->planner == UTURN_PLANNER_PERIODIC) {
         predict_periodic(p, &e);
     } else {

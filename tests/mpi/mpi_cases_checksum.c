@@ -19,6 +19,8 @@
  * job being aborted (<uturn_mpi.h>).
  */
 #define _GNU_SOURCE /* mkdtemp, pread, pwrite, open_memstream */
+#include "damaged_chain.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -33,8 +35,6 @@
 #include <unistd.h>
 #include <uturn.h>
 #include <uturn_mpi.h>
-
-#include "damaged_chain.h"
 
 #define STEPS     DC_STEPS
 #define VICTIM    DC_VICTIM
@@ -108,8 +108,8 @@ static bool expect_agreed(uturn_status_t st, const uturn_error_t *err,
 
 static bool run_case(const uturn_mpi_plan_t *mp, const struct setting *c)
 {
-    char parent[] = "/tmp/uturn-mpi-sum-XXXXXX";
-    bool ok       = check(mkdtemp(parent) != NULL, "mkdtemp");
+    char parent[]        = "/tmp/uturn-mpi-sum-XXXXXX";
+    bool ok              = check(mkdtemp(parent) != NULL, "mkdtemp");
     uturn_executor_t *ex = NULL;
     ok &= check(dc_file_executor(parent, c->synchronous, &ex) == UTURN_OK,
                 "executor");

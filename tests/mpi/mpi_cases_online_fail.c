@@ -16,9 +16,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#define OF_STEPS 60u  /* is_last says so here, on every rank */
-#define OF_FAIL  5u   /* the last rank's forward fails here */
-#define OF_BIG   7u   /* or its state_size is past state_bytes here */
+#define OF_STEPS 60u /* is_last says so here, on every rank */
+#define OF_FAIL  5u  /* the last rank's forward fails here */
+#define OF_BIG   7u  /* or its state_size is past state_bytes here */
 
 struct of_model {
     chain_t *c;
@@ -111,9 +111,8 @@ struct of_case {
     uint64_t fail_at, max_steps;
 };
 
-static uturn_status_t of_run(MPI_Comm comm, const struct of_case *k,
-                             chain_t *c, uturn_mpi_report_t *all,
-                             uturn_error_t *err)
+static uturn_status_t of_run(MPI_Comm comm, const struct of_case *k, chain_t *c,
+                             uturn_mpi_report_t *all, uturn_error_t *err)
 {
     const bool last_rank = c->rank == c->size - 1;
     uturn_executor_t *ex = NULL;
@@ -126,8 +125,8 @@ static uturn_status_t of_run(MPI_Comm comm, const struct of_case *k,
         return st;
     }
     (void)comm;
-    c->fail_at         = last_rank ? k->fail_at : UINT64_MAX;
-    struct of_model o  = {.big = k->big && last_rank, .end_here = true};
+    c->fail_at        = last_rank ? k->fail_at : UINT64_MAX;
+    struct of_model o = {.big = k->big && last_rank, .end_here = true};
     uturn_model_t model;
     of_wrap(&o, c, k->saveload, &model);
     uturn_mpi_run_options_t ro;
@@ -175,7 +174,10 @@ bool case_online_fail(MPI_Comm comm)
     const struct of_case kinds[] = {
         {.bytes = false, .local = true, .fail_at = OF_FAIL, .max_steps = 400},
         {.bytes = false, .local = true, .fail_at = OF_FAIL, .max_steps = 0},
-        {.bytes = true, .saveload = true, .local = true, .fail_at = OF_FAIL,
+        {.bytes     = true,
+         .saveload  = true,
+         .local     = true,
+         .fail_at   = OF_FAIL,
          .max_steps = 400},
     };
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)

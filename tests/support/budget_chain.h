@@ -20,9 +20,9 @@
 
 struct bc_chain {
     double x[BC_WIDTH], xbar;
-    uint64_t width;  /* doubles in a uniform state */
-    bool sized;      /* x_i has 8 * (1 + i % 4) doubles */
-    uint64_t stop_at; /* is_last: the last step */
+    uint64_t width;       /* doubles in a uniform state */
+    bool sized;           /* x_i has 8 * (1 + i % 4) doubles */
+    uint64_t stop_at;     /* is_last: the last step */
     uint64_t wrong_sizes; /* saves and loads given a wrong size */
     int (*watch)(struct bc_chain *chain);
 };

@@ -38,10 +38,10 @@ static inline void dc_state_of(uint64_t step, unsigned char *out,
 struct dc_model {
     unsigned char x[DC_MAX_BYTES];
     uint64_t bytes, stride;
-    const char *parent;  /* the file level's parent directory */
-    int64_t damage_pos;  /* byte of x_DC_VICTIM to flip; -1: none */
-    bool damaged, lost;  /* lost: the damage could not be done */
-    bool bad_sizes;      /* save or load was asked for another size */
+    const char *parent; /* the file level's parent directory */
+    int64_t damage_pos; /* byte of x_DC_VICTIM to flip; -1: none */
+    bool damaged, lost; /* lost: the damage could not be done */
+    bool bad_sizes;     /* save or load was asked for another size */
     uint64_t adjoints, wrong_states;
     char where[PATH_MAX + 16]; /* the damaged file, for messages */
 };
@@ -186,9 +186,8 @@ static inline uturn_model_t dc_describe(struct dc_model *m, bool save_load)
 
 /* An executor whose one level is a file level in parent (its directory),
  * writing synchronously or overlapped. */
-static inline uturn_status_t dc_file_executor(const char *parent,
-                                              bool synchronous,
-                                              uturn_executor_t **ex)
+static inline uturn_status_t
+dc_file_executor(const char *parent, bool synchronous, uturn_executor_t **ex)
 {
     uturn_storage_t file;
     uturn_storage_init(&file);

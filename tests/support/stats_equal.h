@@ -13,8 +13,7 @@
                  (unsigned long long)(a)->f, (unsigned long long)(b)->f)
 
 static inline void stats_expect_equal(const uturn_stats_t *a,
-                                      const uturn_stats_t *b,
-                                      const char *what)
+                                      const uturn_stats_t *b, const char *what)
 {
     STATS_FIELD(a, b, steps, what);
     STATS_FIELD(a, b, forward_steps, what);
