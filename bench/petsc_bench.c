@@ -1,10 +1,11 @@
 /*
- * The PETSc layer's speed (not a test: no thresholds; run it by hand).
- * Gray-Scott (gs_model.c) on a -bench_grid N square grid (default 64),
- * the TS as the options say (default: RK4, a fixed step of 0.5, 200
- * steps). Each configuration is run -bench_repeat times (default 5),
- * round robin, and its median wall time and process CPU time (the
- * slowest rank's) are printed:
+ * The PETSc layer's speed (not a test: no thresholds; bench/run.sh petsc
+ * runs it for bench/RESULTS.md, or run it by hand).
+ * Gray-Scott (tests/petsc/gs_model.c, run by the tests' driver) on a
+ * -bench_grid N square grid (default 64), the TS as the options say
+ * (default: RK4, a fixed step of 0.5, 200 steps). Each configuration is
+ * run -bench_repeat times (default 5), round robin, and its median wall
+ * time and process CPU time (the slowest rank's) are printed:
  *
  *   memory        PETSc's memory trajectory, every step with its stages
  *   memory-so     the same, solution only (it replays one step per
