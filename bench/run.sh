@@ -136,24 +136,26 @@ run_to() {
 # HEAD, and the files changed since that the figures can depend on.
 commit() {
   local head changed others
+  local figures='^(src|schedules|include|tools|bench|cmake|mpi|petsc|tests/petsc)/|^CMakeLists.txt$'
   head=$(git rev-parse --short HEAD 2>/dev/null) || {
     echo unknown
     return
   }
+  # The path, or a rename's new path ($NF); none when the tree is clean
+  # (grep -c would count the empty line).
   changed=$(git --no-optional-locks status --porcelain --untracked-files=no |
-    awk '{print $2}')
-  others=$(grep -cvE '^(src|schedules|include|tools|bench|cmake)/|^CMakeLists.txt$' \
-    <<<"$changed" || true)
-  changed=$(grep -E '^(src|schedules|include|tools|bench|cmake)/|^CMakeLists.txt$' \
-    <<<"$changed" | tr '\n' ' ' || true)
-  [ -n "$changed" ] || [ "${others:-0}" -gt 0 ] || {
+    awk '{print $NF}')
+  [ -n "$changed" ] || {
     echo "$head"
     return
   }
+  others=$(grep -cvE "$figures" <<<"$changed" || true)
+  changed=$(grep -E "$figures" <<<"$changed" | tr '\n' ' ' || true)
   changed=${changed% }
-  echo "$head, with uncommitted changes to ${changed:-no file}" \
-    "(and $others other files outside src, schedules, include, tools," \
-    "bench, cmake)"
+  echo -n "$head, with uncommitted changes to ${changed:-no file}"
+  [ "${others:-0}" -eq 0 ] || echo -n " (and $others other files outside" \
+    "src, schedules, include, tools, bench, cmake, mpi, petsc, tests/petsc)"
+  echo
 }
 
 machine() {
