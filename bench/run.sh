@@ -6,8 +6,8 @@
 # after. Then bench/write_results.py writes the whole of bench/RESULTS.md
 # from the files in bench/results/, rerunning nothing.
 #
-#   bench/run.sh              every part below, in order (hours: the online
-#                             ratios at s = 50 and dp_scale are the long ones)
+#   bench/run.sh              every part below, in order (an hour or more:
+#                             dp_scale is the long one)
 #   bench/run.sh PART...      those parts only, then RESULTS.md
 #   bench/run.sh --list       the parts, and the raw files moved in by hand
 #                             from earlier runs
@@ -31,8 +31,8 @@ uturn=$build/tools/uturn
 # sections). Adding one: a part_NAME function here, its name in this list,
 # and a section function in bench/write_results.py (see bench/README.md).
 parts=(revolve executor dp_exact dp_approx dp_search hrevolve levels_costs
-  levels_io online_ratios online_decide online_bytes online_disk planners
-  dp_scale)
+  levels_io online_ratios online_decide online_reverse online_bytes
+  online_disk planners dp_scale)
 
 part_revolve() {
   run $build/bench/bench_revolve
@@ -71,12 +71,16 @@ part_levels_io() {
   for i in 1 2 3; do run $build/bench/bench_levels 7; done
 }
 
-part_online_ratios() {
-  run $build/bench/bench_online ratios 2 3 4 5 10 20
-  run $build/bench/bench_online ratios 50
-}
+# The default list of s, 2 to 10^5, n to 10^7 (about 20 s here).
+part_online_ratios() { run $build/bench/bench_online ratios; }
 
 part_online_decide() { run $build/bench/bench_online decide; }
+
+# Three runs (each a median of 3): the spread between runs is the noise.
+part_online_reverse() {
+  local i
+  for i in 1 2 3; do run $build/bench/bench_online reverse; done
+}
 
 part_online_bytes() { run $build/bench/bench_online bytes; }
 

@@ -612,52 +612,104 @@ def levels_io(raw):
 
 ONLINE_BEST = {2: 1.10833, 3: 1.05263}  # the best any online plan reaches
 REVOLVE2 = {4: 1.22, 5: 1.25, 10: 1.31, 20: 1.33, 50: 1.17}
+# Last round's ratios (s = 2..50), shown beside the current ones in the
+# online_ratios section rather than in a section of their own.
+COMPANIONS = {"online_ratios_previous": "online_ratios"}
+
+
+def ratio_at(cell):
+    """'1.0468 (n = 230)' -> (1.0468, '230')."""
+    m = re.match(r"([\d.]+)(?: \(n = (\d+)\))?", cell)
+    return float(m.group(1)), m.group(2)
+
+
+def ratio_rows(raw):
+    """The table rows (s first) of every command in raw."""
+    rows = []
+    for c in raw.commands:
+        rows += [r for r in md_rows(c.text()) if r[0].isdigit()]
+    return rows
 
 
 @section("online_ratios", "Online plans: ratio to the offline optimum")
 def online_ratios(raw):
-    rows = []
-    for c in raw.commands:
-        rows += [r for r in md_rows(c.text()) if r[0].isdigit()]
-    body = ("The realised `forward_steps` of an online plan against the "
-            "offline optimum `t(n+1, s)` for the same n, every n from 1 to "
-            "max(2 C(s+3, 3), 10^4), then 10^5 and 10^6: the worst ratio per "
-            "s and where it occurs, and the worst over n >= 100. Targets: "
-            "s <= 3 within 0.01 of the best any online plan can reach (an "
-            "exhaustive search over every online strategy: 1.10833 at s = 2, "
-            "1.05263 at s = 3); s >= 4 below Revolve 2.0's online chain "
-            "(1.22 at s = 4, 1.25 at s = 5, 1.31 at s = 10, 1.33 at s = 20, "
-            "1.17 at s = 50); at most 1.10 for every n >= 100. Commands: "
-            "`build-bench/bench/bench_online ratios 2 3 4 5 10 20` and "
-            "`build-bench/bench/bench_online ratios 50`.\n\n" + table(
-                ["s", "n", "worst ratio", "worst for n >= 100", "n = 10^5",
-                 "n = 10^6", "time"], rows))
-    worst = {int(r[0]): float(r[2].split()[0]) for r in rows}
-    late = {int(r[0]): float(r[3].split()[0]) for r in rows}
-    cmd = "`build-bench/bench/bench_online ratios S...`"
+    c = raw.find(r"bench_online ratios")[0]
+    rows = ratio_rows(raw)
+    header = md_rows(c.text())[0]
+    worst = {int(r[0]): ratio_at(r[2]) for r in rows}
+    late = {int(r[0]): ratio_at(r[3]) for r in rows}
+    inexact = sum(int(r[4]) for r in rows)
+    recomputed = sum(int(r[5]) for r in rows)
+    prev = Raw(RESULTS / "online_ratios_previous.txt")
+    before = ratio_rows(prev)
+    was = {int(r[0]): (ratio_at(r[2]), ratio_at(r[3])) for r in before}
+    beside = [[s, "%.4f (n = %s)" % was[s][0], "%.4f (n = %s)" % worst[s],
+               "%.4f (n = %s)" % was[s][1], "%.4f (n = %s)" % late[s]]
+              for s in sorted(was) if s in worst]
+    body = (
+        "The realised `forward_steps` of the online plan of s slots against "
+        "the offline optimum `t(n+1, s)` for the same n: every n up to 10^4 "
+        "(10^3 past 1000 slots), then every n within 40 of each beta(s, r) "
+        "- 1 (where the ratio peaks) and every 0.2 %% between, up to 10^7; "
+        "the worst ratio per s and where it occurs, the worst over n >= "
+        "100, and the count of n breaking the rules of issue 23 (n <= "
+        "(s+1)(s+2)/2 not exactly t(n+1, s); any recomputation with n <= "
+        "s). Targets (issue 23): at most 1.05 for every n >= 100 at every "
+        "s; none of those n; and still s <= 3 within 0.01 of the best any "
+        "online plan can reach (an exhaustive search over every online "
+        "strategy: 1.10833 at s = 2, 1.05263 at s = 3) and s >= 4 below "
+        "Revolve 2.0's online chain (1.22 at s = 4, 1.25 at s = 5, 1.31 at "
+        "s = 10, 1.33 at s = 20, 1.17 at s = 50). Counts, not times (the "
+        "time column is the sweep's). Command: %s (its default list of s)."
+        "\n\n%s\n\n**Beside last round's table**: s = 2..50, run at "
+        "commit %s, %s, load average %s; raw output "
+        "[`bench/results/online_ratios_previous.txt`]"
+        "(results/online_ratios_previous.txt).\n\n%s\n\nLast round's "
+        "table as recorded (n = 10^5 and 10^6: the ratio at those n), by "
+        "`%s`:\n\n%s"
+        % (code(c.line), table(header, rows), prev.get("commit"),
+           prev.get("date"), prev.load(short=False),
+           table(["s", "worst, last round", "worst, now",
+                  "worst for n >= 100, last round",
+                  "worst for n >= 100, now"], beside),
+           prev.commands[0].line,
+           table(md_rows(prev.commands[0].text())[0], before)))
+    cmd = code(c.line)
     summary = []
+    if late:
+        s = max(late, key=lambda k: late[k][0])
+        ps = max(was, key=lambda k: was[k][1][0]) if was else None
+        summary.append(Row(
+            "online / offline optimum, worst for n ≥ 100 over s = %s .. %s "
+            "(at s = %d, n = %s)" % (min(late), power(str(max(late))), s,
+                                    late[s][1]),
+            "%.4f (last round, s = 2..50: %.4f at s = %d)"
+            % (late[s][0], was[ps][1][0], ps) if ps else
+            "%.4f" % late[s][0], "≤ 1.05 (issue 23)",
+            "%.3f" % (late[s][0] / 1.05), verdict(late[s][0], 1.05), cmd,
+            counts(raw.load_of(c))))
+    summary.append(Row(
+        "online: n breaking issue 23's rules (not t(n+1, s) with n ≤ "
+        "(s+1)(s+2)/2; recomputation with n ≤ s), over %d values of s"
+        % len(rows), "%d; %d" % (inexact, recomputed), "0; 0", "—",
+        verdict(inexact + recomputed, 0), cmd, counts(raw.load_of(c))))
     for s, best in ONLINE_BEST.items():
         if s in worst:
             summary.append(Row(
                 "online / offline optimum, worst, s = %d" % s,
-                "%.4f" % worst[s], "≤ %.5f (best online %.5f + 0.01)"
-                % (best + 0.01, best), "%.3f" % (worst[s] / best),
-                verdict(worst[s], best + 0.01), cmd, counts(raw.load())))
+                "%.4f" % worst[s][0], "≤ %.5f (best online %.5f + 0.01)"
+                % (best + 0.01, best), "%.3f" % (worst[s][0] / best),
+                verdict(worst[s][0], best + 0.01), cmd,
+                counts(raw.load_of(c))))
     big = [s for s in REVOLVE2 if s in worst]
     if big:
-        s = max(big, key=lambda k: worst[k] / REVOLVE2[k])
+        s = max(big, key=lambda k: worst[k][0] / REVOLVE2[k])
         summary.append(Row(
             "online / offline optimum, worst, s = %s: closest to "
             "Revolve 2.0's at s = %d" % (", ".join(map(str, big)), s),
-            "%.4f" % worst[s], "< %.2f (Revolve 2.0's online chain)"
-            % REVOLVE2[s], "%.3f" % (worst[s] / REVOLVE2[s]),
-            verdict(worst[s], REVOLVE2[s]), cmd, counts(raw.load())))
-    if late:
-        s = max(late, key=late.get)
-        summary.append(Row(
-            "online / offline optimum, worst for n ≥ 100 (s = %d)" % s,
-            "%.4f" % late[s], "≤ 1.10", "%.3f" % (late[s] / 1.10),
-            verdict(late[s], 1.10), cmd, counts(raw.load())))
+            "%.4f" % worst[s][0], "< %.2f (Revolve 2.0's online chain)"
+            % REVOLVE2[s], "%.3f" % (worst[s][0] / REVOLVE2[s]),
+            verdict(worst[s][0], REVOLVE2[s]), cmd, counts(raw.load_of(c))))
     return body, summary
 
 
@@ -665,21 +717,70 @@ def online_ratios(raw):
 def online_decide(raw):
     c = raw.find(r"bench_online decide")[0]
     rows = [r for r in md_rows(c.text()) if r[0].isdigit()]
-    body = ("The planner's decisions per first-sweep step, next to one "
-            "forward step of the built-in Burgers model (256 points), in the "
-            "same process. Command: %s.\n\n%s" % (code(c.line),
-                                                  c.text().strip()))
+    body = ("The planner's decisions per first-sweep step (the online plan "
+            "read through a cursor for n steps, no end told), median of 3, "
+            "next to one forward step of the built-in Burgers model (256 "
+            "points) in the same process. Target (issue 23): at most 1 µs "
+            "(1000 ns) per first-sweep step at every s up to 10^5. Command: "
+            "%s.\n\n%s" % (code(c.line), c.text().strip()))
     summary = []
     if rows:
-        ns = [float(r[1]) for r in rows]
-        step = float(rows[0][2].split()[0])
+        ns = {r[0]: float(r[2]) for r in rows}
+        s = max(ns, key=ns.get)
+        step = float(rows[0][3].split()[0])
         summary.append(Row(
-            "online decision per first-sweep step, s = %s .. %s"
-            % (rows[0][0], rows[-1][0]),
-            "%.0f .. %.0f ns" % (min(ns), max(ns)),
-            "anchor: a Burgers step, %.0f ns" % step,
-            "%.2f .. %.2f" % (min(ns) / step, max(ns) / step), "—",
-            code(c.line), raw.load_of(c)))
+            "online decision per first-sweep step, worst over s = %s .. %s "
+            "(at s = %s; a Burgers step: %.0f ns)"
+            % (rows[0][0], power(rows[-1][0]), power(s), step),
+            "%.1f ns" % ns[s], "≤ 1000 ns (issue 23)",
+            "%.3f" % (ns[s] / 1000), verdict(ns[s], 1000), code(c.line),
+            raw.load_of(c)))
+    return body, summary
+
+
+@section("online_reverse", "Online plans: the reversal's cost per action")
+def online_reverse(raw):
+    runs = raw.find(r"bench_online reverse")
+    per = {}  # (s, n) -> [(online, revolve, ratio), ...], one per run
+    for c in runs:
+        for r in md_rows(c.text()):
+            if r[0].isdigit():
+                per.setdefault((r[0], r[1]), []).append(
+                    tuple(float(x) for x in r[2:5]))
+    rows, medians, every = [], [], []
+    for (s, n), got in per.items():
+        q = [x[2] for x in got]
+        medians.append(med(q))
+        every += q
+        rows.append([power(s), power(n), "%.2f" % med(x[0] for x in got),
+                     "%.2f" % med(x[1] for x in got),
+                     ", ".join("%.3f" % x for x in q), "%.3f" % med(q)])
+    body = ("The reversal of an online plan after the end (its actions read "
+            "through a cursor once the end is told at step n) against "
+            "revolve's whole plan for the same n and s (offline), ns per "
+            "action, each a median of 3 in one process, side by side. "
+            "Target (issue 23): the online reversal no dearer per action "
+            "than revolve's plan (online / revolve at most 1). Command, %d "
+            "times: `build-bench/bench/bench_online reverse`; the ns columns "
+            "are the medians over the runs, then each run's ratio and their "
+            "median.\n\n%s\n\nLoad per run: %s. The outputs are in the raw "
+            "file." % (len(runs), table(
+                ["s", "n", "online reversal, ns per action",
+                 "revolve's plan, ns per action",
+                 "online / revolve, each run", "median"], rows),
+                ", ".join(raw.load_of(c) for c in runs)))
+    summary = []
+    if medians:
+        summary.append(Row(
+            "online reversal / revolve's plan, ns per action (%d cases, "
+            "median of %d runs each)" % (len(medians), len(runs)),
+            "median %.3f, range %.3f .. %.3f (single runs: %.3f .. %.3f)"
+            % (med(medians), min(medians), max(medians), min(every),
+               max(every)),
+            "≤ 1 in every case (issue 23)", "%.3f" % max(medians),
+            verdict(max(medians), 1),
+            "`build-bench/bench/bench_online reverse` ×%d" % len(runs),
+            raw.load()))
     return body, summary
 
 
@@ -956,13 +1057,16 @@ def summary_table(rows):
 
 def main(argv):
     if argv[1:] == ["--recorded"]:
-        for part, title, _, _ in SECTIONS:
+        titles = {part: title for part, title, _, _ in SECTIONS}
+        for part, shown in COMPANIONS.items():
+            titles[part] = "(beside %s)" % titles[shown]
+        for part, title in titles.items():
             path = RESULTS / (part + ".txt")
             if path.exists() and not Raw(path).rerun():
-                print("recorded: %-18s %s" % (part, title))
+                print("recorded: %-22s %s" % (part, title))
         return 0
     out = argv[1] if len(argv) > 1 else str(BENCH / "RESULTS.md")
-    known = {s[0] for s in SECTIONS}
+    known = {s[0] for s in SECTIONS} | set(COMPANIONS)
     for path in sorted(RESULTS.glob("*.txt")):
         if path.stem not in known:
             print("write_results.py: no section for %s" % path,
