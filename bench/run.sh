@@ -32,7 +32,7 @@ uturn=$build/tools/uturn
 # and a section function in bench/write_results.py (see bench/README.md).
 parts=(revolve executor dp_exact dp_approx dp_search hrevolve levels_costs
   levels_io online_ratios online_decide online_reverse online_bytes
-  online_disk planners dp_scale)
+  online_disk planners petsc dp_scale)
 
 part_revolve() {
   run $build/bench/bench_revolve
@@ -95,6 +95,22 @@ part_planners() {
     "$uturn sweep --run --grid 4096 --planners {planner} --budgets {budget} --format csv"
   echo "#| block: markdown"
   cat $out/planners.md
+}
+
+# PETSc's TSAdjoint on Gray-Scott, 64 x 64, RK4, 200 steps: the memory
+# trajectory against uturn's, 9 round-robin repeats, three runs (about 2
+# minutes). Needs the PETSc layer (built when PETSc is found).
+part_petsc() {
+  [ -x $build/bench/petsc_bench ] || {
+    echo "bench/run.sh: no $build/bench/petsc_bench (the PETSc layer is" \
+      "not built: petsc-dev and the MPI layer)" >&2
+    return 1
+  }
+  local i
+  for i in 1 2 3; do
+    run $build/bench/petsc_bench -bench_grid 64 -bench_repeat 9 \
+      -bench_percent 2
+  done
 }
 
 # bench/dp_scale.sh prints its own commands and load lines.
