@@ -162,9 +162,10 @@ commit() {
     return
   }
   # The path, or a rename's new path ($NF); none when the tree is clean
-  # (grep -c would count the empty line).
+  # (grep -c would count the empty line). Outputs are not inputs: the raw
+  # files an earlier part of the same run rewrote, and RESULTS.md.
   changed=$(git --no-optional-locks status --porcelain --untracked-files=no |
-    awk '{print $NF}')
+    awk '{print $NF}' | grep -vE '^bench/(results/|RESULTS\.md$)' || true)
   [ -n "$changed" ] || {
     echo "$head"
     return
