@@ -98,8 +98,10 @@ part_planners() {
 }
 
 # PETSc's TSAdjoint on Gray-Scott, 64 x 64, RK4, 200 steps: the memory
-# trajectory against uturn's, 9 round-robin repeats, three runs (about 2
-# minutes). Needs the PETSc layer (built when PETSc is found).
+# trajectory against uturn's, 9 round-robin repeats, five runs (about 3
+# minutes; a run's times move by a quarter from one run to the next here,
+# so the summary takes the median run). Needs the PETSc layer (built when
+# PETSc is found).
 part_petsc() {
   [ -x $build/bench/petsc_bench ] || {
     echo "bench/run.sh: no $build/bench/petsc_bench (the PETSc layer is" \
@@ -107,7 +109,7 @@ part_petsc() {
     return 1
   }
   local i
-  for i in 1 2 3; do
+  for i in 1 2 3 4 5; do
     run $build/bench/petsc_bench -bench_grid 64 -bench_repeat 9 \
       -bench_percent 2
   done

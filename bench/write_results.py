@@ -885,13 +885,19 @@ def petsc(raw):
         "`memory-so` (the same work: a copy of the state each way and a "
         "replay per adjoint step) is held to 1.05, an aim of this harness, "
         "not an issue's. `uturn-all` / `memory` says what replaying instead "
-        "of storing the stages costs on this problem. The outputs, every "
-        "CPU time included, are in the raw file."
+        "of storing the stages costs on this problem. `memory` took %s "
+        "over the runs, the same program on the same machine: read each "
+        "ratio within its run, and the summary's as the median over the runs "
+        "with their range beside it. The outputs, every CPU time included, "
+        "are in the raw file."
         % (len(runs), table(["run", "load", "memory, wall"]
                             + ["%s / memory" % k for k in names[1:]]
                             + ["uturn-all / memory-so, wall",
                                "uturn-all / memory-so, CPU",
-                               "uturn forward steps / t(n+1, s)"], rows)))
+                               "uturn forward steps / t(n+1, s)"], rows),
+           "%.3f .. %.3f s" % (min(x[1]["memory"][0] for x in runs),
+                               max(x[1]["memory"][0] for x in runs))
+           if runs else "no time"))
     if not runs:
         return body, []
     cmd = "%s ×%d" % (code(runs[0][0].line), len(runs))
