@@ -1,6 +1,6 @@
 /*
  * The Gray-Scott model of the PETSc layer's tests (petsc_gs.c) and
- * benchmark (petsc_bench.c): see gs_model.c.
+ * benchmark (bench/petsc_bench.c): see gs_model.c.
  */
 #ifndef UTURN_GS_MODEL_H_INCLUDED
 #define UTURN_GS_MODEL_H_INCLUDED
