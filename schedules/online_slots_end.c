@@ -71,7 +71,7 @@ static size_t walk(struct uturn__os_view *v, uturn_action_t *out,
         next_segment(v);
     struct uturn__rv_walker w = {h->cur,       v->stack,   h->depth,
                                  h->ws,        UINT64_MAX, v->free_slots,
-                                 h->live != 0, false};
+                                 h->live != 0, false,        false};
     const size_t count = uturn__rv_walk_fill_online(&w, out, capacity, tally);
     h->cur             = w.cur;
     h->depth           = w.depth;

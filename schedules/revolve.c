@@ -83,7 +83,8 @@ static size_t fill(void *state, uturn_action_t *restrict out, size_t capacity)
     if (st->phase != 1)
         return count;
     struct uturn__rv_walker w = {st->cur, st->stack, st->depth, st->s,
-                                 st->n,   NULL,      st->live,  false};
+                                 st->n,   NULL,      st->live,  false,
+                                 false};
     count += uturn__rv_walk_fill(&w, out + count, capacity - count);
     st->cur   = w.cur;
     st->depth = w.depth;

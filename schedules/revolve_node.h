@@ -103,6 +103,7 @@ struct uturn__rv_walker {
     uint64_t depth, s, n;
     const uint64_t *map; /* online walks: slot k is map[k] */
     bool live, done;
+    bool keep_root; /* the root's slot is not freed (a persistent base) */
 };
 
 
@@ -117,6 +118,12 @@ size_t uturn__rv_walk_fill_online(struct uturn__rv_walker *restrict w,
                                  uturn_action_t *restrict out,
                                  size_t capacity,
                                  struct uturn__rv_tally *restrict tally);
+/* The same with slot k as w->map[k] and no tally; w->n may be x_n (the
+ * root's last state is then reversed by the turn) or UINT64_MAX. The
+ * several-sweeps planner's segments. */
+size_t uturn__rv_walk_fill_mapped(struct uturn__rv_walker *restrict w,
+                                  uturn_action_t *restrict out,
+                                  size_t capacity);
 
 /* The node for states [a, a + l), l >= 1, reversed with c >= 1 slots
  * (c = min(c, l - 1): more change nothing; a single state keeps c = 1). */

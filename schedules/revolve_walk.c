@@ -76,8 +76,9 @@ HOT size_t leaf(struct uturn__rv_walker *w, uturn_action_t *out,
     }
     if (w->depth == 0) {
         /* The root's slot: its leftmost leaf keeps the root's c. */
-        uturn__put(out + count++, UTURN_OP_FREE, 0, 0,
-                   slot_of(w, w->s - w->cur.c, online));
+        if (!w->keep_root)
+            uturn__put(out + count++, UTURN_OP_FREE, 0, 0,
+                       slot_of(w, w->s - w->cur.c, online));
         w->done = true;
         return count;
     }
@@ -297,4 +298,12 @@ size_t uturn__rv_walk_fill_online(struct uturn__rv_walker *restrict w,
 {
     assert(w->n == UINT64_MAX); /* no turn: every leaf is a reverse */
     return walk(w, out, capacity, true, tally);
+}
+
+size_t uturn__rv_walk_fill_mapped(struct uturn__rv_walker *restrict w,
+                                  uturn_action_t *restrict out,
+                                  size_t capacity)
+{
+    struct uturn__rv_tally ignored = {0, 0, 0, 0, 0, 0, 0};
+    return walk(w, out, capacity, true, &ignored);
 }
