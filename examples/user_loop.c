@@ -91,6 +91,7 @@ static uint64_t drive(uturn_cursor_t *c, state_t *x, state_t *xbar,
             *x = shots[a.slot];
             break;
         case UTURN_OP_FREE:
+        case UTURN_OP_PERSIST: /* plans of several sweeps only */
             break;
         case UTURN_OP_TURN: /* firsturn: J and its seed at x_n */
             *xbar = *x;

@@ -270,6 +270,19 @@ typedef enum uturn_dp_mode {
  * UTURN_E_INVALID_ARG). They are created and joined inside
  * uturn_plan_create(); the plan is the same for every thread count, bit
  * for bit. No field is ever read from the environment.
+ *
+ * Several reverse sweeps (appended in 0.3): `sweeps` = k >= 2 asks for a
+ * plan that runs the forward once and then reverses it k times, each
+ * sweep beginning with its own turn (live = x_n) and reversing n-1 .. 0.
+ * A checkpoint a later sweep reads is marked by a `persist` action after
+ * its store and stays until a free. Only revolve plans several sweeps
+ * this round (uniform states, one level of memory); it gives the fewest
+ * forward steps among plans that store m persistent checkpoints in the
+ * first forward and reverse each segment between them by revolve in
+ * every sweep (docs/model.md, "Several reverse sweeps"), with at most
+ * UTURN_SWEEPS_MAX_SLOTS effective slots (min(slots, steps + 1)) and
+ * UTURN_SWEEPS_MAX sweeps; more is UTURN_E_UNSUPPORTED. The counts are
+ * totals over the first forward and every sweep (reverse_steps = k n).
  * Since: 0.1
  */
 typedef struct uturn_problem {
@@ -312,7 +325,16 @@ typedef struct uturn_problem {
      * kept by the plan, and not part of its fingerprint. */
     int (*progress)(void *user, uint64_t done, uint64_t total);
     void *progress_user;
+    /* Appended in 0.3: reverse sweeps over the one forward (0 or 1: one).
+     * See "Several reverse sweeps" above. */
+    uint64_t sweeps;
 } uturn_problem_t;
+
+/** Most effective slots (min(slots, steps + 1)) of a plan of several
+ * sweeps. Since: 0.3 */
+#define UTURN_SWEEPS_MAX_SLOTS 1024
+/** Most sweeps of one plan. Since: 0.3 */
+#define UTURN_SWEEPS_MAX (1u << 20)
 
 /**
  * One level of slot storage: memory (level 0), then a local disk, a
@@ -471,6 +493,9 @@ typedef struct uturn_stats {
     uint64_t unit_bytes;       /* dp: bytes per memory unit of its tables */
     uint64_t lower_bound_cost; /* dp: no nested plan costs less */
     double planning_seconds;   /* dp: wall time spent planning */
+    /* Appended in 0.3: several sweeps (see uturn_problem_t.sweeps). */
+    uint64_t sweeps;     /* reverse sweeps (1 for a plan of one) */
+    uint64_t persistent; /* checkpoints read by a later sweep */
 } uturn_stats_t;
 
 /**
@@ -498,13 +523,16 @@ typedef enum uturn_op {
     UTURN_OP_RESTORE = 3, /* slot (holding x_step) into live */
     UTURN_OP_FREE    = 4, /* empty slot */
     UTURN_OP_TURN    = 5, /* live is x_n */
-    UTURN_OP_REVERSE = 6  /* adjoint step `step` */
+    UTURN_OP_REVERSE = 6, /* adjoint step `step` */
+    /* Appended in 0.3: slot's checkpoint is read by a later sweep (plans
+     * of several sweeps only; see uturn_problem_t.sweeps). */
+    UTURN_OP_PERSIST = 7
 } uturn_op_t;
 
 /**
  * One action. Fields an op does not use are 0: advance uses step and
- * step_end; store and restore use step and slot; free uses slot; reverse
- * uses step; turn uses none.
+ * step_end; store and restore use step and slot; free and persist use
+ * slot; reverse uses step; turn uses none.
  * Since: 0.1
  */
 typedef struct uturn_action {
@@ -629,7 +657,9 @@ UTURN_EXPORT uturn_status_t uturn_plan_create(const uturn_problem_t *problem,
  * "slots S", optional "slot_bytes B", "budget_bytes B" and "planner
  * NAME", with format 2 one "level NAME SLOTS W R" line per storage level
  * (NAME 1 to 63 letters, digits, '_', '.' or '-'; the levels' slots sum
- * to S), then one action per line; "#" starts a comment. Every number
+ * to S), since 0.3 "sweeps K" (K >= 2) for a plan of several sweeps,
+ * whose actions may include "persist SLOT", then one action per line;
+ * "#" starts a comment. Every number
  * fits in 64 bits. The whole plan is validated; its counts are those
  * observed by the validator, and its cost (forward cost plus every write
  * and read) must fit in 64 bits too (UTURN_E_INVALID_PLAN at the end of

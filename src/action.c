@@ -19,6 +19,8 @@ const char *uturn_op_name(uturn_op_t op)
         return "turn";
     case UTURN_OP_REVERSE:
         return "reverse";
+    case UTURN_OP_PERSIST:
+        return "persist";
     }
     return NULL;
 }
@@ -52,7 +54,7 @@ size_t uturn__action_text(const uturn_action_t *a, char out[64])
         len += put_u64(out + len, a->step_end);
     }
     if (a->op == UTURN_OP_STORE || a->op == UTURN_OP_RESTORE ||
-        a->op == UTURN_OP_FREE) {
+        a->op == UTURN_OP_FREE || a->op == UTURN_OP_PERSIST) {
         out[len++] = ' ';
         len += put_u64(out + len, a->slot);
     }

@@ -41,6 +41,7 @@ uturn_status_t uturn__validator_new(const uturn_allocator_t *alloc,
     v->budget_bytes = limits->budget_bytes;
     v->live         = 0;
     v->next_reverse = limits->steps;
+    v->sweeps       = limits->sweeps > 1 ? limits->sweeps : 1;
     use_steps(v, step_bytes, step_costs);
     uturn_stats_init(&v->stats);
     v->stats.steps        = limits->steps;
@@ -126,6 +127,7 @@ uturn_status_t uturn_validator_create(const uturn_problem_t *problem,
     limits.slot_bytes   = resolved.slot_bytes;
     limits.budget_bytes = resolved.budget_bytes;
     limits.steps        = given.steps;
+    limits.sweeps       = given.sweeps;
     if (given.steps == 0 && (given.step_bytes != NULL || given.step_costs))
         return uturn__fail(error, UTURN_E_INVALID_ARG,
                            "an online stream (steps 0) has no per-step "
@@ -150,6 +152,7 @@ void uturn_validator_free(uturn_validator_t *v)
     const uturn_allocator_t alloc = v->alloc;
     uturn__free(&alloc, v->slots, v->slots_len * sizeof *v->slots);
     uturn__slot_map_free(&v->far, &alloc);
+    uturn__slot_map_free(&v->marks, &alloc);
     for (int k = 0; k < 2; k++)
         uturn__free(&alloc, v->owned[k], (size_t)v->steps * sizeof(uint64_t));
     uturn__free(&alloc, v, sizeof *v);
@@ -190,6 +193,12 @@ static uturn_status_t end_rules(uturn_validator_t *v, uint64_t line,
                               v->next_reverse - 1,
                               "%s: end of plan: step %llu is never reversed",
                               at, (unsigned long long)(v->next_reverse - 1));
+    if (v->sweep < v->sweeps)
+        return uturn__fail_at(error, UTURN_E_INVALID_PLAN, v->index, line,
+                              v->steps,
+                              "%s: end of plan after sweep %llu of %llu", at,
+                              (unsigned long long)v->sweep,
+                              (unsigned long long)v->sweeps);
     if (v->held != 0) {
         const uint64_t k = first_held(v);
         return uturn__fail_at(error, UTURN_E_INVALID_PLAN, v->index, line,
@@ -215,6 +224,7 @@ uturn_status_t uturn__validator_finish_line(uturn_validator_t *v,
     s->recompute_factor =
         s->steps != 0 ? (double)s->forward_steps / (double)s->steps : 0.0;
     s->levels = v->level_count;
+    s->sweeps = v->sweep;
     const bool fits = uturn__level_cost(s->forward_cost, v->levels,
                                         v->level_stats, v->level_count,
                                         &s->cost);

@@ -216,11 +216,86 @@ static uturn_status_t free_slot(uturn_validator_t *v, const uturn_action_t *a,
     if (held == UTURN__EMPTY)
         return broken(v, a, line, UTURN_NONE, "slot %llu is empty",
                       (unsigned long long)a->slot);
+    if (uturn__slot_map_get(&v->marks, a->slot) != 0) {
+        uturn__slot_map_erase(&v->marks, a->slot);
+        v->persist_held -= 1;
+    }
     v->held -= 1;
     v->held_bytes -= uturn__validator_bytes(v, held - 1);
     v->stats.frees += 1;
     v->level_held[level_of(v, a->slot)] -= 1;
     return slot_set(v, a->slot, UTURN__EMPTY);
+}
+
+/* A slot held but not marked persistent (there is one when called). */
+static uint64_t unmarked(const uturn_validator_t *v)
+{
+    for (size_t k = 0; k < v->slots_len; k++)
+        if (v->slots[k] != UTURN__EMPTY &&
+            uturn__slot_map_get(&v->marks, k) == 0)
+            return (uint64_t)k;
+    return uturn__slot_map_first(&v->far);
+}
+
+/* A turn after the first: the previous sweep is complete, another is
+ * planned, and every slot still held was marked persistent. */
+static uturn_status_t next_sweep(uturn_validator_t *v,
+                                 const uturn_action_t *a, uint64_t line)
+{
+    if (v->sweeps == 1)
+        return broken(v, a, line, v->steps, "the turn has already happened");
+    if (v->next_reverse != 0)
+        return broken(v, a, line, v->steps,
+                      "sweep %llu is not complete: step %llu is next",
+                      (unsigned long long)v->sweep,
+                      (unsigned long long)(v->next_reverse - 1));
+    if (v->sweep == v->sweeps)
+        return broken(v, a, line, v->steps, "the plan has %llu sweeps",
+                      (unsigned long long)v->sweeps);
+    v->next_reverse = v->steps;
+    return UTURN_OK;
+}
+
+/* The end of a sweep that is not the last: every slot still held was
+ * marked persistent. */
+static uturn_status_t sweep_ends(uturn_validator_t *v, const uturn_action_t *a,
+                                 uint64_t line)
+{
+    if (v->next_reverse != 0 || v->sweep >= v->sweeps ||
+        v->persist_held == v->held)
+        return UTURN_OK;
+    const uint64_t k = unmarked(v);
+    return broken(v, a, line, 0,
+                  "slot %llu holds x_%llu past sweep %llu without a persist",
+                  (unsigned long long)k,
+                  (unsigned long long)(uturn__slot_get(v, k) - 1),
+                  (unsigned long long)v->sweep);
+}
+
+/* persist k: slot k holds a state a later sweep reads. */
+static uturn_status_t persist(uturn_validator_t *v, const uturn_action_t *a,
+                              uint64_t line)
+{
+    uturn_status_t status = slot_in_range(v, a, line);
+    if (status != UTURN_OK)
+        return status;
+    if (v->sweeps == 1)
+        return broken(v, a, line, UTURN_NONE,
+                      "persist in a plan of one sweep");
+    const uint64_t held = uturn__slot_get(v, a->slot);
+    if (held == UTURN__EMPTY)
+        return broken(v, a, line, UTURN_NONE, "slot %llu is empty",
+                      (unsigned long long)a->slot);
+    if (uturn__slot_map_get(&v->marks, a->slot) != 0)
+        return broken(v, a, line, held - 1, "slot %llu is already persistent",
+                      (unsigned long long)a->slot);
+    if (uturn__slot_map_put(&v->marks, &v->alloc, a->slot, 1) != UTURN_OK)
+        return v->failed = uturn__fail(&v->failure, UTURN_E_NOMEM,
+                                       "out of memory for slot %llu",
+                                       (unsigned long long)a->slot);
+    v->persist_held += 1;
+    v->stats.persistent += 1;
+    return UTURN_OK;
 }
 
 static uturn_status_t turn_or_reverse(uturn_validator_t *v,
@@ -233,8 +308,11 @@ static uturn_status_t turn_or_reverse(uturn_validator_t *v,
         return broken(v, a, line, UTURN_NONE,
                       "the turn comes before the steps are known (an online "
                       "stream: uturn_validator_set_steps first)");
-    if (turn && v->turned)
-        return broken(v, a, line, now, "the turn has already happened");
+    if (turn && v->turned) {
+        const uturn_status_t st = next_sweep(v, a, line);
+        if (st != UTURN_OK)
+            return st;
+    }
     if (!turn && !v->turned)
         return broken(v, a, line, now, "reverse before the turn");
     if (!turn && v->next_reverse == 0)
@@ -247,12 +325,13 @@ static uturn_status_t turn_or_reverse(uturn_validator_t *v,
                       live_text(v, buf), (unsigned long long)now);
     if (turn) {
         v->turned = true;
+        v->sweep += 1;
     } else {
         v->next_reverse -= 1;
         v->stats.reverse_steps += 1;
         v->live = UTURN_NONE;
     }
-    return UTURN_OK;
+    return sweep_ends(v, a, line);
 }
 
 static uturn_status_t apply(uturn_validator_t *v, const uturn_action_t *a,
@@ -270,6 +349,8 @@ static uturn_status_t apply(uturn_validator_t *v, const uturn_action_t *a,
     case UTURN_OP_TURN:
     case UTURN_OP_REVERSE:
         return turn_or_reverse(v, a, line);
+    case UTURN_OP_PERSIST:
+        return persist(v, a, line);
     }
     return broken(v, a, line, UTURN_NONE, "unknown op");
 }

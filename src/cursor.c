@@ -56,6 +56,7 @@ void uturn__count_actions(uturn_stats_t *s, uint64_t *held,
             s->reverse_steps += 1;
             break;
         case UTURN_OP_TURN:
+        case UTURN_OP_PERSIST:
             break;
         }
     }

@@ -9,7 +9,7 @@ static const struct uturn__planner *const registry[] = {
     &uturn__store_all, &uturn__periodic, &uturn__sqrt,
     &uturn__revolve,   &uturn__dp,       &uturn__hrevolve,
     &uturn__online,    &uturn__parsed,   &uturn__online_disk,
-    &uturn__online_slots,
+    &uturn__online_slots, &uturn__revolve_sweeps,
 };
 
 static const struct uturn__planner *find(uturn_planner_t id)
@@ -111,6 +111,22 @@ static void choose_online(uturn_plan_t *plan)
         plan->planner = &uturn__online_slots;
 }
 
+/* Several sweeps: revolve's second entry, and no other planner yet. */
+static uturn_status_t choose_sweeps(uturn_plan_t *plan, uturn_error_t *error)
+{
+    if (plan->problem.sweeps <= 1)
+        return UTURN_OK;
+    if (plan->planner->id != UTURN_PLANNER_REVOLVE || plan->level_count > 1)
+        return uturn__fail(error, UTURN_E_UNSUPPORTED,
+                           "%llu sweeps: only revolve plans several sweeps "
+                           "(one level of memory, uniform states); %s "
+                           "plans one",
+                           (unsigned long long)plan->problem.sweeps,
+                           plan->planner->name);
+    plan->planner = &uturn__revolve_sweeps;
+    return UTURN_OK;
+}
+
 /* A planner id may have a second entry for several levels (online's):
  * the one that fits the plan's levels. */
 static void choose_for_levels(uturn_plan_t *plan)
@@ -165,6 +181,8 @@ static uturn_status_t plan_prepare(uturn_plan_t *plan,
         choose_online(plan);
         status = check_levels(plan, error);
     }
+    if (status == UTURN_OK)
+        status = choose_sweeps(plan, error);
     if (status == UTURN_OK)
         status = plan->planner->prepare(plan, error);
     plan->problem.progress      = NULL; /* the caller's, for planning only */

@@ -21,6 +21,7 @@ enum uturn__header {
     UTURN__H_BUDGET,
     UTURN__H_PLANNER,
     UTURN__H_FINGERPRINT,
+    UTURN__H_SWEEPS,
     UTURN__H_COUNT
 };
 

@@ -17,7 +17,8 @@ struct field {
 };
 
 static const char *const header_names[UTURN__H_COUNT] = {
-    "steps", "slots", "slot_bytes", "budget_bytes", "planner", "fingerprint"};
+    "steps",   "slots",       "slot_bytes", "budget_bytes",
+    "planner", "fingerprint", "sweeps"};
 
 static bool is(const struct field *f, const char *word)
 {
@@ -164,6 +165,8 @@ static uturn_status_t header_line(struct uturn__planfile *p,
         return planner_header(p, &f[1]);
     if (h == UTURN__H_FINGERPRINT)
         return fingerprint_header(p, &f[1]);
+    if (h == UTURN__H_SWEEPS)
+        return number(p, &f[1], &p->problem.sweeps);
     uint64_t *const fields[] = {&p->problem.steps, &p->problem.slots,
                                 &p->problem.slot_bytes,
                                 &p->problem.budget_bytes};
@@ -209,6 +212,8 @@ static uturn_status_t start_actions(struct uturn__planfile *p)
                          missing);
     if (pr->steps == 0)
         return malformed(p, "steps must be at least 1");
+    if (p->seen[UTURN__H_SWEEPS] && pr->sweeps < 2)
+        return malformed(p, "'sweeps' is at least 2 (leave it out for one)");
     if (p->seen[UTURN__H_BUDGET] && pr->slot_bytes == 0 &&
         p->step_bytes == NULL)
         return malformed(p, "'budget_bytes' needs a non-zero 'slot_bytes' "
@@ -222,6 +227,7 @@ static uturn_status_t start_actions(struct uturn__planfile *p)
     limits.slots        = pr->slots;
     limits.slot_bytes   = pr->slot_bytes;
     limits.budget_bytes = pr->budget_bytes;
+    limits.sweeps       = pr->sweeps;
     if (uturn__validator_new(&p->alloc, &limits, p->step_bytes, p->step_costs,
                              &p->validator) != UTURN_OK)
         return out_of_memory(p, "a validator");
@@ -235,6 +241,8 @@ static uturn_status_t start_actions(struct uturn__planfile *p)
     uturn__hash_u64(&p->hash, pr->slots);
     uturn__hash_array(&p->hash, p->step_bytes, pr->steps);
     uturn__hash_array(&p->hash, p->step_costs, pr->steps);
+    if (pr->sweeps > 1) /* plans of one sweep keep their fingerprints */
+        uturn__hash_u64(&p->hash, pr->sweeps);
     for (uint64_t k = 0; k < p->level_count; k++) { /* version 2 only */
         uturn__hash_u64(&p->hash, p->levels[k].slots);
         uturn__hash_u64(&p->hash, p->levels[k].write_cost);
@@ -286,8 +294,9 @@ static uturn_op_t find_op(const struct field *f, int *args)
 {
     static const uturn_op_t ops[] = {UTURN_OP_ADVANCE, UTURN_OP_STORE,
                                      UTURN_OP_RESTORE, UTURN_OP_FREE,
-                                     UTURN_OP_TURN,    UTURN_OP_REVERSE};
-    static const int counts[]     = {2, 2, 2, 1, 0, 1};
+                                     UTURN_OP_TURN,    UTURN_OP_REVERSE,
+                                     UTURN_OP_PERSIST};
+    static const int counts[]     = {2, 2, 2, 1, 0, 1, 1};
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
         if (is(f, uturn_op_name(ops[i]))) {
             *args = counts[i];
@@ -299,7 +308,7 @@ static uturn_op_t find_op(const struct field *f, int *args)
 static uturn_action_t make_action(uturn_op_t op, const uint64_t v[2])
 {
     uturn_action_t a = {op, 0, 0, 0};
-    if (op == UTURN_OP_FREE)
+    if (op == UTURN_OP_FREE || op == UTURN_OP_PERSIST)
         a.slot = v[0];
     else if (op != UTURN_OP_TURN)
         a.step = v[0];

@@ -149,6 +149,8 @@ uturn_status_t uturn__stats_finish(uturn_stats_t *stats,
     stats->budget_bytes = problem->budget_bytes;
     if (stats->slots == 0)
         stats->slots = problem->slots;
+    if (stats->sweeps == 0)
+        stats->sweeps = 1;
     if (stats->online) { /* n and the counts come once the run ends */
         stats->steps = UTURN_NONE;
         return uturn__mul_u64(stats->peak_slots, problem->slot_bytes,

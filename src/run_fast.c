@@ -173,6 +173,8 @@ HOT uturn_status_t fast_one(struct uturn__run *run, struct fast *f,
     }
     case UTURN_OP_REVERSE:
         return fast_reverse(run, f, a);
+    case UTURN_OP_PERSIST:
+        return UTURN_OK;
     }
     save_fast(run, f);
     return uturn__fail_at(run->error, UTURN_E_INVALID_PLAN, f->index, 0,

@@ -410,6 +410,8 @@ static uturn_status_t perform(struct uturn__run *run, const uturn_action_t *a)
     }
     case UTURN_OP_REVERSE:
         return reverse(run, a);
+    case UTURN_OP_PERSIST:
+        return UTURN_OK; /* the slot simply stays until its free */
     }
     return failed(run, UTURN_E_INVALID_PLAN, UTURN_NONE, "unknown op %d",
                   (int)a->op);

@@ -107,6 +107,8 @@ HOT bool plain_one(struct plain *p, const uturn_action_t *a, size_t bytes)
         p->reversed += rc == 0;
         return plain_call(p, rc, "adjoint", a->step);
     }
+    case UTURN_OP_PERSIST:
+        return true;
     }
     p->which = NULL, p->rc = (int)a->op;
     return false;

@@ -23,6 +23,10 @@ struct uturn_validator {
     uint64_t reached;           /* the furthest state an advance reached */
     uint64_t next_reverse;
     bool turned;
+    /* Several sweeps: how many the plan has, the turns so far, and the
+     * slots marked persistent (slot -> 1) and how many are held. */
+    uint64_t sweeps, sweep, persist_held;
+    struct uturn__slot_map marks;
     uint64_t held, held_bytes, index;
     uturn_stats_t stats;
     uturn_status_t failed;

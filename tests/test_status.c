@@ -211,13 +211,14 @@ Test(action, op_names)
     } ops[] = {
         {UTURN_OP_ADVANCE, 1, "advance"}, {UTURN_OP_STORE, 2, "store"},
         {UTURN_OP_RESTORE, 3, "restore"}, {UTURN_OP_FREE, 4, "free"},
-        {UTURN_OP_TURN, 5, "turn"},       {UTURN_OP_REVERSE, 6, "reverse"}};
+        {UTURN_OP_TURN, 5, "turn"},       {UTURN_OP_REVERSE, 6, "reverse"},
+        {UTURN_OP_PERSIST, 7, "persist"}};
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
         cr_assert_eq((int)ops[i].op, ops[i].value);
         cr_assert_str_eq(uturn_op_name(ops[i].op), ops[i].name);
     }
     cr_assert_null(uturn_op_name((uturn_op_t)0));
-    cr_assert_null(uturn_op_name((uturn_op_t)7));
+    cr_assert_null(uturn_op_name((uturn_op_t)8));
     cr_assert_null(uturn_op_name((uturn_op_t)-1));
 }
 
@@ -228,8 +229,8 @@ Test(action, format_rejects_bad_arguments)
     const uturn_action_t bad = {(uturn_op_t)0, 0, 0, 0};
     cr_assert_eq(uturn_action_format(&bad, buf, sizeof buf, &length),
                  UTURN_E_INVALID_ARG);
-    const uturn_action_t bad7 = {(uturn_op_t)7, 0, 0, 0};
-    cr_assert_eq(uturn_action_format(&bad7, buf, sizeof buf, &length),
+    const uturn_action_t bad8 = {(uturn_op_t)8, 0, 0, 0};
+    cr_assert_eq(uturn_action_format(&bad8, buf, sizeof buf, &length),
                  UTURN_E_INVALID_ARG);
     cr_assert_eq(uturn_action_format(NULL, buf, sizeof buf, &length),
                  UTURN_E_INVALID_ARG);

@@ -21,6 +21,8 @@ struct cli_options {
     const char *positional; /* planner name or file */
     uint64_t steps, slots, budget, state_bytes, slot_bytes, stride;
     uint64_t max_steps; /* online: a bound on n */
+    uint64_t sweeps;    /* --sweeps K: reverse sweeps over one forward */
+    bool has_sweeps;
     bool has_steps, has_slots, has_budget, has_state_bytes, has_slot_bytes;
     bool has_stride, has_max_steps, walk, help;
     enum cli_format format;

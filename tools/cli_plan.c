@@ -15,7 +15,7 @@ static const struct cli_spec plan_specs[] = {
     {"levels", true, 'l'},      {"help", false, 'h'},
     {"max-steps", true, '\0'},  {"threads", true, 't'},
     {"table-bytes", true, '\0'}, {"dp-mode", true, '\0'},
-    {NULL, false, '\0'}};
+    {"sweeps", true, '\0'},    {NULL, false, '\0'}};
 
 /* The options of plan and stats, for their --help. */
 #define PLAN_OPTIONS                                                           \
@@ -27,6 +27,8 @@ static const struct cli_spec plan_specs[] = {
     "  -k, --stride K          periodic's stride\n"                            \
     "  -l, --levels LIST       storage levels, fastest first (hrevolve,\n"     \
     "                          online): NAME:SLOTS|SIZE[:w=W:r=R],...\n"       \
+    "      --sweeps K          revolve: K reverse sweeps over one forward\n"  \
+    "                          (persistent checkpoints; default 1)\n"       \
     "      --max-steps M       online: a bound on n, M >= N (with --levels\n"  \
     "                          it sizes the periods; without it such a plan\n" \
     "                          reaches the last level's slots times its\n"     \
@@ -107,6 +109,9 @@ static int fill_problem(const struct cli_options *o, bool online,
                         "in a slot)");
     p->slots      = o->has_slots ? o->slots : 0;
     p->unit_bytes = o->has_unit ? o->unit : 0;
+    if (o->has_sweeps && o->sweeps == 0)
+        return cli_fail("--sweeps must be at least 1");
+    p->sweeps = o->has_sweeps ? o->sweeps : 0;
     return CLI_OK;
 }
 

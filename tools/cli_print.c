@@ -109,6 +109,10 @@ void cli_print_stats(FILE *out, const char *planner, const uturn_stats_t *s,
                 s->recompute_factor, (unsigned long long)s->fingerprint);
         if (s->online)
             fputs(", \"online\": true", out);
+        if (s->sweeps > 1)
+            fprintf(out, ", \"sweeps\": %llu, \"persistent\": %llu",
+                    (unsigned long long)s->sweeps,
+                    (unsigned long long)s->persistent);
         if (strcmp(planner, "dp") == 0)
             cli_dp_print(out, s, CLI_DP_JSON);
         if (levels)
@@ -127,6 +131,10 @@ void cli_print_stats(FILE *out, const char *planner, const uturn_stats_t *s,
             (unsigned long long)s->fingerprint);
     if (s->online)
         fprintf(out, "%-17s true\n", "online");
+    if (s->sweeps > 1)
+        fprintf(out, "%-17s %llu\n%-17s %llu\n", "sweeps",
+                (unsigned long long)s->sweeps, "persistent",
+                (unsigned long long)s->persistent);
     if (strcmp(planner, "dp") == 0)
         cli_dp_print(out, s, CLI_DP_TEXT);
     if (levels)

@@ -95,7 +95,7 @@ module uturn
   ! uturn_op_t
   integer(c_int), parameter :: UTURN_OP_ADVANCE = 1, UTURN_OP_STORE = 2, &
       UTURN_OP_RESTORE = 3, UTURN_OP_FREE = 4, UTURN_OP_TURN = 5, &
-      UTURN_OP_REVERSE = 6
+      UTURN_OP_REVERSE = 6, UTURN_OP_PERSIST = 7
   ! uturn_storage_kind_t
   integer(c_int), parameter :: UTURN_STORAGE_MEMORY = 0, &
       UTURN_STORAGE_FILE = 1, UTURN_STORAGE_USER = 2
@@ -140,6 +140,7 @@ module uturn
     integer(c_int) :: dp_mode          ! dp: UTURN_DP_AUTO, _EXACT, _APPROXIMATE
     type(c_funptr) :: progress         ! since 0.3: planning progress
     type(c_ptr) :: progress_user
+    integer(c_int64_t) :: sweeps       ! since 0.3: reverse sweeps (0, 1: one)
   end type
 
   type, bind(c) :: uturn_level_t
@@ -168,6 +169,8 @@ module uturn
     integer(c_int64_t) :: unit_bytes      ! dp: bytes per memory unit
     integer(c_int64_t) :: lower_bound_cost ! dp: no nested plan costs less
     real(c_double) :: planning_seconds    ! dp: wall time spent planning
+    integer(c_int64_t) :: sweeps          ! since 0.3: reverse sweeps
+    integer(c_int64_t) :: persistent      ! read by a later sweep
   end type
 
   type, bind(c) :: uturn_action_t

@@ -233,7 +233,7 @@ void validators()
     });
     HPP_CHECK(uturn::to_string(restore) == "restore 3 0");
     uturn::Action unknown{};
-    unknown.op = static_cast<uturn_op_t>(7);
+    unknown.op = static_cast<uturn_op_t>(0);
     HPP_THROWS(uturn::to_string(unknown), uturn::Error, {
         HPP_CHECK(e.status() == UTURN_E_INVALID_ARG);
         HPP_CHECK(std::string(e.what()) ==

@@ -102,6 +102,7 @@ contains
         c_sizeof(problem%progress))
     call field("progress_user", c_loc(problem%progress_user), &
         c_sizeof(problem%progress_user))
+    call field("sweeps", c_loc(problem%sweeps), c_sizeof(problem%sweeps))
   end subroutine
 
   subroutine level_layout()
@@ -184,6 +185,9 @@ contains
         c_sizeof(stats%lower_bound_cost))
     call field("planning_seconds", c_loc(stats%planning_seconds), &
         c_sizeof(stats%planning_seconds))
+    call field("sweeps", c_loc(stats%sweeps), c_sizeof(stats%sweeps))
+    call field("persistent", c_loc(stats%persistent), &
+        c_sizeof(stats%persistent))
   end subroutine
 
   subroutine action_layout()

@@ -42,6 +42,7 @@ static void problems(void)
     FIELD(uturn_problem_t, dp_mode);
     FIELD(uturn_problem_t, progress);
     FIELD(uturn_problem_t, progress_user);
+    FIELD(uturn_problem_t, sweeps);
     SIZE(uturn_problem_t);
     FIELD(uturn_level_t, size);
     FIELD(uturn_level_t, name);
@@ -89,6 +90,8 @@ static void stats(void)
     FIELD(uturn_stats_t, unit_bytes);
     FIELD(uturn_stats_t, lower_bound_cost);
     FIELD(uturn_stats_t, planning_seconds);
+    FIELD(uturn_stats_t, sweeps);
+    FIELD(uturn_stats_t, persistent);
     SIZE(uturn_stats_t);
     FIELD(uturn_action_t, op);
     FIELD(uturn_action_t, step);

@@ -127,7 +127,9 @@ class Problem(_Struct):
                 ("table_bytes", u64), ("dp_mode", enum),
                 # Since 0.3: hrevolve's planning progress (left NULL here).
                 ("progress", ctypes.c_void_p),
-                ("progress_user", ctypes.c_void_p)]
+                ("progress_user", ctypes.c_void_p),
+                # Since 0.3: reverse sweeps over one forward (0 or 1: one).
+                ("sweeps", u64)]
     _ARRAYS = ("step_bytes", "step_costs")
 
     def __setattr__(self, name, value):

@@ -40,6 +40,7 @@ OP_RESTORE = 3
 OP_FREE = 4
 OP_TURN = 5
 OP_REVERSE = 6
+OP_PERSIST = 7  # plans of several sweeps: the slot is read by a later one
 
 STORAGE_MEMORY = 0
 STORAGE_FILE = 1

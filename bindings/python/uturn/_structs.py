@@ -155,7 +155,8 @@ class Stats(_Struct):
     (Plan.stats()) or observed (Executor.run()). ``fingerprint`` is the
     plan's (Plan.fingerprint()); ``online`` is True for an online plan;
     ``exact``, ``unit_bytes``, ``lower_bound_cost`` and ``planning_seconds``
-    are dp's."""
+    are dp's; ``sweeps`` and ``persistent`` count a plan's reverse sweeps
+    and the checkpoints a later sweep reads."""
     _init = "uturn_stats_init_size"
     _fields_ = [("size", ctypes.c_size_t)] + [
         (name, u64) for name in (
@@ -166,7 +167,8 @@ class Stats(_Struct):
     ] + [("recompute_factor", ctypes.c_double), ("fingerprint", u64),
          ("cost", u64), ("levels", u64), ("online", ctypes.c_bool),
          ("exact", ctypes.c_bool), ("unit_bytes", u64),
-         ("lower_bound_cost", u64), ("planning_seconds", ctypes.c_double)]
+         ("lower_bound_cost", u64), ("planning_seconds", ctypes.c_double),
+         ("sweeps", u64), ("persistent", u64)]
 
 
 class Action(_Struct):

@@ -1,0 +1,246 @@
+/*
+ * revolve with sweeps = k >= 2: the first forward stores the persistent
+ * checkpoints of the best layout (sweeps.h), then every sweep walks its
+ * segments top down with revolve's generator (revolve_walk.c), the
+ * segment's slots mapped onto the plan's: its base in slot i, the others
+ * the scratch slots m .. s-1, or in the last sweep the slots i+1 .. s-1
+ * the bases above it have left.
+ */
+#include "sweeps.h"
+
+#include "revolve_node.h"
+
+#include <string.h>
+
+struct layout_data {
+    struct uturn__sw_layout x;
+    uint64_t *p; /* p[i]: the step segment i starts at */
+};
+
+struct state {
+    const struct layout_data *d;
+    uint64_t next;  /* first forward: the next base to store */
+    uint64_t sweep; /* 1 .. k; k + 1 when done */
+    uint64_t seg;   /* the segment being walked */
+    bool walking, first;
+    struct uturn__rv_node cur;
+    uint64_t depth, ws;
+    bool live;
+    uint64_t *map;
+    struct uturn__rv_node stack[];
+};
+
+static void data_free(uturn_plan_t *plan)
+{
+    struct layout_data *d = plan->data;
+    if (d != NULL) {
+        uturn__free(&plan->alloc, d->x.L, (size_t)d->x.s * sizeof *d->x.L);
+        uturn__free(&plan->alloc, d->p, (size_t)d->x.s * sizeof *d->p);
+        uturn__free(&plan->alloc, d, sizeof *d);
+    }
+    plan->data = NULL;
+}
+
+static uturn_status_t check(const uturn_plan_t *plan, uint64_t s,
+                            uturn_error_t *error)
+{
+    const uturn_problem_t *p = &plan->problem;
+    if (!plan->has_capacity || p->slots == 0)
+        return uturn__fail_infeasible(error, 1, p->slot_bytes,
+                                      "revolve needs at least 1 slot (%llu "
+                                      "bytes) to hold x_0",
+                                      (unsigned long long)p->slot_bytes);
+    if (s > UTURN__SWEEPS_MAX_SLOTS)
+        return uturn__fail(error, UTURN_E_UNSUPPORTED,
+                           "plans of several sweeps take at most %llu "
+                           "effective slots (min(slots, steps + 1)); "
+                           "this one has %llu",
+                           (unsigned long long)UTURN__SWEEPS_MAX_SLOTS,
+                           (unsigned long long)s);
+    if (p->sweeps > UTURN__SWEEPS_MAX)
+        return uturn__fail(error, UTURN_E_UNSUPPORTED,
+                           "plans take at most %llu sweeps; %llu asked",
+                           (unsigned long long)UTURN__SWEEPS_MAX,
+                           (unsigned long long)p->sweeps);
+    uint64_t reverses;
+    if (uturn__mul_u64(p->sweeps, p->steps, &reverses) != UTURN_OK)
+        return uturn__fail(error, UTURN_E_OVERFLOW,
+                           "%llu sweeps of %llu steps: the reverse steps "
+                           "do not fit in 64 bits",
+                           (unsigned long long)p->sweeps,
+                           (unsigned long long)p->steps);
+    return UTURN_OK;
+}
+
+static uturn_status_t place(uturn_plan_t *plan, struct layout_data *d,
+                            uturn_error_t *error)
+{
+    uint64_t *scratch = uturn__alloc_zeroed(&plan->alloc, d->x.s, 8);
+    if (scratch == NULL)
+        return uturn__fail(error, UTURN_E_NOMEM, "out of memory planning");
+    const uint64_t cost = uturn__sw_best(&d->x, scratch);
+    uturn__free(&plan->alloc, scratch, (size_t)d->x.s * 8);
+    d->p[0] = 0;
+    for (uint64_t i = 1; i < d->x.m; i++)
+        d->p[i] = d->p[i - 1] + d->x.L[i - 1];
+    if (cost == UINT64_MAX || uturn__sw_counts(&d->x, &plan->stats) != UTURN_OK)
+        return uturn__fail(error, UTURN_E_OVERFLOW,
+                           "the forward steps of %llu sweeps over %llu "
+                           "steps do not fit in 64 bits",
+                           (unsigned long long)d->x.k,
+                           (unsigned long long)d->x.n);
+    return UTURN_OK;
+}
+
+static uturn_status_t prepare(uturn_plan_t *plan, uturn_error_t *error)
+{
+    const uturn_problem_t *p = &plan->problem;
+    const uint64_t n         = p->steps;
+    if (n >= UINT64_MAX - 1)
+        return uturn__fail(error, UTURN_E_OVERFLOW,
+                           "revolve plans at most 2^64 - 3 steps");
+    const uint64_t s      = p->slots < n + 1 ? p->slots : n + 1;
+    uturn_status_t status = check(plan, s, error);
+    if (status != UTURN_OK)
+        return status;
+    struct layout_data *d = uturn__alloc_zeroed(&plan->alloc, 1, sizeof *d);
+    if (d != NULL) {
+        plan->data      = d;
+        plan->data_free = data_free;
+        d->x   = (struct uturn__sw_layout){n, s, p->sweeps, 1, NULL, 0};
+        d->x.L = uturn__alloc_zeroed(&plan->alloc, s, sizeof *d->x.L);
+        d->p   = uturn__alloc_zeroed(&plan->alloc, s, sizeof *d->p);
+    }
+    if (d == NULL || d->x.L == NULL || d->p == NULL)
+        return uturn__fail(error, UTURN_E_NOMEM, "out of memory planning");
+    status = place(plan, d, error);
+    if (status != UTURN_OK)
+        return status;
+    plan->stats.slots      = p->slots;
+    plan->stats.sweeps     = p->sweeps;
+    plan->stats.persistent = d->x.m;
+    plan->slot_span        = s;
+    return UTURN_OK;
+}
+
+static uturn_status_t state_size(const uturn_plan_t *plan, size_t *bytes)
+{
+    const struct layout_data *d = plan->data;
+    *bytes                      = sizeof(struct state) +
+             (size_t)d->x.s * (sizeof(struct uturn__rv_node) + 8);
+    return UTURN_OK;
+}
+
+static void start(const uturn_plan_t *plan, void *state)
+{
+    struct state *st = state;
+    memset(st, 0, sizeof *st);
+    st->d     = plan->data;
+    st->sweep = 1;
+    st->map   = (uint64_t *)(st->stack + st->d->x.s);
+}
+
+/* First forward: x_0, then x_{p_1} .. x_{p_{m-1}}, each stored in its
+ * slot and marked persistent. */
+static size_t first_forward(struct state *st, uturn_action_t *out,
+                            size_t capacity)
+{
+    const struct layout_data *d = st->d;
+    size_t count                = 0;
+    while (st->next < d->x.m && count + 3 <= capacity) {
+        const uint64_t i = st->next++;
+        if (i != 0)
+            count += uturn__put(out + count, UTURN_OP_ADVANCE, d->p[i - 1],
+                                d->p[i], 0);
+        count += uturn__put(out + count, UTURN_OP_STORE, d->p[i], 0, i);
+        count += uturn__put(out + count, UTURN_OP_PERSIST, 0, 0, i);
+    }
+    return count;
+}
+
+/* Put the walker at segment st->seg of sweep st->sweep. */
+static void begin_segment(struct state *st)
+{
+    const struct uturn__sw_layout *x = &st->d->x;
+    const uint64_t i = st->seg, top = x->m - 1;
+    const bool last     = st->sweep == x->k;
+    const uint64_t c    = last && i != top ? x->s - i : x->s - x->m + 1;
+    st->cur             = uturn__rv_node_of(st->d->p[i], x->L[i], c);
+    st->ws              = st->cur.c;
+    st->depth           = 0;
+    st->live            = st->sweep == 1 && i == top;
+    st->map[0]          = i;
+    const uint64_t base = last && i != top ? i : x->m - 1;
+    for (uint64_t q = 1; q < st->ws; q++)
+        st->map[q] = base + q;
+    st->walking = true;
+}
+
+/* The next segment, or the next sweep's top one; false after the last. */
+static bool next_segment(struct state *st)
+{
+    if (st->seg != 0) {
+        st->seg -= 1;
+        return true;
+    }
+    st->sweep += 1;
+    st->seg = st->d->x.m - 1;
+    return st->sweep <= st->d->x.k;
+}
+
+static size_t walk(struct state *st, uturn_action_t *out, size_t capacity)
+{
+    const struct uturn__sw_layout *x = &st->d->x;
+    const bool top                   = st->seg == x->m - 1;
+    struct uturn__rv_walker w        = {
+               st->cur, st->stack, st->depth, st->ws,          top ? x->n : UINT64_MAX,
+               st->map, st->live,  false,     st->sweep < x->k};
+    const size_t count = uturn__rv_walk_fill_mapped(&w, out, capacity);
+    st->cur            = w.cur;
+    st->depth          = w.depth;
+    st->live           = w.live;
+    if (w.done)
+        st->walking = false;
+    return count;
+}
+
+static size_t fill(void *state, uturn_action_t *restrict out, size_t capacity)
+{
+    struct state *st = state;
+    size_t count     = first_forward(st, out, capacity);
+    if (st->next < st->d->x.m)
+        return count;
+    if (!st->first) {
+        st->first = true;
+        st->seg   = st->d->x.m - 1;
+        begin_segment(st);
+    }
+    while (st->sweep <= st->d->x.k && count + 3 <= capacity) {
+        if (!st->walking && !next_segment(st))
+            break;
+        if (!st->walking)
+            begin_segment(st);
+        count += walk(st, out + count, capacity - count);
+    }
+    return count;
+}
+
+/* What decides the stream: the steps, effective slots and sweeps. */
+static void fingerprint(const uturn_plan_t *plan, struct uturn__hasher *h)
+{
+    const struct layout_data *d = plan->data;
+    uturn__hash_u64(h, d->x.n);
+    uturn__hash_u64(h, d->x.s);
+    uturn__hash_u64(h, d->x.k);
+}
+
+/* revolve's entry for sweeps >= 2 (same id and name). */
+const struct uturn__planner uturn__revolve_sweeps = {
+    .id          = UTURN_PLANNER_REVOLVE,
+    .name        = "revolve",
+    .prepare     = prepare,
+    .state_size  = state_size,
+    .start       = start,
+    .fill        = fill,
+    .fingerprint = fingerprint,
+};

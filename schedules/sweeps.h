@@ -1,0 +1,60 @@
+/*
+ * Several reverse sweeps over one forward (revolve with sweeps = k >= 2):
+ * the family of plans the sweeps planner searches, exactly.
+ *
+ * m persistent checkpoints x_{p_0} = x_0, .., x_{p_{m-1}} are stored by
+ * the first forward (slot i holds x_{p_i}) and kept until the last sweep.
+ * They cut the states x_0 .. x_n into m segments of L_0, .., L_{m-1}
+ * states: segment i is x_{p_i} .. x_{p_{i+1} - 1}, and the top one,
+ * segment m-1, runs to x_n (its last state is the turn). Every sweep
+ * reverses the segments top down, each by revolve from its persistent
+ * base:
+ * - in sweeps 1 .. k-1 every segment has c = s - m + 1 slots (its base and
+ *   the s - m scratch slots), and its base stays;
+ * - in the last sweep the top segment has c slots too, and segment i below
+ *   it has s - i (the bases above it are freed once reversed);
+ * - sweep 1's top segment starts from the live x_{p_{m-1}} the first
+ *   forward left.
+ * So the forward steps are
+ *   sum_{i < m-1} [L_i + (k-1) t(L_i, c) + t(L_i, s-i)] + k t(L_{m-1}, c),
+ * each term convex in its L (its marginal is a sum of repetition numbers),
+ * so the lengths that minimise it for a given m follow from one Lagrange
+ * multiplier (sweeps_place.c), and the best m from trying every m.
+ */
+#ifndef UTURN_SWEEPS_H_INCLUDED
+#define UTURN_SWEEPS_H_INCLUDED
+
+#include "planner.h"
+
+/* Plans of at most this many effective slots (min(s, n + 1)): choosing m
+ * tries each m up to it, each in O(m log n log(k n)) repetition numbers. */
+#define UTURN__SWEEPS_MAX_SLOTS ((uint64_t)UTURN_SWEEPS_MAX_SLOTS)
+/* and at most this many sweeps. */
+#define UTURN__SWEEPS_MAX ((uint64_t)UTURN_SWEEPS_MAX)
+
+/* A layout: m segments, L[m-1] the top one (x_n included). */
+struct uturn__sw_layout {
+    uint64_t n, s, k, m;
+    uint64_t *L;     /* m lengths, each >= 1, summing to n + 1 */
+    uint64_t lambda; /* the placement's level: a hint in, the level out */
+};
+
+/* The forward steps of a layout (the formula above), or UINT64_MAX when
+ * they pass 64 bits. */
+uint64_t uturn__sw_cost(const struct uturn__sw_layout *x);
+
+/* The least-cost lengths for x->m (1 <= m <= min(s, n + 1)) into x->L
+ * (room for m); returns their cost as uturn__sw_cost() would. */
+uint64_t uturn__sw_place(struct uturn__sw_layout *x);
+
+/* The best layout over every m (ties: fewer persistent checkpoints):
+ * x->n, s (<= n + 1), k set; x->L has room for s lengths. Returns its
+ * cost (UINT64_MAX: it overflows). */
+uint64_t uturn__sw_best(struct uturn__sw_layout *x, uint64_t *scratch);
+
+/* Predicted counts of the plan the generator makes for a layout
+ * (sweeps_counts.c); UTURN_E_OVERFLOW when one passes 64 bits. */
+uturn_status_t uturn__sw_counts(const struct uturn__sw_layout *x,
+                                uturn_stats_t *out);
+
+#endif

@@ -1,0 +1,1 @@
+stats periodic --steps 100 --slots 15 --sweeps 3
