@@ -32,7 +32,7 @@ uturn=$build/tools/uturn
 # and a section function in bench/write_results.py (see bench/README.md).
 parts=(revolve executor dp_exact dp_approx dp_search hrevolve levels_costs
   levels_io online_ratios online_decide online_reverse online_bytes
-  online_disk planners petsc dp_scale)
+  online_disk planners sweeps petsc dp_scale)
 
 part_revolve() {
   run $build/bench/bench_revolve
@@ -65,6 +65,9 @@ part_dp_search() { run $build/bench/dp_search; }
 part_hrevolve() { run $build/bench/bench_hrevolve 3; }
 
 part_levels_costs() { run bench/levels_costs.sh $uturn; }
+
+# Several sweeps against TwoLevelCheckpointSchedule: counts (seconds).
+part_sweeps() { run bench/sweeps_grid.sh $uturn; }
 
 part_levels_io() {
   local i

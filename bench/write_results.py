@@ -572,6 +572,41 @@ def levels_costs(raw):
     return body, summary
 
 
+@section("sweeps", "Several sweeps: against TwoLevelCheckpointSchedule")
+def sweeps(raw):
+    c = raw.find(r"sweeps_grid\.sh")[0]
+    rows = md_rows(c.text())[1:]
+    total, worse = {}, 0
+    for r in rows:
+        k, theirs, ours = int(r[2]), int(r[3]), int(r[4])
+        t = total.setdefault(k, [0, 0])
+        t[0], t[1] = t[0] + theirs, t[1] + ours
+        worse += ours > theirs
+    sums = table(["sweeps", "TwoLevel, summed", "uturn, summed", "fewer"],
+                 [[k, t[0], t[1], "%.2f %%" % (100 * (1 - t[1] / t[0]))]
+                  for k, t in sorted(total.items())])
+    body = ("Forward steps of `revolve --sweeps K` with RAM + disk slots "
+            "against checkpoint_schedules' TwoLevelCheckpointSchedule with "
+            "the same RAM and disk slots, in uturn's count (docs/model.md "
+            "section 13), on n = 1000 and 10000, RAM 5, 10, 20, disk 10, "
+            "20, 50. Command: %s. Counts, not times. Cases where uturn "
+            "takes more: %d of %d.\n\n%s\n\nEvery case:\n\n%s"
+            % (code(c.line), worse, len(rows), sums, c.text().strip()))
+    summary = []
+    for k in (2, 5, 10):
+        if k in total:
+            t = total[k]
+            fewer = 100 * (1 - t[1] / t[0])
+            summary.append(Row(
+                "%d sweeps: fewer forward steps than TwoLevel, summed over "
+                "the grid (%d configurations; cases worse, any K: %d of %d)"
+                % (k, len(rows) // 4, worse, len(rows)),
+                "%.2f %%" % fewer, "≥ 20 % (issue 25), never worse",
+                "%.3f" % (t[1] / t[0]), verdict(fewer, 20, at_most=False),
+                code(c.line), counts(raw.load_of(c))))
+    return body, summary
+
+
 LEVELS_RUN = re.compile(
     r"memory only, same actions\s+([\d.]+) s.*?synchronous I/O\s+([\d.]+) s"
     r".*?([\d.]+)x memory-only.*?overlapped I/O\s+([\d.]+) s.*?([\d.]+)x "
