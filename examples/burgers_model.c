@@ -207,6 +207,11 @@ void burgers_set_initial(burgers_t *b, const double *u0)
     burgers_reset(b);
 }
 
+void burgers_set_target(burgers_t *b, const double *target)
+{
+    memmove(b->target, target, b->grid * sizeof *b->target);
+}
+
 double burgers_evaluate(burgers_t *b)
 {
     burgers_reset(b);

@@ -76,6 +76,13 @@ const double *burgers_initial(const burgers_t *b);
 void burgers_set_initial(burgers_t *b, const double *u0);
 
 /**
+ * Replace u_target with the grid doubles at @p target: the objective
+ * J = 0.5 ||u_n - u_target||^2 of every later turn (another functional of
+ * the same forward run; nothing is reset).
+ */
+void burgers_set_target(burgers_t *b, const double *target);
+
+/**
  * Reset, run all steps forward without an adjoint and return J. The live
  * state is u_n afterwards; the adjoint is left zeroed.
  */

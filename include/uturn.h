@@ -1108,6 +1108,11 @@ typedef struct uturn_run_options {
      * during the run; the peak is found by simulating the plan's stores
      * with these sizes, and the counts are in them. */
     const uint64_t *step_bytes;
+    /* Appended in 0.3: with a plan of several sweeps, run the first
+     * forward and sweep 1 only, and keep the trajectory (the persistent
+     * checkpoints) in the executor for each further sweep on request
+     * (uturn_executor_sweep()). false: every sweep in this one call. */
+    bool sweeps_on_request;
 } uturn_run_options_t;
 
 
@@ -1165,6 +1170,14 @@ typedef struct uturn_report {
      * (uturn_storage_callbacks_t.lossy): its states were not checked, and
      * the gradient is not bitwise what a run without it gives. */
     bool lossy;
+    /* Appended in 0.3: plans of several sweeps. The sweeps run so far
+     * (all of them after a call that ran them all), the forward steps of
+     * the sweeps this call ran (the first forward counts with sweep 1),
+     * and whether the executor still holds the trajectory for another
+     * sweep on request (uturn_executor_sweep()). */
+    uint64_t sweeps_done;
+    uint64_t sweep_forward_steps;
+    bool trajectory_held;
 } uturn_report_t;
 
 /** Reset @p report and record its size. NULL is a no-op. Since: 0.1 */
@@ -1513,6 +1526,44 @@ UTURN_EXPORT uturn_status_t uturn_executor_run(
     uturn_executor_t *executor, const uturn_plan_t *plan,
     const uturn_model_t *model, const uturn_run_options_t *options,
     uturn_stats_t *observed, uturn_report_t *report, uturn_error_t *error);
+
+/**
+ * Run the next sweep of a plan of several sweeps whose run was started
+ * with uturn_run_options_t.sweeps_on_request (uturn_executor_run() ran the
+ * first forward and sweep 1, and the executor holds the trajectory): the
+ * turn of this sweep (your turn callback: seed this sweep's adjoint), then
+ * adjoint steps n-1 .. 0, recomputing from the persistent checkpoints.
+ * @p model may differ from the last call's in its adjoint and turn
+ * callbacks and its user pointer, never in the forward: its forward
+ * callback, state, state_bytes, save, load and state_size must be the
+ * same as the run's. The budget of the run holds throughout. After the
+ * plan's last sweep, or on any failure, the trajectory is released.
+ * @param observed  The counts of the whole run so far (all sweeps; equal
+ *                  to the plan's uturn_plan_stats() after its last), or
+ *                  NULL.
+ * @param report    Times of this call; sweeps_done, sweep_forward_steps
+ *                  (this sweep's) and trajectory_held; or NULL.
+ * @return UTURN_OK; UTURN_E_INVALID_ARG (NULL executor or model, no
+ *         trajectory held, a model whose forward differs from the run's);
+ *         the statuses of uturn_executor_run() for a failure in the sweep.
+ * Thread safety: one thread per executor. Since: 0.3
+ */
+UTURN_EXPORT uturn_status_t uturn_executor_sweep(uturn_executor_t *executor,
+                                                 const uturn_model_t *model,
+                                                 uturn_stats_t *observed,
+                                                 uturn_report_t *report,
+                                                 uturn_error_t *error);
+
+/**
+ * Release the trajectory the executor holds for further sweeps (see
+ * uturn_executor_sweep()): its checkpoints are dropped and its slot
+ * storage kept within the run's budget, as after a run. No trajectory,
+ * or NULL: a no-op. While a trajectory is held, uturn_executor_run() on
+ * the same executor is UTURN_E_INVALID_ARG and uturn_executor_trim()
+ * keeps the storage.
+ * Thread safety: one thread per executor. Since: 0.3
+ */
+UTURN_EXPORT void uturn_executor_release(uturn_executor_t *executor);
 
 #ifdef __cplusplus
 }

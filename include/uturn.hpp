@@ -490,6 +490,12 @@ struct RunOptions {
     std::uint64_t on_progress_every = 0;
     /** The run's own sizes of x_0 .. x_{n-1}, or nullptr: the plan's. */
     const std::uint64_t *step_bytes = nullptr;
+    /**
+     * A plan of several sweeps: run() does the first forward and sweep 1,
+     * Executor::sweep() each further one (uturn_executor_sweep()). Not
+     * with progress callbacks here (they would outlive run()'s call).
+     */
+    bool sweeps_on_request = false;
 };
 
 /**
@@ -739,6 +745,7 @@ inline uturn_run_options_t c_options(RunContext &run) noexcept
     c.on_progress_user  = &run;
     c.on_progress_every = o.on_progress_every;
     c.step_bytes        = o.step_bytes;
+    c.sweeps_on_request = o.sweeps_on_request;
     return c;
 }
 
@@ -1440,6 +1447,11 @@ class Executor
         detail::RunContext ctx{&model, &options, &catcher};
         const uturn_model_t m       = detail::c_model(ctx);
         const uturn_run_options_t o = detail::c_options(ctx);
+        if (options.sweeps_on_request &&
+            (options.progress || options.on_progress))
+            throw std::invalid_argument(
+                "uturn::Executor::run: sweeps_on_request with progress "
+                "callbacks is not supported by uturn.hpp");
         Stats seen;
         uturn_error_t e = detail::error_out();
         catcher.caught  = nullptr;
@@ -1448,6 +1460,34 @@ class Executor
         catcher.rethrow();
         detail::check(st, e);
         return seen;
+    }
+
+    /**
+     * The next sweep of a run started with sweeps_on_request
+     * (uturn_executor_sweep()): @p model's turn and adjoint may differ
+     * from the run's, its forward and state may not. Returns the counts
+     * of the whole run so far; throws as run() does.
+     */
+    Stats sweep(const Model &model, Report *report = nullptr)
+    {
+        detail::Catcher &catcher = held_state().catcher;
+        const RunOptions none;
+        detail::RunContext ctx{&model, &none, &catcher};
+        const uturn_model_t m = detail::c_model(ctx);
+        Stats seen;
+        uturn_error_t e = detail::error_out();
+        catcher.caught  = nullptr;
+        const uturn_status_t st =
+            uturn_executor_sweep(get(), &m, &seen, report, &e);
+        catcher.rethrow();
+        detail::check(st, e);
+        return seen;
+    }
+
+    /** Drop a trajectory held for further sweeps (uturn_executor_release()). */
+    void release() noexcept
+    {
+        uturn_executor_release(get());
     }
 
     /** Give back the storage kept between runs (uturn_executor_trim()). */

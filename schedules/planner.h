@@ -55,6 +55,13 @@ struct uturn__planner {
      * the plan realised for a given n, without generating it. */
     uturn_status_t (*realised_cost)(const uturn_plan_t *plan, uint64_t steps,
                                     uint64_t *cost, uturn_error_t *error);
+    /* Planners of several sweeps, for sweeps on request (NULL for the
+     * others): after pause_sweeps(), fill() returns 0 at the end of each
+     * sweep but the last (paused() is then true) until resume(). Without
+     * pause_sweeps() the stream runs through every sweep. */
+    void (*pause_sweeps)(void *state);
+    bool (*paused)(const void *state);
+    void (*resume)(void *state);
 };
 
 /* Write one action; returns 1, the number written. Every generator uses

@@ -23,6 +23,7 @@ struct state {
     uint64_t sweep; /* 1 .. k; k + 1 when done */
     uint64_t seg;   /* the segment being walked */
     bool walking, first;
+    bool pausing, paused; /* sweeps on request (planner.h) */
     struct uturn__rv_node cur;
     uint64_t depth, ws;
     bool live;
@@ -41,15 +42,24 @@ static void data_free(uturn_plan_t *plan)
     plan->data = NULL;
 }
 
-static uturn_status_t check(const uturn_plan_t *plan, uint64_t s,
-                            uturn_error_t *error)
+/* What revolve refuses, in revolve's order, then the limits of several
+ * sweeps for s effective slots. */
+static uturn_status_t check(const uturn_plan_t *plan, uturn_error_t *error)
 {
     const uturn_problem_t *p = &plan->problem;
-    if (!plan->has_capacity || p->slots == 0)
+    if (!plan->has_capacity)
+        return uturn__fail(error, UTURN_E_INVALID_ARG,
+                           "revolve needs a capacity: slots, or a byte "
+                           "budget and slot_bytes");
+    if (p->slots == 0)
         return uturn__fail_infeasible(error, 1, p->slot_bytes,
                                       "revolve needs at least 1 slot (%llu "
                                       "bytes) to hold x_0",
                                       (unsigned long long)p->slot_bytes);
+    if (p->steps >= UINT64_MAX - 1)
+        return uturn__fail(error, UTURN_E_OVERFLOW,
+                           "revolve plans at most 2^64 - 3 steps");
+    const uint64_t s = p->slots < p->steps + 1 ? p->slots : p->steps + 1;
     if (s > UTURN__SWEEPS_MAX_SLOTS)
         return uturn__fail(error, UTURN_E_UNSUPPORTED,
                            "plans of several sweeps take at most %llu "
@@ -95,14 +105,11 @@ static uturn_status_t place(uturn_plan_t *plan, struct layout_data *d,
 static uturn_status_t prepare(uturn_plan_t *plan, uturn_error_t *error)
 {
     const uturn_problem_t *p = &plan->problem;
-    const uint64_t n         = p->steps;
-    if (n >= UINT64_MAX - 1)
-        return uturn__fail(error, UTURN_E_OVERFLOW,
-                           "revolve plans at most 2^64 - 3 steps");
-    const uint64_t s      = p->slots < n + 1 ? p->slots : n + 1;
-    uturn_status_t status = check(plan, s, error);
+    uturn_status_t status    = check(plan, error);
     if (status != UTURN_OK)
         return status;
+    const uint64_t n      = p->steps;
+    const uint64_t s      = p->slots < n + 1 ? p->slots : n + 1;
     struct layout_data *d = uturn__alloc_zeroed(&plan->alloc, 1, sizeof *d);
     if (d != NULL) {
         plan->data      = d;
@@ -207,7 +214,9 @@ static size_t walk(struct state *st, uturn_action_t *out, size_t capacity)
 static size_t fill(void *state, uturn_action_t *restrict out, size_t capacity)
 {
     struct state *st = state;
-    size_t count     = first_forward(st, out, capacity);
+    if (st->paused)
+        return 0;
+    size_t count = first_forward(st, out, capacity);
     if (st->next < st->d->x.m)
         return count;
     if (!st->first) {
@@ -221,8 +230,28 @@ static size_t fill(void *state, uturn_action_t *restrict out, size_t capacity)
         if (!st->walking)
             begin_segment(st);
         count += walk(st, out + count, capacity - count);
+        if (!st->walking && st->seg == 0 && st->pausing &&
+            st->sweep < st->d->x.k) {
+            st->paused = true; /* at the end of a sweep, not the last */
+            break;
+        }
     }
     return count;
+}
+
+static void pause_sweeps(void *state)
+{
+    ((struct state *)state)->pausing = true;
+}
+
+static bool paused(const void *state)
+{
+    return ((const struct state *)state)->paused;
+}
+
+static void resume(void *state)
+{
+    ((struct state *)state)->paused = false;
 }
 
 /* What decides the stream: the steps, effective slots and sweeps. */
@@ -236,11 +265,14 @@ static void fingerprint(const uturn_plan_t *plan, struct uturn__hasher *h)
 
 /* revolve's entry for sweeps >= 2 (same id and name). */
 const struct uturn__planner uturn__revolve_sweeps = {
-    .id          = UTURN_PLANNER_REVOLVE,
-    .name        = "revolve",
-    .prepare     = prepare,
-    .state_size  = state_size,
-    .start       = start,
-    .fill        = fill,
-    .fingerprint = fingerprint,
+    .id           = UTURN_PLANNER_REVOLVE,
+    .name         = "revolve",
+    .prepare      = prepare,
+    .state_size   = state_size,
+    .start        = start,
+    .fill         = fill,
+    .fingerprint  = fingerprint,
+    .pause_sweeps = pause_sweeps,
+    .paused       = paused,
+    .resume       = resume,
 };

@@ -173,6 +173,8 @@ void uturn__executor_trim(uturn_executor_t *ex)
 
 void uturn_executor_trim(uturn_executor_t *executor)
 {
+    if (executor != NULL && executor->held != NULL)
+        return; /* the held trajectory's storage stays */
     if (executor != NULL)
         uturn__executor_trim(executor);
 }
@@ -181,6 +183,7 @@ void uturn_executor_free(uturn_executor_t *executor)
 {
     if (executor == NULL)
         return;
+    uturn_executor_release(executor);
     uturn__executor_trim(executor);
     uturn__levels_close(executor);
     uturn__storage_close(&executor->storage);
@@ -308,6 +311,56 @@ static void finish_report(struct uturn__run *run, uturn_status_t status,
         finish_observed(run, observed);
 }
 
+/* Keep the run in the executor for its next sweep. */
+static uturn_status_t hold(uturn_executor_t *ex, const struct uturn__run *run)
+{
+    struct uturn__run *held = uturn__alloc(&ex->alloc, sizeof *held);
+    if (held == NULL) {
+        struct uturn__run copy = *run;
+        uturn__run_release(&copy);
+        return uturn__fail(run->error, UTURN_E_NOMEM,
+                           "out of memory to hold the trajectory for the "
+                           "next sweep");
+    }
+    *held       = *run;
+    ex->held    = held;
+    held->error = NULL;
+    return UTURN_OK;
+}
+
+/* Sweeps on request: whether the run stops after sweep 1; a plan of
+ * several sweeps that cannot pause (a parsed one) runs them all. */
+static uturn_status_t choose_on_request(struct uturn__run *run)
+{
+    if (!run->options.sweeps_on_request || run->plan->stats.sweeps <= 1)
+        return UTURN_OK;
+    if (run->plan->planner->pause_sweeps == NULL)
+        return uturn__fail(run->error, UTURN_E_UNSUPPORTED,
+                           "sweeps on request need a plan made by a "
+                           "planner; a parsed plan of several sweeps runs "
+                           "them all in one call");
+    run->on_request = true;
+    return UTURN_OK;
+}
+
+/* After a call's actions: keep the run for its next sweep (on request,
+ * paused between sweeps), or release its slots. true: kept. */
+static bool keep_or_release(struct uturn__run *run, uturn_status_t status,
+                            uint64_t forward_before)
+{
+    const struct uturn__planner *g = run->plan->planner;
+    const bool more =
+        status == UTURN_OK && run->on_request && g->paused(run->ex->gen);
+    if (status == UTURN_OK)
+        run->report.sweeps_done = run->on_request ? run->report.sweeps_done + 1
+                                                  : run->plan->stats.sweeps;
+    run->report.sweep_forward_steps = run->seen.forward_steps - forward_before;
+    run->report.trajectory_held     = more;
+    if (!more)
+        uturn__run_release(run);
+    return more;
+}
+
 uturn_status_t uturn_executor_run(uturn_executor_t *executor,
                                   const uturn_plan_t *plan,
                                   const uturn_model_t *model,
@@ -318,6 +371,11 @@ uturn_status_t uturn_executor_run(uturn_executor_t *executor,
     if (executor == NULL || plan == NULL || model == NULL)
         return uturn__fail(error, UTURN_E_INVALID_ARG,
                            "executor, plan and model must not be NULL");
+    if (executor->held != NULL)
+        return uturn__fail(error, UTURN_E_INVALID_ARG,
+                           "the executor holds the trajectory of a run of "
+                           "several sweeps: run its sweeps "
+                           "(uturn_executor_sweep) or release it first");
     struct uturn__run run;
     memset(&run, 0, sizeof run);
     run.started = uturn__now();
@@ -330,10 +388,71 @@ uturn_status_t uturn_executor_run(uturn_executor_t *executor,
     if (options != NULL)
         copy_sized(&run.options, sizeof run.options, options, options->size);
     uturn_report_init(&run.report);
-    uturn_status_t status = uturn__run_prepare(&run);
+    uturn_status_t status = choose_on_request(&run);
+    if (status == UTURN_OK)
+        status = uturn__run_prepare(&run);
     if (status == UTURN_OK)
         status = uturn__run_actions(&run);
-    uturn__run_release(&run);
+    const bool kept = keep_or_release(&run, status, 0);
     finish_report(&run, status, run.started, observed, report);
+    if (kept)
+        status = hold(executor, &run);
     return status;
+}
+
+/* The model of a further sweep: the run's forward, any adjoint. */
+static bool same_forward(const uturn_model_t *a, const uturn_model_t *b)
+{
+    return a->forward == b->forward && a->state == b->state &&
+           a->state_bytes == b->state_bytes && a->save == b->save &&
+           a->load == b->load && a->state_size == b->state_size &&
+           b->turn != NULL && b->adjoint != NULL;
+}
+
+uturn_status_t uturn_executor_sweep(uturn_executor_t *executor,
+                                    const uturn_model_t *model,
+                                    uturn_stats_t *observed,
+                                    uturn_report_t *report,
+                                    uturn_error_t *error)
+{
+    if (executor == NULL || model == NULL)
+        return uturn__fail(error, UTURN_E_INVALID_ARG,
+                           "executor and model must not be NULL");
+    struct uturn__run *run = executor->held;
+    if (run == NULL)
+        return uturn__fail(error, UTURN_E_INVALID_ARG,
+                           "the executor holds no trajectory: start a run "
+                           "of several sweeps with sweeps_on_request");
+    uturn_model_t next;
+    uturn_model_init(&next);
+    copy_sized(&next, sizeof next, model, model->size);
+    if (!same_forward(&run->model, &next))
+        return uturn__fail(error, UTURN_E_INVALID_ARG,
+                           "a further sweep takes the run's forward (the "
+                           "same forward callback, state, state_bytes, "
+                           "save, load and state_size) and a turn and an "
+                           "adjoint callback");
+    run->model   = next;
+    run->error   = error;
+    run->started = uturn__now();
+    memset(run->spent, 0, sizeof run->spent);
+    const uint64_t before       = run->seen.forward_steps;
+    const uturn_status_t status = uturn__run_next_sweep(run);
+    const bool kept             = keep_or_release(run, status, before);
+    finish_report(run, status, run->started, observed, report);
+    run->error = NULL;
+    if (!kept)
+        uturn_executor_release(executor);
+    return status;
+}
+
+void uturn_executor_release(uturn_executor_t *executor)
+{
+    if (executor == NULL || executor->held == NULL)
+        return;
+    struct uturn__run *run = executor->held;
+    executor->held         = NULL;
+    if (run->report.trajectory_held) /* not yet released */
+        uturn__run_release(run);
+    uturn__free(&executor->alloc, run, sizeof *run);
 }

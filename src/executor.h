@@ -88,6 +88,9 @@ struct uturn_executor {
     uint64_t peak_fingerprint, peak_bytes;
     const uturn_plan_t *peak_plan;
     uturn_level_report_t memory_report; /* level 0 in the last run */
+    /* A run of several sweeps on request between its sweeps, or NULL
+     * (executor.c); it owns the slots and the generator state. */
+    struct uturn__run *held;
     uturn_action_t batch[UTURN__BATCH];
 };
 
@@ -131,6 +134,8 @@ struct uturn__run {
     double spent[3];
     double mean_spent; /* running mean of the timed actions */
     uint64_t countdown, weight, random;
+    /* Several sweeps on request: the generator pauses after each sweep. */
+    bool on_request;
 };
 
 /* Preflight (run_prep.c): check the model and the budget, size storage. */
@@ -140,8 +145,11 @@ uturn_status_t uturn__run_prepare(struct uturn__run *run);
 void uturn__run_release(struct uturn__run *run);
 /* The region bytes a per-step plan's peak takes (run_peak.c). */
 uturn_status_t uturn__run_sized_need(struct uturn__run *run, uint64_t *need);
-/* Perform every action of the plan (run_loop.c). */
+/* Perform every action of the plan (run_loop.c); with on_request, those
+ * up to the end of sweep 1. */
 uturn_status_t uturn__run_actions(struct uturn__run *run);
+/* Several sweeps on request: the actions of the next sweep. */
+uturn_status_t uturn__run_next_sweep(struct uturn__run *run);
 /* Shared by the general loop and the fast one (run_loop.c). */
 uturn_status_t uturn__run_callback_failed(struct uturn__run *run,
                                          const char *which, uint64_t step,

@@ -493,11 +493,15 @@ uturn_status_t uturn__run_start_generator(struct uturn__run *run)
 /* Work predicted and the progress cadence. */
 void uturn__run_start_counters(struct uturn__run *run)
 {
-    run->countdown  = 1;
-    run->weight     = 1;
-    run->random     = 0x9e3779b97f4a7c15u;
+    run->countdown = 1;
+    run->weight    = 1;
+    run->random    = 0x9e3779b97f4a7c15u;
+    /* k n reverse steps with k sweeps */
+    const uint64_t reverses = run->plan->stats.reverse_steps > run->steps
+                                  ? run->plan->stats.reverse_steps
+                                  : run->steps;
     run->work_total = run->online ? UTURN_NONE
-                                  : run->plan->stats.forward_cost + run->steps;
+                                  : run->plan->stats.forward_cost + reverses;
     run->work_every = run->options.on_progress_every != 0 ? run->options
                                                                 .on_progress_every
                       : run->online ? 1000 /* the total is unknown */
@@ -535,20 +539,10 @@ static uturn_status_t general_loop(struct uturn__run *run)
     return status;
 }
 
-uturn_status_t uturn__run_actions(struct uturn__run *run)
+/* The end of every call that ran actions: drain, count, last progress. */
+static uturn_status_t finish_actions(struct uturn__run *run,
+                                     uturn_status_t status)
 {
-    uturn_status_t status = uturn__run_start_generator(run);
-    if (status != UTURN_OK)
-        return status;
-    uturn__run_start_counters(run);
-    if (uturn__run_plain_applies(run))
-        status = uturn__run_plain(run);
-    else if (uturn__run_fast_applies(run))
-        status = uturn__run_fast(run);
-    else
-        status = general_loop(run);
-    if (status == UTURN_OK)
-        status = uturn__run_online_done(run);
     if (status == UTURN_OK)
         status = uturn__levels_drain(run);
     run->seen.actions        = run->index;
@@ -556,4 +550,30 @@ uturn_status_t uturn__run_actions(struct uturn__run *run)
     if (status == UTURN_OK && run->options.on_progress != NULL)
         status = uturn__run_progress(run);
     return status;
+}
+
+uturn_status_t uturn__run_next_sweep(struct uturn__run *run)
+{
+    run->plan->planner->resume(run->ex->gen);
+    return finish_actions(run, general_loop(run));
+}
+
+uturn_status_t uturn__run_actions(struct uturn__run *run)
+{
+    uturn_status_t status = uturn__run_start_generator(run);
+    if (status != UTURN_OK)
+        return status;
+    uturn__run_start_counters(run);
+    if (run->on_request) {
+        run->plan->planner->pause_sweeps(run->ex->gen);
+        status = general_loop(run); /* it adds to the counts it finds */
+    } else if (uturn__run_plain_applies(run))
+        status = uturn__run_plain(run);
+    else if (uturn__run_fast_applies(run))
+        status = uturn__run_fast(run);
+    else
+        status = general_loop(run);
+    if (status == UTURN_OK)
+        status = uturn__run_online_done(run);
+    return finish_actions(run, status);
 }

@@ -468,7 +468,7 @@ Test(sweeps, refusals_name_the_limit)
 /* ---- the executor: k sweeps, k functionals, each gradient bitwise ---- */
 
 #define DIM  4
-#define KMAX 4
+#define KMAX 5
 
 /* x_{i+1} = x + h sin(x) (1 + i/100) per entry; sweep j's functional is
  * J_j = sum_e w_j[e] x_n[e] with its own weights. */
@@ -596,5 +596,161 @@ Test(sweeps, the_executor_gives_each_sweep_its_store_all_gradient)
         finite_differences(n, j, got.grad[j]);
         uturn_plan_free(all);
     }
+    uturn_plan_free(plan);
+}
+
+/* ---- sweeps on request ---------------------------------------------- */
+
+static uturn_model_t chain_model(struct chain *c)
+{
+    uturn_model_t m;
+    uturn_model_init(&m);
+    m.user        = c;
+    m.forward     = chain_forward;
+    m.turn        = chain_turn;
+    m.adjoint     = chain_adjoint;
+    m.state       = c->x;
+    m.state_bytes = sizeof c->x;
+    return m;
+}
+
+/* Start a run of plan on request: the first forward and sweep 1. */
+static uturn_executor_t *begin(const uturn_plan_t *plan, struct chain *c,
+                               uturn_report_t *r)
+{
+    uturn_executor_t *ex = NULL;
+    cr_assert_eq(uturn_executor_create(NULL, &ex, NULL), UTURN_OK);
+    const uturn_model_t m = chain_model(c);
+    uturn_run_options_t o;
+    uturn_run_options_init(&o);
+    o.sweeps_on_request = true;
+    start_chain(c, 0);
+    uturn_error_t e;
+    uturn_error_init(&e);
+    cr_assert_eq(uturn_executor_run(ex, plan, &m, &o, NULL, r, &e), UTURN_OK,
+                 "%s", e.message);
+    return ex;
+}
+
+Test(sweeps, on_request_each_sweep_when_asked)
+{
+    const uint64_t n = 60, k = 4;
+    uturn_plan_t *plan = make(n, 6, k);
+    struct chain c;
+    uturn_report_t r;
+    uturn_report_init(&r);
+    uturn_executor_t *ex = begin(plan, &c, &r);
+    cr_assert_eq(c.turns, 1);
+    cr_assert(r.trajectory_held);
+    cr_assert_eq(r.sweeps_done, 1);
+    const uturn_model_t m = chain_model(&c);
+    uturn_stats_t seen, planned;
+    uturn_stats_init(&seen);
+    uturn_stats_init(&planned);
+    uturn_plan_stats(plan, &planned);
+    uint64_t forward = r.sweep_forward_steps;
+    for (uint64_t j = 2; j <= k; j++) {
+        cr_assert_eq(uturn_executor_sweep(ex, &m, &seen, &r, NULL), UTURN_OK);
+        cr_assert_eq(c.turns, j);
+        cr_assert_eq(r.sweeps_done, j);
+        cr_assert_eq(r.trajectory_held, j < k);
+        forward += r.sweep_forward_steps;
+        cr_assert_eq(seen.forward_steps, forward);
+    }
+    cr_assert_eq(seen.forward_steps, planned.forward_steps);
+    cr_assert_eq(seen.reverse_steps, k * n);
+    cr_assert_eq(seen.stores, planned.stores);
+    cr_assert_eq(seen.frees, planned.frees);
+    /* the trajectory is gone: a fifth sweep is refused */
+    uturn_error_t e;
+    uturn_error_init(&e);
+    cr_assert_eq(uturn_executor_sweep(ex, &m, NULL, NULL, &e),
+                 UTURN_E_INVALID_ARG);
+    cr_assert(strstr(e.message, "holds no trajectory") != NULL, "%s",
+              e.message);
+    /* and every sweep's gradient is its functional's store-all one */
+    struct chain all;
+    uturn_plan_t *once = make(n, 6, 1);
+    for (uint64_t j = 0; j < k; j++) {
+        uturn_problem_t p;
+        uturn_problem_init(&p);
+        p.planner        = UTURN_PLANNER_STORE_ALL;
+        p.steps          = n;
+        uturn_plan_t *sa = NULL;
+        cr_assert_eq(uturn_plan_create(&p, NULL, &sa, NULL), UTURN_OK);
+        run_chain(sa, &all, j, NULL);
+        cr_assert_eq(memcmp(c.grad[j], all.grad[0], sizeof all.grad[0]), 0);
+        uturn_plan_free(sa);
+    }
+    uturn_plan_free(once);
+    uturn_executor_free(ex);
+    uturn_plan_free(plan);
+}
+
+/* The same gradient asked for five times at the same control: the same
+ * bits each time (each sweep seeds the same functional). */
+static int same_turn(void *user)
+{
+    struct chain *c = user;
+    for (int e = 0; e < DIM; e++)
+        c->xbar[e] = weight(0, e);
+    c->turns += 1;
+    return 0;
+}
+
+Test(sweeps, the_same_gradient_five_times_is_the_same_bits)
+{
+    uturn_plan_t *plan = make(200, 8, 5);
+    struct chain c;
+    uturn_executor_t *ex = begin(plan, &c, NULL);
+    uturn_model_t m      = chain_model(&c);
+    m.turn               = same_turn; /* sweep 1 seeded weight(0) too */
+    for (int j = 1; j < 5; j++)
+        cr_assert_eq(uturn_executor_sweep(ex, &m, NULL, NULL, NULL), UTURN_OK);
+    cr_assert_eq(c.turns, 5);
+    for (int j = 1; j < 5; j++)
+        cr_assert_eq(memcmp(c.grad[j], c.grad[0], sizeof c.grad[0]), 0);
+    uturn_executor_free(ex);
+    uturn_plan_free(plan);
+}
+
+Test(sweeps, a_held_trajectory_is_kept_within_the_budget_and_released)
+{
+    uturn_problem_t p;
+    uturn_problem_init(&p);
+    p.steps            = 100;
+    p.slot_bytes       = sizeof(double) * DIM;
+    p.budget_bytes     = 7 * p.slot_bytes;
+    p.sweeps           = 3;
+    uturn_plan_t *plan = NULL;
+    cr_assert_eq(uturn_plan_create(&p, NULL, &plan, NULL), UTURN_OK);
+    struct chain c;
+    uturn_report_t r;
+    uturn_report_init(&r);
+    uturn_executor_t *ex = begin(plan, &c, &r);
+    cr_assert_leq(uturn_executor_held_bytes(ex), r.budget_bytes);
+    cr_assert_geq(uturn_executor_held_bytes(ex), r.planned_peak_bytes);
+    /* another run while the trajectory is held is refused */
+    const uturn_model_t m = chain_model(&c);
+    uturn_error_t e;
+    uturn_error_init(&e);
+    cr_assert_eq(uturn_executor_run(ex, plan, &m, NULL, NULL, NULL, &e),
+                 UTURN_E_INVALID_ARG);
+    cr_assert(strstr(e.message, "holds the trajectory") != NULL, "%s",
+              e.message);
+    /* a forward that is not the run's is refused, the trajectory kept */
+    uturn_model_t other = m;
+    other.state_bytes   = 8;
+    cr_assert_eq(uturn_executor_sweep(ex, &other, NULL, NULL, &e),
+                 UTURN_E_INVALID_ARG);
+    cr_assert_eq(uturn_executor_sweep(ex, &m, NULL, &r, NULL), UTURN_OK);
+    cr_assert(r.trajectory_held);
+    cr_assert_leq(r.measured_peak_bytes, r.budget_bytes);
+    uturn_executor_release(ex); /* the third sweep is not wanted */
+    cr_assert_eq(uturn_executor_sweep(ex, &m, NULL, NULL, NULL),
+                 UTURN_E_INVALID_ARG);
+    cr_assert_eq(uturn_executor_run(ex, plan, &m, NULL, NULL, NULL, NULL),
+                 UTURN_OK); /* a whole run again, all sweeps at once */
+    uturn_executor_free(ex);
     uturn_plan_free(plan);
 }

@@ -70,6 +70,8 @@ static bool sim_step(struct sim *s, const uturn_action_t *a)
         s->st.reverse_steps++;
         s->live = NONE;
         return true;
+    case UTURN_OP_PERSIST: /* only in plans of several sweeps */
+        return false;
     }
     return false;
 }

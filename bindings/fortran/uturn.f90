@@ -37,7 +37,7 @@
 ! uturn_cursor_read() lets it write past the end of your array). The raw
 ! interfaces pass every value as it is; the values a program sets
 ! (problem: steps, slots, slot_bytes, budget_bytes, stride, unit_bytes,
-! level_count, max_steps, and each level's slots, bytes, write_cost,
+! level_count, max_steps, sweeps, and each level's slots, bytes, write_cost,
 ! read_cost; model: state_bytes, record_bytes; run options:
 ! budget_bytes, progress_every, on_progress_every; executor options:
 ! level_count, io_buffers; action: step, step_end, slot) must be 0 or
@@ -208,6 +208,7 @@ module uturn
     type(c_ptr) :: on_progress_user
     integer(c_int64_t) :: on_progress_every
     type(c_ptr) :: step_bytes
+    logical(c_bool) :: sweeps_on_request ! since 0.3: further sweeps on request
   end type
 
   type, bind(c) :: uturn_report_t
@@ -224,6 +225,8 @@ module uturn
         bookkeeping_bytes, budget_bytes, record_bytes, steps, &
         io_buffer_bytes
     logical(c_bool) :: lossy          ! since 0.3: a level declared lossy
+    integer(c_int64_t) :: sweeps_done, sweep_forward_steps ! since 0.3
+    logical(c_bool) :: trajectory_held
   end type
 
   type, bind(c) :: uturn_level_report_t
@@ -684,6 +687,23 @@ module uturn
       import :: c_ptr
       type(c_ptr), value :: executor
     end subroutine
+    ! Since 0.3: the next sweep of a run of several sweeps on request.
+    function uturn_executor_sweep(executor, model, observed, report, error) &
+        bind(c, name="uturn_executor_sweep") result(status)
+      import :: uturn_model_t, uturn_stats_t, uturn_report_t, &
+          uturn_error_t, c_ptr, c_int
+      type(c_ptr), value :: executor
+      type(uturn_model_t), intent(in) :: model
+      type(uturn_stats_t), intent(inout), optional :: observed
+      type(uturn_report_t), intent(inout), optional :: report
+      type(uturn_error_t), intent(inout), optional :: error
+      integer(c_int) :: status
+    end function
+    subroutine uturn_executor_release(executor) &
+        bind(c, name="uturn_executor_release")
+      import :: c_ptr
+      type(c_ptr), value :: executor
+    end subroutine
     function uturn_executor_slot_bytes(executor, state_bytes, out) &
         bind(c, name="uturn_executor_slot_bytes") result(status)
       import :: c_ptr, c_int64_t, c_int
@@ -965,6 +985,8 @@ contains
     call check_count(status, "problem%threads", problem%threads, &
         0_c_int64_t, error)
     call check_count(status, "problem%table_bytes", problem%table_bytes, &
+        0_c_int64_t, error)
+    call check_count(status, "problem%sweeps", problem%sweeps, &
         0_c_int64_t, error)
     if (status /= UTURN_OK .or. .not. c_associated(problem%levels) .or. &
         problem%level_count < 1 .or. problem%level_count > max_levels) return

@@ -6,8 +6,10 @@
 // callback returning non-zero is a uturn::Error naming the step.
 #include "hpp_check.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <stdexcept>
 
 namespace hpp
 {
@@ -221,6 +223,42 @@ void nonzero_is_an_error()
                HPP_CHECK(e.status() == UTURN_E_INVALID_ARG));
 }
 
+// Several sweeps on request: each sweep's gradient is the reference bit
+// for bit, the counts after the last are the plan's, and a fourth sweep
+// or progress callables with sweeps on request are refused.
+void sweeps_on_request()
+{
+    uturn::Executor ex;
+    Chain c(120);
+    uturn::Problem p;
+    p.steps  = 120;
+    p.slots  = 6;
+    p.sweeps = 3;
+    const uturn::Plan plan(p);
+    Faults f;
+    const uturn::Model m = lambda_model(c, f, false, false);
+    uturn::RunOptions o;
+    o.sweeps_on_request = true;
+    uturn::Report rep;
+    ex.run(plan, m, o, &rep);
+    HPP_CHECK(rep.trajectory_held && rep.sweeps_done == 1);
+    HPP_CHECK(std::memcmp(c.xbar.data(), reference(c).data(), STATE) == 0);
+    uturn::Stats seen;
+    for (int j = 2; j <= 3; j++) {
+        std::fill(c.xbar.begin(), c.xbar.end(), 0.0);
+        seen = ex.sweep(m, &rep);
+        HPP_CHECK(std::memcmp(c.xbar.data(), reference(c).data(), STATE) == 0);
+        HPP_CHECK(rep.sweeps_done == static_cast<std::uint64_t>(j));
+    }
+    HPP_CHECK(!rep.trajectory_held);
+    same_counts(seen, plan.stats());
+    HPP_THROWS(ex.sweep(m), uturn::Error,
+               HPP_CHECK(e.status() == UTURN_E_INVALID_ARG));
+    o.on_progress = [](const uturn::Progress &) {};
+    HPP_THROWS(ex.run(plan, m, o), std::invalid_argument, {});
+    ex.release(); /* nothing held: a no-op */
+}
+
 } // namespace
 
 void runs()
@@ -231,6 +269,7 @@ void runs()
     user_level();
     progress_callables();
     nonzero_is_an_error();
+    sweeps_on_request();
 }
 
 } // namespace hpp

@@ -88,6 +88,7 @@ program fortran_binding
   call fields_of_0_2()
   call online_cursor_values()
   call sizes_of_fortran_arrays()
+  call sweeps_of_0_3()
 
   if (failures /= 0) then
     print '(i0, " FAILED")', failures
@@ -307,6 +308,51 @@ contains
   end subroutine
 
   ! The model's, the run options' and the executor options' fields of 0.2.
+  ! 0.3: a negative sweeps is refused by name; a plan of 3 sweeps runs
+  ! sweep 1 in the run and the others on request, with the plan's counts.
+  subroutine sweeps_of_0_3()
+    type(uturn_report_t) :: r
+    type(uturn_stats_t) :: want
+    call uturn_problem_init(p)
+    p%steps = 10
+    p%slots = 3
+    p%sweeps = -3
+    call uturn_error_init(err)
+    st = uturn_check(p, err)
+    call refused("problem%sweeps", st, err, "problem%sweeps")
+    p%sweeps = 3
+    st = uturn_plan_create_checked(p, c_null_ptr, plan, err)
+    call ok("a plan of 3 sweeps", st == UTURN_OK)
+    call uturn_stats_init(want)
+    st = uturn_plan_stats(plan, want)
+    call ok("its stats say 3 sweeps", want%sweeps == 3)
+    st = uturn_executor_create(c_null_ptr, ex, err)
+    call uturn_model_init(model)
+    model%user = c_loc(calls)
+    model%forward = c_funloc(step_fn)
+    model%adjoint = c_funloc(step_fn)
+    model%turn = c_funloc(turn_fn)
+    model%state = c_loc(x)
+    model%state_bytes = 8
+    call uturn_run_options_init(options)
+    options%sweeps_on_request = .true.
+    call uturn_report_init(r)
+    st = uturn_executor_run(ex, plan, model, options, report=r, error=err)
+    call ok("sweep 1 runs and the trajectory is held", logical(st == &
+        UTURN_OK .and. r%trajectory_held .and. r%sweeps_done == 1))
+    do i = 2, 3
+      call uturn_stats_init(stats)
+      st = uturn_executor_sweep(ex, model, stats, r, err)
+      call ok("a further sweep", st == UTURN_OK .and. r%sweeps_done == i)
+    end do
+    call ok("released after the last", logical(.not. r%trajectory_held))
+    call ok("the plan's counts", stats%forward_steps == want%forward_steps &
+        .and. stats%reverse_steps == 30)
+    call uturn_executor_release(ex)
+    call uturn_executor_free(ex)
+    call uturn_plan_free(plan)
+  end subroutine
+
   subroutine run_fields_of_0_2()
     type(uturn_executor_options_t) :: o
     type(c_ptr) :: out

@@ -266,6 +266,8 @@ contains
         c_sizeof(run_options%on_progress_every))
     call field("step_bytes", c_loc(run_options%step_bytes), &
         c_sizeof(run_options%step_bytes))
+    call field("sweeps_on_request", c_loc(run_options%sweeps_on_request), &
+        c_sizeof(run_options%sweeps_on_request))
   end subroutine
 
   subroutine report_layout()
@@ -320,6 +322,12 @@ contains
     call field("io_buffer_bytes", c_loc(report%io_buffer_bytes), &
         c_sizeof(report%io_buffer_bytes))
     call field("lossy", c_loc(report%lossy), c_sizeof(report%lossy))
+    call field("sweeps_done", c_loc(report%sweeps_done), &
+        c_sizeof(report%sweeps_done))
+    call field("sweep_forward_steps", c_loc(report%sweep_forward_steps), &
+        c_sizeof(report%sweep_forward_steps))
+    call field("trajectory_held", c_loc(report%trajectory_held), &
+        c_sizeof(report%trajectory_held))
   end subroutine
 
   subroutine level_report_layout()

@@ -135,6 +135,7 @@ static void models(void)
     FIELD(uturn_run_options_t, on_progress_user);
     FIELD(uturn_run_options_t, on_progress_every);
     FIELD(uturn_run_options_t, step_bytes);
+    FIELD(uturn_run_options_t, sweeps_on_request);
     SIZE(uturn_run_options_t);
 }
 
@@ -166,6 +167,9 @@ static void reports(void)
     FIELD(uturn_report_t, steps);
     FIELD(uturn_report_t, io_buffer_bytes);
     FIELD(uturn_report_t, lossy);
+    FIELD(uturn_report_t, sweeps_done);
+    FIELD(uturn_report_t, sweep_forward_steps);
+    FIELD(uturn_report_t, trajectory_held);
     SIZE(uturn_report_t);
     FIELD(uturn_level_report_t, size);
     FIELD(uturn_level_report_t, stores);

@@ -1313,5 +1313,60 @@ class Installed(Case):
         self.assertEqual(uturn.lib._name, uturn.library_path())
 
 
+class Sweeps(Case):
+    """Several sweeps over one forward: every sweep sees every state (the
+    chain's x_i = i), each further one when asked, with the plan's
+    counts at the end."""
+
+    def test_every_sweep_at_once(self):
+        chain = Chain()
+        prob = uturn.problem(40, planner="revolve", slots=4, sweeps=3)
+        with uturn.Executor() as ex, uturn.Plan.create(prob) as plan:
+            seen, report = ex.run(plan, chain.state, chain.forward,
+                                  chain.turn, chain.adjoint)
+            self.assertEqual(chain.turned, 3)
+            self.assertEqual(chain.seen, 3 * [(i, float(i))
+                                              for i in range(39, -1, -1)])
+            self.assertEqual(seen.forward_steps, plan.stats().forward_steps)
+            self.assertEqual(report.sweeps_done, 3)
+
+    def test_each_further_sweep_on_request(self):
+        chain = Chain()
+        prob = uturn.problem(40, planner="revolve", slots=4, sweeps=3)
+        with uturn.Executor() as ex, uturn.Plan.create(prob) as plan:
+            _, report = ex.run(plan, chain.state, chain.forward, chain.turn,
+                               chain.adjoint, sweeps_on_request=True)
+            self.assertTrue(report.trajectory_held)
+            chain.check(self, 40)
+            self.refused(ValueError, lambda: ex.run(
+                plan, chain.state, chain.forward, chain.turn,
+                chain.adjoint), "sweep() or release()")
+            other = []
+            seen, report = ex.sweep(adjoint=lambda step: other.append(step))
+            self.assertEqual(other, list(range(39, -1, -1)))
+            self.assertEqual(report.sweeps_done, 2)
+            chain.seen = []
+            seen, report = ex.sweep(adjoint=chain.adjoint)
+            chain.check(self, 40)
+            self.assertFalse(report.trajectory_held)
+            self.assertEqual(seen.forward_steps, plan.stats().forward_steps)
+            self.assertEqual(chain.turned, 3)
+            self.refused(ValueError, ex.sweep, "no trajectory is held")
+
+    def test_release_drops_the_trajectory(self):
+        chain = Chain()
+        prob = uturn.problem(20, planner="revolve", slots=3, sweeps=4)
+        with uturn.Executor() as ex, uturn.Plan.create(prob) as plan:
+            ex.run(plan, chain.state, chain.forward, chain.turn,
+                   chain.adjoint, sweeps_on_request=True)
+            ex.release()
+            self.refused(ValueError, ex.sweep, "no trajectory is held")
+            chain.set(0.0)
+            chain.seen = []
+            ex.run(plan, chain.state, chain.forward, chain.turn,
+                   chain.adjoint)  # all four sweeps in one call
+            self.assertEqual(len(chain.seen), 4 * 20)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -82,7 +82,7 @@ Executor.run(plan, state, forward, turn, adjoint, verify=False,
 budget_bytes=0, *, save=None, load=None, state_bytes=0, state_size=None,
 view=None, progress=None, progress_every=0, on_progress=None,
 on_progress_every=0, step_bytes=None, is_last=None, record_bytes=0,
-forward_record=None) -> (observed Stats, Report):
+forward_record=None, sweeps_on_request=False) -> (observed Stats, Report):
 
 - ``verify``: hash states and stop with UTURN_E_NONDETERMINISTIC when a
   recomputation differs (8 bytes per step outside the budget).
@@ -103,6 +103,14 @@ forward_record=None) -> (observed Stats, Report):
   (again False) write it; in every recomputation (again True) it holds
   exactly what was written. Records are kept outside the budget
   (Report.record_bytes).
+- ``sweeps_on_request``: with a plan of several sweeps
+  (problem(..., sweeps=k)), run the first forward and sweep 1 only and
+  keep the trajectory; Executor.sweep(turn=None, adjoint=None) runs each
+  further sweep (with other turn or adjoint callables if given; the
+  forward stays the run's) and returns (observed, report) with
+  report.sweeps_done, sweep_forward_steps and trajectory_held;
+  Executor.release() drops it early. Without it, run() does every sweep
+  (turn is called once per sweep).
 
 Plans, levels and the rest
 --------------------------

@@ -128,6 +128,7 @@ class Executor:
     def __init__(self, levels=(), io_buffers=0):
         self._handle = None
         self._sink, self._keep, self._running = _Sink(), [], False
+        self._held = None  # (Run, Model, Plan) between sweeps on request
         options = ExecutorOptions()
         options.io_buffers = io_buffers
         array, count = _storage_array(levels, self._sink, self._keep)
@@ -250,11 +251,16 @@ class Executor:
             budget_bytes=0, *, save=None, load=None, state_bytes=0,
             state_size=None, view=None, progress=None, progress_every=0,
             on_progress=None, on_progress_every=0, step_bytes=None,
-            is_last=None, record_bytes=0, forward_record=None):
+            is_last=None, record_bytes=0, forward_record=None,
+            sweeps_on_request=False):
         """Run the model to ``plan``; returns (observed Stats, Report).
         The package's docstring (help(uturn)) says what each argument
         takes, how the state is shared and how failures come back."""
         handle = self.handle
+        if self._held is not None:
+            raise ValueError("uturn: this executor holds the trajectory of "
+                             "a run of several sweeps: call sweep() or "
+                             "release() first")
         if not isinstance(plan, Plan):
             raise ValueError("uturn: plan must be a uturn.Plan, not %s"
                              % _checks.shown(plan))
@@ -271,11 +277,53 @@ class Executor:
                 options = run.options(stats, verify, budget_bytes, progress,
                                       progress_every, on_progress,
                                       on_progress_every, step_bytes)
+                options.sweeps_on_request = _checks.boolean(
+                    "sweeps_on_request", sweeps_on_request)
                 with self._run_scope(run.calls):
                     result = run.call(handle, plan_handle, model, options)
+                if result[0] == 0 and result[2].trajectory_held:
+                    self._held = (run, model, options, plan)
             finally:
+                if self._held is None or self._held[0] is not run:
+                    run.release()
+        return run.outcome(*result)
+
+    def sweep(self, turn=None, adjoint=None):
+        """The next sweep of a run started with sweeps_on_request=True:
+        its turn() then adjoint(step) for n-1 .. 0 (the run's callbacks,
+        or those given here; the forward stays the run's). Returns
+        (observed Stats of the whole run so far, Report); the trajectory
+        is released after the plan's last sweep or a failure."""
+        if self._held is None:
+            raise ValueError("uturn: no trajectory is held: start a run of "
+                             "a plan of several sweeps with "
+                             "sweeps_on_request=True")
+        run, model = self._held[0], self._held[1]
+        for name, fn in (("turn", turn), ("adjoint", adjoint)):
+            if _checks.callable_or_none(name, fn) is not None:
+                run.fns[name] = fn
+        result = None
+        try:
+            with self._run_scope(run.calls):
+                result = run.sweep(self.handle, model)
+        finally:
+            if result is not None and not (result[0] == 0 and
+                                           result[2].trajectory_held):
+                self._held = None  # the library released it
                 run.release()
         return run.outcome(*result)
+
+    def release(self):
+        """Drop a trajectory held for further sweeps (a no-op when none
+        is)."""
+        if self._running:
+            raise ValueError("uturn: release() during the executor's own "
+                             "run")
+        if self._handle:
+            lib.uturn_executor_release(self._handle)
+        if self._held is not None:
+            self._held[0].release()
+            self._held = None
 
     def close(self):
         """Free the executor and its storage. Closing twice is fine;
@@ -284,8 +332,9 @@ class Executor:
             raise ValueError("uturn: the executor is running; close it "
                              "after run() returns")
         if self._handle:
-            self._free(self._handle)
+            self._free(self._handle)  # it releases a held trajectory
             self._handle = None
+        self._held = None
 
     def __enter__(self):
         return self

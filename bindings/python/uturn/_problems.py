@@ -185,7 +185,7 @@ class Problem(_Struct):
 def problem(steps, planner="revolve", slots=0, slot_bytes=0, budget_bytes=0,
             stride=0, unit_bytes=0, step_bytes=None, step_costs=None,
             levels=None, max_steps=0, threads=1,
-            table_bytes=DP_TABLE_BYTES, dp_mode=DP_AUTO):
+            table_bytes=DP_TABLE_BYTES, dp_mode=DP_AUTO, sweeps=0):
     """A Problem with the library's defaults and the given fields set.
     ``planner`` is a name ("revolve", "hrevolve", "dp", "online", ...) or
     a PLANNER_ value; ``steps`` is at least 1, or exactly 0 for the online
@@ -200,7 +200,8 @@ def problem(steps, planner="revolve", slots=0, slot_bytes=0, budget_bytes=0,
     uturn.level(). ``threads`` (dp: threads filling its tables; the plan
     is the same for any count), ``table_bytes`` (dp: the most its tables
     may hold) and ``dp_mode`` (DP_AUTO, DP_EXACT or DP_APPROXIMATE) are
-    dp's. Values Python cannot hand to C raise ValueError or
+    dp's. ``sweeps`` (0 or 1: one) asks for a plan that reverses the one
+    forward that many times (revolve only; see Executor.sweep()). Values Python cannot hand to C raise ValueError or
     OverflowError naming the argument, and so does a step count the
     planner cannot take (in the library's words)."""
     p = Problem()
@@ -218,6 +219,7 @@ def problem(steps, planner="revolve", slots=0, slot_bytes=0, budget_bytes=0,
     p.threads = threads
     p.table_bytes = table_bytes
     p.dp_mode = dp_mode
+    p.sweeps = sweeps
     p.check_steps()
     p.check_arrays()
     return p

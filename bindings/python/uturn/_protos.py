@@ -139,6 +139,9 @@ _PROTOTYPES = [
     ("uturn_executor_plan", enum, _vp, _vp, _pp, _err),
     ("uturn_executor_run", enum, _vp, _vp, _P(Model), _P(RunOptions),
      _P(Stats), _P(Report), _err),
+    ("uturn_executor_sweep", enum, _vp, _P(Model), _P(Stats), _P(Report),
+     _err),
+    ("uturn_executor_release", None, _vp),
 ]
 
 for _entry in _PROTOTYPES:

@@ -31,6 +31,7 @@ class Run:
     def __init__(self, calls):
         self.calls = calls
         self._keep = []  # ctypes objects the library points at
+        self.fns = {}  # turn and adjoint: a further sweep may change them
 
     def _fn(self, ctype, name, fn):
         """A C function pointer of ``ctype`` calling fn through calls."""
@@ -50,8 +51,11 @@ class Run:
                 raise ValueError("uturn: %s must be callable, not %s"
                                  % (name, _checks.shown(fn)))
         self._forward(m, forward, *records)
-        m.turn = self._fn(TURN, "turn", turn)
-        m.adjoint = self._fn(ADJOINT, "adjoint", adjoint)
+        self.fns.update(turn=turn, adjoint=adjoint)
+        fns = self.fns
+        m.turn = self._fn(TURN, "turn", lambda: fns["turn"]())
+        m.adjoint = self._fn(ADJOINT, "adjoint",
+                             lambda step: fns["adjoint"](step))
         if state is None:
             self._save_load(m, **io)
         else:
@@ -192,6 +196,16 @@ class Run:
         status = lib.uturn_executor_run(
             executor, plan, ctypes.byref(model), ctypes.byref(options),
             ctypes.byref(observed), ctypes.byref(report), info_ref)
+        return status, observed, report, info
+
+    def sweep(self, executor, model):
+        """uturn_executor_sweep() with this run's model (its function
+        pointers are the run's; turn and adjoint go through self.fns)."""
+        observed, report = Stats(), Report()
+        info, info_ref = error_info()
+        status = lib.uturn_executor_sweep(
+            executor, ctypes.byref(model), ctypes.byref(observed),
+            ctypes.byref(report), info_ref)
         return status, observed, report, info
 
     def release(self):

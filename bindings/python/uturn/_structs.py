@@ -216,7 +216,8 @@ class RunOptions(_Struct):
                 ("verify", ctypes.c_bool), ("progress", PROGRESS),
                 ("progress_user", _vp), ("progress_every", u64),
                 ("on_progress", ON_PROGRESS), ("on_progress_user", _vp),
-                ("on_progress_every", u64), ("step_bytes", _P(u64))]
+                ("on_progress_every", u64), ("step_bytes", _P(u64)),
+                ("sweeps_on_request", ctypes.c_bool)]
 
 
 class Report(_Struct):
@@ -236,7 +237,8 @@ class Report(_Struct):
     ] + [(name, u64) for name in (
         "held_before_bytes", "held_after_bytes", "bookkeeping_bytes",
         "budget_bytes", "record_bytes", "steps", "io_buffer_bytes")
-    ] + [("lossy", ctypes.c_bool)]
+    ] + [("lossy", ctypes.c_bool), ("sweeps_done", u64),
+         ("sweep_forward_steps", u64), ("trajectory_held", ctypes.c_bool)]
 
 
 class Allocator(_Struct):
