@@ -72,6 +72,13 @@ static uturn_status_t check(const uturn_plan_t *plan, uturn_error_t *error)
                            "plans take at most %llu sweeps; %llu asked",
                            (unsigned long long)UTURN__SWEEPS_MAX,
                            (unsigned long long)p->sweeps);
+    /* the first sweep alone takes revolve's t(n+1, s): refuse at once
+     * what cannot fit, before trying every m */
+    if (uturn__bin_t(p->steps + 1, s) == UINT64_MAX)
+        return uturn__fail(error, UTURN_E_OVERFLOW,
+                           "the forward steps of one sweep over %llu steps "
+                           "with %llu slots do not fit in 64 bits",
+                           (unsigned long long)p->steps, (unsigned long long)s);
     uint64_t reverses;
     if (uturn__mul_u64(p->sweeps, p->steps, &reverses) != UTURN_OK)
         return uturn__fail(error, UTURN_E_OVERFLOW,

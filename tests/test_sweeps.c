@@ -463,6 +463,12 @@ Test(sweeps, refusals_name_the_limit)
     p.sweeps  = 4;
     cr_assert_eq(uturn_plan_create(&p, NULL, &plan, &e), UTURN_E_OVERFLOW);
     cr_assert_null(plan);
+    /* k n fits, one sweep does not: refused at once, naming it */
+    p.steps  = UINT64_MAX / 5;
+    p.slots  = 1000;
+    p.sweeps = 4;
+    cr_assert_eq(uturn_plan_create(&p, NULL, &plan, &e), UTURN_E_OVERFLOW);
+    cr_assert(strstr(e.message, "one sweep") != NULL, "%s", e.message);
 }
 
 /* ---- the executor: k sweeps, k functionals, each gradient bitwise ---- */

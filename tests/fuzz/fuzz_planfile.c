@@ -204,6 +204,7 @@ static void check_public_validator(const uturn_plan_t *plan,
     problem.slot_bytes = stats->slot_bytes;
     problem.step_bytes = parsed.step_bytes;
     problem.step_costs = parsed.step_costs;
+    problem.sweeps     = parsed.sweeps;
     uturn_level_t levels[16];
     const bool with_levels = capacity(plan, stats, &problem, levels);
     uturn_validator_t *v = NULL;
@@ -317,8 +318,9 @@ static void check_cost(const uturn_plan_t *plan, const uturn_stats_t *st,
 /* The counts of a valid plan, and the problem it reports. */
 static void check_counts(const uturn_plan_t *plan, const uturn_stats_t *st)
 {
-    CHECK(st->steps >= 1);
-    CHECK(st->reverse_steps == st->steps);
+    CHECK(st->steps >= 1 && st->sweeps >= 1);
+    /* every sweep reverses every step (a `sweeps K` header: K of them) */
+    CHECK(st->reverse_steps == st->steps * st->sweeps);
     CHECK(st->forward_steps >= st->steps);
     CHECK(st->recomputed_steps == st->forward_steps - st->steps);
     CHECK(st->stores == st->frees);

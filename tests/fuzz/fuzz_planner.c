@@ -1,10 +1,12 @@
 /*
  * libFuzzer target: every planner that knows its steps, from problems
- * decoded from the input. Byte 0 picks the part (its value modulo 3):
+ * decoded from the input. Byte 0 picks the part (its value modulo 4; the
+ * inputs before part 3 existed used 0, 1 and 2 only):
  *   0  store-all, periodic, sqrt, revolve (fuzz_planner_uniform.c);
  *   1  dp (fuzz_planner_dp.c);
  *   2  hrevolve and storage levels on every planner
- *      (fuzz_planner_levels.c).
+ *      (fuzz_planner_levels.c);
+ *   3  several reverse sweeps (fuzz_planner_sweeps.c).
  * Each part checks uturn_plan_create() against an oracle of its own,
  * written from docs/model.md and uturn.h (see each file's header); the
  * rest of the input is the part's. Inputs found before the parts existed
@@ -18,15 +20,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct reader r = {data, size, 0};
-    switch (fz_byte(&r) % 3) {
+    switch (fz_byte(&r) % 4) {
     case 0:
         fz_planner_uniform(&r);
         break;
     case 1:
         fz_planner_dp(&r);
         break;
-    default:
+    case 2:
         fz_planner_levels(&r);
+        break;
+    default:
+        fz_planner_sweeps(&r);
         break;
     }
     return 0;

@@ -4,7 +4,8 @@
  *   fuzz_planner_uniform.c  store-all, periodic, sqrt and revolve;
  *   fuzz_planner_dp.c       dp: per-step sizes and costs, units, modes
  *                           and table limits;
- *   fuzz_planner_levels.c   hrevolve, and storage levels on any planner.
+ *   fuzz_planner_levels.c   hrevolve, and storage levels on any planner;
+ *   fuzz_planner_sweeps.c   several reverse sweeps (revolve's sweeps).
  * The online planner has a target of its own (fuzz_online.c): its input
  * is a run, not a problem.
  */
@@ -16,5 +17,6 @@
 void fz_planner_uniform(struct reader *r);
 void fz_planner_dp(struct reader *r);
 void fz_planner_levels(struct reader *r);
+void fz_planner_sweeps(struct reader *r);
 
 #endif
