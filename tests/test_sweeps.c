@@ -524,11 +524,8 @@ static void start_chain(struct chain *c, uint64_t base)
         c->x[e] = 0.3 + 0.2 * e;
 }
 
-static void run_chain(const uturn_plan_t *plan, struct chain *c, uint64_t base,
-                      uturn_stats_t *seen)
+static uturn_model_t chain_model(struct chain *c)
 {
-    uturn_executor_t *ex = NULL;
-    cr_assert_eq(uturn_executor_create(NULL, &ex, NULL), UTURN_OK);
     uturn_model_t m;
     uturn_model_init(&m);
     m.user        = c;
@@ -537,6 +534,15 @@ static void run_chain(const uturn_plan_t *plan, struct chain *c, uint64_t base,
     m.adjoint     = chain_adjoint;
     m.state       = c->x;
     m.state_bytes = sizeof c->x;
+    return m;
+}
+
+static void run_chain(const uturn_plan_t *plan, struct chain *c, uint64_t base,
+                      uturn_stats_t *seen)
+{
+    uturn_executor_t *ex = NULL;
+    cr_assert_eq(uturn_executor_create(NULL, &ex, NULL), UTURN_OK);
+    const uturn_model_t m = chain_model(c);
     start_chain(c, base);
     uturn_error_t e;
     uturn_error_init(&e);
@@ -544,6 +550,21 @@ static void run_chain(const uturn_plan_t *plan, struct chain *c, uint64_t base,
         uturn_executor_run(ex, plan, &m, NULL, seen, NULL, &e);
     cr_assert_eq(st, UTURN_OK, "%s", e.message);
     uturn_executor_free(ex);
+}
+
+/* Functional j's gradient from a store-all run of it alone. */
+static void store_all_gradient(uint64_t n, uint64_t j, double out[DIM])
+{
+    uturn_problem_t p;
+    uturn_problem_init(&p);
+    p.planner          = UTURN_PLANNER_STORE_ALL;
+    p.steps            = n;
+    uturn_plan_t *plan = NULL;
+    cr_assert_eq(uturn_plan_create(&p, NULL, &plan, NULL), UTURN_OK);
+    struct chain one;
+    run_chain(plan, &one, j, NULL);
+    memcpy(out, one.grad[0], sizeof one.grad[0]);
+    uturn_plan_free(plan);
 }
 
 /* J_j at x_0 + h d, by running the chain forward alone. */
@@ -589,36 +610,16 @@ Test(sweeps, the_executor_gives_each_sweep_its_store_all_gradient)
     cr_assert_eq(seen.reverse_steps, k * n);
     /* truth: one store-all sweep per functional, each a fresh run */
     for (uint64_t j = 0; j < k; j++) {
-        uturn_problem_t p;
-        uturn_problem_init(&p);
-        p.planner         = UTURN_PLANNER_STORE_ALL;
-        p.steps           = n;
-        uturn_plan_t *all = NULL;
-        cr_assert_eq(uturn_plan_create(&p, NULL, &all, NULL), UTURN_OK);
-        struct chain one;
-        run_chain(all, &one, j, NULL);
-        cr_assert_eq(memcmp(got.grad[j], one.grad[0], sizeof one.grad[0]), 0,
-                     "sweep %llu", (unsigned long long)j);
+        double truth[DIM];
+        store_all_gradient(n, j, truth);
+        cr_assert_eq(memcmp(got.grad[j], truth, sizeof truth), 0, "sweep %llu",
+                     (unsigned long long)j);
         finite_differences(n, j, got.grad[j]);
-        uturn_plan_free(all);
     }
     uturn_plan_free(plan);
 }
 
 /* ---- sweeps on request ---------------------------------------------- */
-
-static uturn_model_t chain_model(struct chain *c)
-{
-    uturn_model_t m;
-    uturn_model_init(&m);
-    m.user        = c;
-    m.forward     = chain_forward;
-    m.turn        = chain_turn;
-    m.adjoint     = chain_adjoint;
-    m.state       = c->x;
-    m.state_bytes = sizeof c->x;
-    return m;
-}
 
 /* Start a run of plan on request: the first forward and sweep 1. */
 static uturn_executor_t *begin(const uturn_plan_t *plan, struct chain *c,
@@ -675,20 +676,11 @@ Test(sweeps, on_request_each_sweep_when_asked)
     cr_assert(strstr(e.message, "holds no trajectory") != NULL, "%s",
               e.message);
     /* and every sweep's gradient is its functional's store-all one */
-    struct chain all;
-    uturn_plan_t *once = make(n, 6, 1);
     for (uint64_t j = 0; j < k; j++) {
-        uturn_problem_t p;
-        uturn_problem_init(&p);
-        p.planner        = UTURN_PLANNER_STORE_ALL;
-        p.steps          = n;
-        uturn_plan_t *sa = NULL;
-        cr_assert_eq(uturn_plan_create(&p, NULL, &sa, NULL), UTURN_OK);
-        run_chain(sa, &all, j, NULL);
-        cr_assert_eq(memcmp(c.grad[j], all.grad[0], sizeof all.grad[0]), 0);
-        uturn_plan_free(sa);
+        double truth[DIM];
+        store_all_gradient(n, j, truth);
+        cr_assert_eq(memcmp(c.grad[j], truth, sizeof truth), 0);
     }
-    uturn_plan_free(once);
     uturn_executor_free(ex);
     uturn_plan_free(plan);
 }
