@@ -1537,7 +1537,9 @@ UTURN_EXPORT uturn_status_t uturn_executor_run(
  * callbacks and its user pointer, never in the forward: its forward
  * callback, state, state_bytes, save, load and state_size must be the
  * same as the run's. The budget of the run holds throughout. After the
- * plan's last sweep, or on any failure, the trajectory is released.
+ * plan's last sweep, or on any failure, the trajectory is released. Until
+ * then the run's plan, its options (their callbacks and user pointers)
+ * and the model's state stay in use: keep them alive.
  * @param observed  The counts of the whole run so far (all sweeps; equal
  *                  to the plan's uturn_plan_stats() after its last), or
  *                  NULL.
