@@ -61,6 +61,11 @@ static uturn_status_t begin(struct running *r, const uturn_mpi_plan_t *mp,
         return uturn__mpi_fail(&r->error, UTURN_E_INVALID_ARG,
                                "the plan has this rank's per-step sizes: "
                                "leave the run options' step_bytes NULL");
+    if (r->run.sweeps_on_request)
+        return uturn__mpi_fail(&r->error, UTURN_E_INVALID_ARG,
+                               "sweeps on request are not run through the "
+                               "MPI layer yet: leave sweeps_on_request "
+                               "false, and uturn_mpi_run runs every sweep");
     if (mp->step_bytes != NULL)
         r->run.step_bytes = mp->step_bytes;
     if (r->run.budget_bytes == 0)

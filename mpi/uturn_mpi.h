@@ -319,7 +319,9 @@ typedef struct uturn_mpi_run_options {
      * this rank's budget from uturn_mpi_plan_create() (else the plan's);
      * step_bytes must be NULL for a plan made with per-step sizes (the
      * layer passes this rank's own). Progress callbacks run as they are;
-     * one that stops the run on one rank is a failure like any other. */
+     * one that stops the run on one rank is a failure like any other. A
+     * plan of several sweeps runs every sweep in the one collective run;
+     * sweeps_on_request is refused (UTURN_E_INVALID_ARG, every rank). */
     const uturn_run_options_t *run;
     /* When this rank fails after its first callback (a callback returned
      * non-zero, a recomputed state differs, a level's I/O fails), print

@@ -71,7 +71,7 @@ void uniform_problem(const chain_t *c, uint64_t budget, uturn_problem_t *p)
 }
 
 /* The run's gradient against the reference's, bit for bit. */
-static bool same_gradient(chain_t *c)
+bool same_gradient(chain_t *c)
 {
     double *ref = malloc(c->len[0] * sizeof *ref);
     double *got = malloc(c->len[0] * sizeof *got);
@@ -163,6 +163,8 @@ static bool run_case(const char *name, MPI_Comm comm, bool *known)
         return case_online_fail(comm);
     if (strcmp(name, "online_no_end") == 0)
         return case_online_no_end(comm);
+    if (strcmp(name, "sweeps") == 0)
+        return case_sweeps(comm);
     *known = false;
     return false;
 }

@@ -1,0 +1,84 @@
+/*
+ * A plan of several sweeps across ranks: one agreed plan (one
+ * fingerprint) whose uturn_mpi_run runs every sweep, each rank within its
+ * budget, with the gradient of the last sweep (every sweep seeds the same
+ * functional) the reference's bit for bit and the plan's counts; sweeps
+ * on request through the layer are refused on every rank, before any
+ * callback.
+ */
+#include "mpi_test.h"
+
+#include <string.h>
+
+#define SWEEPS_STEPS  120u
+#define SWEEPS_BUDGET (64u * 1024u)
+#define SWEEPS_K      3u
+
+static bool run_sweeps(chain_t *c, uturn_executor_t *ex,
+                       const uturn_mpi_plan_t *mp, bool on_request)
+{
+    uturn_model_t model;
+    chain_model(c, false, &model);
+    chain_reset(c);
+    uturn_run_options_t o;
+    uturn_run_options_init(&o);
+    o.sweeps_on_request = on_request;
+    uturn_mpi_run_options_t mo;
+    uturn_mpi_run_options_init(&mo);
+    mo.run = &o;
+    uturn_stats_t seen, want;
+    uturn_stats_init(&seen);
+    uturn_stats_init(&want);
+    uturn_plan_stats(uturn_mpi_plan_core(mp), &want);
+    uturn_report_t rep;
+    uturn_report_init(&rep);
+    uturn_error_t err;
+    uturn_error_init(&err);
+    const uturn_status_t st =
+        uturn_mpi_run(mp, ex, &model, &mo, &seen, &rep, NULL, &err);
+    if (on_request)
+        return check(st == UTURN_E_INVALID_ARG &&
+                         strstr(err.message, "sweeps on request") != NULL &&
+                         seen.forward_steps == 0,
+                     "sweeps on request refused before any callback");
+    bool ok = check(st == UTURN_OK, err.message);
+    ok &= check(same_gradient(c), "the last sweep's gradient");
+    ok &= check(rep.sweeps_done == SWEEPS_K && !rep.trajectory_held,
+                "every sweep in the run");
+    ok &= check(seen.forward_steps == want.forward_steps &&
+                    seen.reverse_steps == SWEEPS_K * SWEEPS_STEPS,
+                "the plan's counts");
+    ok &= check(rep.measured_peak_bytes <= SWEEPS_BUDGET, "within budget");
+    return ok;
+}
+
+bool case_sweeps(MPI_Comm comm)
+{
+    chain_t c;
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    const uint64_t m = 500u * (uint64_t)(rank + 1);
+    bool ok = check(chain_init(&c, comm, m, m, SWEEPS_STEPS), "chain_init");
+    uturn_executor_t *ex = NULL;
+    ok &= check(uturn_executor_create(NULL, &ex, NULL) == UTURN_OK, "executor");
+    uturn_problem_t p;
+    uniform_problem(&c, SWEEPS_BUDGET, &p);
+    p.sweeps             = SWEEPS_K;
+    uturn_mpi_plan_t *mp = NULL;
+    uturn_mpi_plan_info_t info;
+    uturn_mpi_plan_info_init(&info);
+    uturn_error_t err;
+    uturn_error_init(&err);
+    const uturn_status_t st =
+        uturn_mpi_plan_create(comm, ex, &p, NULL, &mp, &info, &err);
+    ok &= check(st == UTURN_OK, err.message);
+    if (st == UTURN_OK) {
+        ok &= check(same_everywhere(comm, info.fingerprint), "one plan");
+        ok &= run_sweeps(&c, ex, mp, false);
+        ok &= run_sweeps(&c, ex, mp, true);
+    }
+    uturn_mpi_plan_free(mp);
+    uturn_executor_free(ex);
+    chain_free(&c);
+    return ok;
+}
