@@ -206,9 +206,11 @@ static size_t walk(struct state *st, uturn_action_t *out, size_t capacity)
 {
     const struct uturn__sw_layout *x = &st->d->x;
     const bool top                   = st->seg == x->m - 1;
-    struct uturn__rv_walker w        = {
-               st->cur, st->stack, st->depth, st->ws,          top ? x->n : UINT64_MAX,
-               st->map, st->live,  false,     st->sweep < x->k};
+    /* the top segment ends at x_n (its last state is the turn) */
+    const uint64_t last       = top ? x->n : UINT64_MAX;
+    struct uturn__rv_walker w = {st->cur,  st->stack, st->depth,
+                                 st->ws,   last,      st->map,
+                                 st->live, false,     st->sweep < x->k};
     const size_t count = uturn__rv_walk_fill_mapped(&w, out, capacity);
     st->cur            = w.cur;
     st->depth          = w.depth;

@@ -34,6 +34,11 @@ static const char sweep_help[] =
     "                          sqrt,revolve, and dp up to 200 steps (its time\n"
     "                          grows like n^3)\n"
     "  -r, --run               execute the model for every feasible row\n"
+    "      --sweeps K          K reverse sweeps over one forward: each row's\n"
+    "                          plan keeps persistent checkpoints (revolve\n"
+    "                          only), and a column 'reruns' gives the forward\n"
+    "                          steps of K separate runs; with --run every\n"
+    "                          sweep's gradient must equal store-all's\n"
     "      --sizes FILE        plan only: the size of each state (one per\n"
     "                          line); dp plans them exactly, the others as\n"
     "                          the largest\n"
@@ -69,7 +74,7 @@ static const struct cli_spec sweep_specs[] = {
     {"help", false, 'h'},        {"levels", true, 'l'},
     {"level-dir", true, '\0'},   {"model-args", true, '\0'},
     {"threads", true, 't'},      {"table-bytes", true, '\0'},
-    {"dp-mode", true, '\0'},
+    {"dp-mode", true, '\0'},    {"sweeps", true, '\0'},
     {NULL, false, '\0'}};
 
 /* Split a comma list in place into at most max words; an empty item
@@ -296,6 +301,9 @@ static int sweep_setup(const struct cli_options *o, struct sweep *sw)
         return cli_fail("--grid must be at least 4 points");
     if (sw->grid > (1u << 24))
         return cli_fail("sweep: --grid is limited to 16777216 points");
+    if (o->has_sweeps && o->sweeps == 0)
+        return cli_fail("--sweeps must be at least 1");
+    sw->sweeps = o->has_sweeps ? o->sweeps : 1;
     sw->format = o->format;
     sw->plot   = o->plot;
     sw->unit   = o->has_unit ? o->unit : 0;

@@ -55,7 +55,27 @@ static int gradient_of(const struct sweep_model *m, const void **gradient,
     return CLI_OK;
 }
 
-/* Run the model to plan; fills the run columns of row. */
+/* After a sweep: its gradient against store-all's, its time and peak
+ * into the row's run columns. */
+static int sweep_matches(struct runner *r, struct sweep_row *row,
+                         const uturn_report_t *rep)
+{
+    const void *gradient = NULL;
+    uint64_t bytes       = 0;
+    const int rc         = gradient_of(r->model, &gradient, &bytes);
+    if (rc != CLI_OK)
+        return rc;
+    row->wall_seconds += rep->wall_seconds;
+    if (rep->measured_peak_bytes > row->measured_peak_bytes)
+        row->measured_peak_bytes = rep->measured_peak_bytes;
+    row->gradient_matches = row->gradient_matches &&
+                            bytes == r->reference_bytes &&
+                            memcmp(gradient, r->reference, (size_t)bytes) == 0;
+    return CLI_OK;
+}
+
+/* Run the model to plan; fills the run columns of row. With several
+ * sweeps each further one is run on request and must match too. */
 static int run_row(struct runner *r, const struct sweep *sw,
                    const uturn_plan_t *plan, struct sweep_row *row)
 {
@@ -67,26 +87,32 @@ static int run_row(struct runner *r, const struct sweep *sw,
                         "(uturn_model_plugin_reset failed)"),
                CLI_CANNOT;
     const uturn_model_t m = r->model->model;
+    uturn_stats_t planned;
+    uturn_stats_init(&planned);
+    uturn_plan_stats(plan, &planned);
+    uturn_run_options_t o;
+    uturn_run_options_init(&o);
+    o.sweeps_on_request = planned.sweeps > 1; /* to check every sweep */
     uturn_report_t rep;
     uturn_report_init(&rep);
     uturn_error_t err;
     uturn_error_init(&err);
-    const uturn_status_t st =
-        uturn_executor_run(r->ex, plan, &m, NULL, NULL, &rep, &err);
-    if (st != UTURN_OK)
-        return cli_library_error(st, &err);
-    sweep_warn_tmpfs(sw, r->ex, &r->warned);
-    const void *gradient = NULL;
-    uint64_t bytes       = 0;
-    const int rc         = gradient_of(r->model, &gradient, &bytes);
-    if (rc != CLI_OK)
-        return rc;
-    row->wall_seconds        = rep.wall_seconds;
-    row->measured_peak_bytes = rep.measured_peak_bytes;
-    row->gradient_matches    = r->reference != NULL &&
-                            bytes == r->reference_bytes &&
-                            memcmp(gradient, r->reference, (size_t)bytes) == 0;
-    return CLI_OK;
+    uturn_status_t st =
+        uturn_executor_run(r->ex, plan, &m, &o, NULL, &rep, &err);
+    row->gradient_matches    = r->reference != NULL;
+    row->wall_seconds        = 0;
+    row->measured_peak_bytes = 0;
+    if (st == UTURN_OK)
+        sweep_warn_tmpfs(sw, r->ex, &r->warned);
+    for (uint64_t j = 1; st == UTURN_OK; j++) {
+        const int rc = sweep_matches(r, row, &rep);
+        if (rc != CLI_OK || j >= planned.sweeps) {
+            uturn_executor_release(r->ex);
+            return rc;
+        }
+        st = uturn_executor_sweep(r->ex, &m, NULL, &rep, &err);
+    }
+    return cli_library_error(st, &err);
 }
 
 /* Say once per planner why its rows are missing (stderr; exit stays 0). */
@@ -127,6 +153,51 @@ static int row_stats(const struct sweep *sw, const uturn_plan_t *plan,
     return rc;
 }
 
+/* --sweeps K: the forward steps of K runs of the one-sweep plan of the
+ * same problem (UINT64_MAX when they pass 2^64). */
+static uint64_t reruns(struct runner *r, const struct sweep *sw,
+                       const uturn_problem_t *p)
+{
+    uturn_problem_t one = *p;
+    one.sweeps          = 1;
+    uturn_plan_t *plan  = NULL;
+    const uturn_status_t st =
+        sw->run ? uturn_executor_plan(r->ex, &one, &plan, NULL)
+                : uturn_plan_create(&one, NULL, &plan, NULL);
+    uturn_stats_t s;
+    uturn_stats_init(&s);
+    if (st == UTURN_OK)
+        uturn_plan_stats(plan, &s);
+    uturn_plan_free(plan);
+    uint64_t total;
+    if (st != UTURN_OK || __builtin_mul_overflow(s.forward_steps, sw->sweeps,
+                                                  &total))
+        return UINT64_MAX;
+    return total;
+}
+
+/* A feasible row's counts, from its plan's stats s. */
+static void keep_counts(const struct sweep *sw, const uturn_plan_t *plan,
+                        const uturn_stats_t *s, struct sweep_row *row)
+{
+    row->feasible      = true;
+    row->slots         = s->slots;
+    row->forward_steps = s->forward_steps;
+    row->peak_bytes    = s->peak_bytes;
+    if (sw->has_levels) { /* memory's peak: what the budget holds */
+        uturn_level_stats_t mem;
+        uturn_level_stats_init(&mem);
+        uturn_plan_level_stats(plan, 0, &mem);
+        row->peak_bytes = mem.peak_bytes;
+    }
+    row->recompute_factor = s->recompute_factor;
+    row->cost             = s->cost;
+    uturn_stats_init(&row->dp);
+    cli_dp_keep(s, &row->dp);
+    row->dp.forward_cost = s->forward_cost;
+    row->cost_factor     = (double)s->cost / (double)s->steps;
+}
+
 /* Plan one (budget, planner) row, and run it when asked. */
 static int fill_row(struct runner *r, const struct sweep *sw,
                     struct sweep_row *row)
@@ -148,6 +219,7 @@ static int fill_row(struct runner *r, const struct sweep *sw,
     }
     uturn_level_t levels[CLI_MAX_LEVELS];
     sweep_row_levels(sw, row, levels, &p);
+    p.sweeps = sw->sweeps;
     uturn_plan_t *plan = NULL;
     uturn_error_t err;
     uturn_error_init(&err);
@@ -171,22 +243,8 @@ static int fill_row(struct runner *r, const struct sweep *sw,
         uturn_plan_free(plan);
         return got;
     }
-    row->feasible         = true;
-    row->slots            = s.slots;
-    row->forward_steps    = s.forward_steps;
-    row->peak_bytes       = s.peak_bytes;
-    if (sw->has_levels) { /* memory's peak: what the budget holds */
-        uturn_level_stats_t mem;
-        uturn_level_stats_init(&mem);
-        uturn_plan_level_stats(plan, 0, &mem);
-        row->peak_bytes = mem.peak_bytes;
-    }
-    row->recompute_factor = s.recompute_factor;
-    row->cost             = s.cost;
-    uturn_stats_init(&row->dp);
-    cli_dp_keep(&s, &row->dp);
-    row->dp.forward_cost = s.forward_cost;
-    row->cost_factor      = (double)s.cost / (double)s.steps;
+    keep_counts(sw, plan, &s, row);
+    row->reruns           = sw->sweeps > 1 ? reruns(r, sw, &p) : 0;
     const int rc          = sw->run ? run_row(r, sw, plan, row) : CLI_OK;
     uturn_plan_free(plan);
     return rc;

@@ -32,6 +32,8 @@ static void print_csv(FILE *out, const struct sweep *sw)
           out);
     if (sw->has_levels)
         fputs(",cost", out);
+    if (sw->sweeps > 1)
+        fputs(",reruns", out);
     fputs(sw->run ? ",wall_seconds,measured_peak_bytes,gradient_matches,"
                     "status\n"
                   : ",status\n",
@@ -42,8 +44,9 @@ static void print_csv(FILE *out, const struct sweep *sw)
                 (unsigned long long)r->budget_bytes,
                 r->feasible ? "true" : "false");
         if (!r->feasible) {
-            fprintf(out, "%s%s,%s\n", sw->run ? ",,,,,,," : ",,,,",
-                    sw->has_levels ? "," : "", sweep_status_text(r->status));
+            fprintf(out, "%s%s%s,%s\n", sw->run ? ",,,,,,," : ",,,,",
+                    sw->has_levels ? "," : "", sw->sweeps > 1 ? "," : "",
+                    sweep_status_text(r->status));
             continue;
         }
         fprintf(out, ",%llu,%llu,%.6g,%llu", (unsigned long long)r->slots,
@@ -51,6 +54,8 @@ static void print_csv(FILE *out, const struct sweep *sw)
                 (unsigned long long)r->peak_bytes);
         if (sw->has_levels)
             fprintf(out, ",%llu", (unsigned long long)r->cost);
+        if (sw->sweeps > 1)
+            fprintf(out, ",%llu", (unsigned long long)r->reruns);
         if (sw->run)
             fprintf(out, ",%.6f,%llu,%s", r->wall_seconds,
                     (unsigned long long)r->measured_peak_bytes,
@@ -73,6 +78,8 @@ static void print_json_row(FILE *out, const struct sweep *sw,
               out);
         if (sw->has_levels)
             fputs(", \"cost\": null", out);
+        if (sw->sweeps > 1)
+            fputs(", \"reruns\": null", out);
         if (sw->run)
             fputs(", \"wall_seconds\": null, \"measured_peak_bytes\": null, "
                   "\"gradient_matches\": null",
@@ -87,6 +94,9 @@ static void print_json_row(FILE *out, const struct sweep *sw,
             r->recompute_factor, (unsigned long long)r->peak_bytes);
     if (sw->has_levels)
         fprintf(out, ", \"cost\": %llu", (unsigned long long)r->cost);
+    if (sw->sweeps > 1)
+        fprintf(out, ", \"sweeps\": %llu, \"reruns\": %llu",
+                (unsigned long long)sw->sweeps, (unsigned long long)r->reruns);
     if (r->planner == UTURN_PLANNER_DP)
         cli_dp_print(out, &r->dp, CLI_DP_JSON);
     if (sw->run)
@@ -150,10 +160,17 @@ static void print_header(FILE *out, const struct sweep *sw)
     fputs(".\n", out);
     if (sw->has_levels)
         print_levels_line(out, sw);
+    if (sw->sweeps > 1)
+        fprintf(out,
+                "%llu reverse sweeps over one forward: forward_steps counts "
+                "them all; reruns, %llu separate runs of one sweep.\n",
+                (unsigned long long)sw->sweeps, (unsigned long long)sw->sweeps);
     fprintf(out, "%-10s %10s %-11s %6s %13s %9s %10s", "planner", "budget",
             "feasible", "slots", "forward_steps", "recompute", "peak");
     if (sw->has_levels)
         fprintf(out, " %10s", "cost");
+    if (sw->sweeps > 1)
+        fprintf(out, " %13s", "reruns");
     if (sw->run)
         fprintf(out, " %9s %10s %8s", "wall_s", "measured", "gradient");
     fputc('\n', out);
@@ -165,12 +182,13 @@ static void print_text_row(FILE *out, const struct sweep *sw,
     char budget[32], peak[32], measured[32];
     sweep_human_bytes(r->budget_bytes, budget, sizeof budget);
     if (!r->feasible) {
-        fprintf(out, "%-10s %10s %-11s %6s %13s %9s %10s%s%s\n", name_of(r),
+        fprintf(out, "%-10s %10s %-11s %6s %13s %9s %10s%s%s%s\n", name_of(r),
                 budget,
                 r->status == UTURN_E_INFEASIBLE ? "no"
                                                 : sweep_status_text(r->status),
                 "-", "-", "-", "-",
                 sw->has_levels ? "          -" : "",
+                sw->sweeps > 1 ? "             -" : "",
                 sw->run ? " "
                           "        -          -        -"
                         : "");
@@ -182,6 +200,8 @@ static void print_text_row(FILE *out, const struct sweep *sw,
             (unsigned long long)r->forward_steps, r->recompute_factor, peak);
     if (sw->has_levels)
         fprintf(out, " %10llu", (unsigned long long)r->cost);
+    if (sw->sweeps > 1)
+        fprintf(out, " %13llu", (unsigned long long)r->reruns);
     if (sw->run) {
         sweep_human_bytes(r->measured_peak_bytes, measured, sizeof measured);
         fprintf(out, " %9.4f %10s %8s", r->wall_seconds, measured,

@@ -24,6 +24,7 @@ struct sweep_row {
     uint64_t slots, forward_steps, peak_bytes;
     double recompute_factor;
     uint64_t cost; /* forward cost plus every write and read (--levels) */
+    uint64_t reruns; /* --sweeps K: forward steps of K one-sweep runs */
     double cost_factor; /* cost / steps */
     uturn_stats_t dp;   /* dp: exact, unit_bytes, lower bound, seconds */
     /* --run only */
@@ -80,6 +81,7 @@ struct sweep {
     struct cli_levels levels;
     bool has_levels;
     const char *level_dir; /* --level-dir: file levels' directory */
+    uint64_t sweeps;       /* --sweeps K: reverse sweeps per run (1: one) */
     struct sweep_row *rows; /* budget_count * planner_count, budget-major */
 };
 

@@ -30,6 +30,39 @@ check() { # steps state_bytes budgets
     fi
   done <<<"$csv"
 }
+# --sweeps K: each row's forward steps are `stats --sweeps K`'s, and its
+# reruns K times those of one sweep.
+field() { sed -n "s/.*\"$1\": \([0-9]*\).*/\1/p"; }
+check_sweeps() { # steps state_bytes budgets K
+  local csv row
+  csv=$("$uturn" sweep --steps "$1" --state-bytes "$2" --budgets "$3" \
+        --planners revolve --sweeps "$4" --format csv)
+  [ $? -eq 0 ] || { echo "FAIL sweep --sweeps exit status"; fail=$((fail + 1)); return; }
+  while IFS=, read -r planner budget feasible slots forward factor peak reruns status; do
+    [ "$planner" = planner ] || [ "$feasible" = false ] && continue
+    row=("$planner" --steps "$1" --budget "$budget" --state-bytes "$2" -j)
+    k=$("$uturn" stats "${row[@]}" --sweeps "$4" | field forward_steps)
+    one=$("$uturn" stats "${row[@]}" | field forward_steps)
+    if [ "$forward" = "$k" ] && [ "$reruns" = $((one * $4)) ] &&
+       [ "$forward" -le "$reruns" ]; then
+      pass=$((pass + 1))
+    else
+      echo "FAIL --sweeps $4 at $budget: $forward/$reruns, stats $k, one $one"
+      fail=$((fail + 1))
+    fi
+  done <<<"$csv"
+}
+check_sweeps 1000 8 8,16,100,500,8000 3
+check_sweeps 77 5 5,10,25 2
+# With --run every sweep's gradient is store-all's, bit for bit.
+run=$("$uturn" sweep --run --steps 200 --grid 32 --planners revolve \
+      --budgets 1KiB,2KiB,8KiB --sweeps 3 --format csv)
+if [ $? -eq 0 ] && [ "$(grep -c ',true,ok$' <<<"$run")" -eq 3 ]; then
+  pass=$((pass + 1))
+else
+  echo "FAIL sweep --run --sweeps 3: $run"
+  fail=$((fail + 1))
+fi
 check 100 1024 1KiB,3KiB,10KiB,19KiB,20KiB,50KiB,100KiB,1MiB
 check 1000 8 8,16,100,500,1000,8000
 check 7 3 3,9,21,30
