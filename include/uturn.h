@@ -1535,8 +1535,8 @@ UTURN_EXPORT uturn_status_t uturn_executor_run(
  * adjoint steps n-1 .. 0, recomputing from the persistent checkpoints.
  * @p model may differ from the last call's in its adjoint and turn
  * callbacks and its user pointer, never in the forward: its forward
- * callback, state, state_bytes, save, load and state_size must be the
- * same as the run's. The budget of the run holds throughout. After the
+ * callback, state, state_bytes, save, load, state_size, forward_record
+ * and record_bytes must be the same as the run's. The budget of the run holds throughout. After the
  * plan's last sweep, or on any failure, the trajectory is released. Until
  * then the run's plan, its options (their callbacks and user pointers)
  * and the model's state stay in use: keep them alive.

@@ -406,7 +406,9 @@ static bool same_forward(const uturn_model_t *a, const uturn_model_t *b)
     return a->forward == b->forward && a->state == b->state &&
            a->state_bytes == b->state_bytes && a->save == b->save &&
            a->load == b->load && a->state_size == b->state_size &&
-           b->turn != NULL && b->adjoint != NULL;
+           a->forward_record == b->forward_record &&
+           a->record_bytes == b->record_bytes && b->turn != NULL &&
+           b->adjoint != NULL;
 }
 
 uturn_status_t uturn_executor_sweep(uturn_executor_t *executor,
