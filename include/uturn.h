@@ -1090,7 +1090,9 @@ typedef struct uturn_run_options {
     uint64_t budget_bytes; /* 0: the plan's budget_bytes (0 there: none) */
     bool verify;           /* hash states; see uturn_executor_run() */
     /* Called after every `progress_every` reverse steps and after the last;
-     * a non-zero return stops the run with UTURN_E_CALLBACK. May be NULL. */
+     * a non-zero return stops the run with UTURN_E_CALLBACK. May be NULL.
+     * `steps` is the run's reverse steps in all: n, or k n for a plan of
+     * k sweeps (since 0.3), `reversed` how many are done. */
     int (*progress)(void *user, uint64_t reversed, uint64_t steps);
     void *progress_user;
     uint64_t progress_every; /* 0: about every 1% of the steps */
@@ -1111,7 +1113,9 @@ typedef struct uturn_run_options {
     /* Appended in 0.3: with a plan of several sweeps, run the first
      * forward and sweep 1 only, and keep the trajectory (the persistent
      * checkpoints) in the executor for each further sweep on request
-     * (uturn_executor_sweep()). false: every sweep in this one call. */
+     * (uturn_executor_sweep()). false: every sweep in this one call. A
+     * parsed plan (uturn_plan_parse()) of several sweeps cannot pause
+     * between them: UTURN_E_UNSUPPORTED, before any callback. */
     bool sweeps_on_request;
 } uturn_run_options_t;
 

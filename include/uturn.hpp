@@ -492,8 +492,11 @@ struct RunOptions {
     const std::uint64_t *step_bytes = nullptr;
     /**
      * A plan of several sweeps: run() does the first forward and sweep 1,
-     * Executor::sweep() each further one (uturn_executor_sweep()). Not
-     * with progress callbacks here (they would outlive run()'s call).
+     * Executor::sweep() each further one (uturn_executor_sweep()). The
+     * Plan and the model's state must outlive the held trajectory (until
+     * the last sweep or release()): run() on a temporary Plan leaves it
+     * dangling. Not with progress callbacks here (they would outlive
+     * run()'s call).
      */
     bool sweeps_on_request = false;
 };

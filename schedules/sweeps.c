@@ -79,6 +79,18 @@ static uturn_status_t check(const uturn_plan_t *plan, uturn_error_t *error)
                            "the forward steps of one sweep over %llu steps "
                            "with %llu slots do not fit in 64 bits",
                            (unsigned long long)p->steps, (unsigned long long)s);
+    /* and every further sweep recomputes at least the n + 1 - s states
+     * no slot holds */
+    const uturn__u128 least =
+        (uturn__u128)uturn__bin_t(p->steps + 1, s) +
+        (uturn__u128)(p->sweeps - 1) * (p->steps + 1 - s);
+    if (least > UINT64_MAX)
+        return uturn__fail(error, UTURN_E_OVERFLOW,
+                           "%llu sweeps over %llu steps with %llu slots "
+                           "take more than 2^64 forward steps",
+                           (unsigned long long)p->sweeps,
+                           (unsigned long long)p->steps,
+                           (unsigned long long)s);
     uint64_t reverses;
     if (uturn__mul_u64(p->sweeps, p->steps, &reverses) != UTURN_OK)
         return uturn__fail(error, UTURN_E_OVERFLOW,

@@ -227,14 +227,22 @@ static uturn_status_t free_slot(uturn_validator_t *v, const uturn_action_t *a,
     return slot_set(v, a->slot, UTURN__EMPTY);
 }
 
-/* A slot held but not marked persistent (there is one when called). */
+/* The first slot held but not marked persistent (there is one when
+ * called): the dense ones, then those in the map. */
 static uint64_t unmarked(const uturn_validator_t *v)
 {
     for (size_t k = 0; k < v->slots_len; k++)
         if (v->slots[k] != UTURN__EMPTY &&
             uturn__slot_map_get(&v->marks, k) == 0)
             return (uint64_t)k;
-    return uturn__slot_map_first(&v->far);
+    uint64_t first = UTURN_NONE;
+    for (size_t i = 0; i < v->far.cap; i++) {
+        const uint64_t k = v->far.keys[i];
+        if (v->far.vals[i] != 0 && k < first &&
+            uturn__slot_map_get(&v->marks, k) == 0)
+            first = k;
+    }
+    return first;
 }
 
 /* A turn after the first: the previous sweep is complete, another is

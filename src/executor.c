@@ -271,6 +271,10 @@ static void finish_observed(struct uturn__run *run, uturn_stats_t *observed)
     s->unit_bytes       = ps->unit_bytes;
     s->lower_bound_cost = ps->lower_bound_cost;
     s->planning_seconds = ps->planning_seconds;
+    /* the sweeps run so far; the persistent checkpoints are all stored
+     * in the first forward, which sweep 1 follows */
+    s->sweeps     = run->report.sweeps_done;
+    s->persistent = run->report.sweeps_done != 0 ? ps->persistent : 0;
     uturn_level_stats_t seen[UTURN__MAX_LEVELS];
     memset(seen, 0, sizeof seen);
     seen[0].stores   = run->ex->memory_report.stores;
@@ -312,12 +316,11 @@ static void finish_report(struct uturn__run *run, uturn_status_t status,
 }
 
 /* Keep the run in the executor for its next sweep. */
-static uturn_status_t hold(uturn_executor_t *ex, const struct uturn__run *run)
+static uturn_status_t hold(uturn_executor_t *ex, struct uturn__run *run)
 {
     struct uturn__run *held = uturn__alloc(&ex->alloc, sizeof *held);
     if (held == NULL) {
-        struct uturn__run copy = *run;
-        uturn__run_release(&copy);
+        uturn__run_release(run);
         return uturn__fail(run->error, UTURN_E_NOMEM,
                            "out of memory to hold the trajectory for the "
                            "next sweep");
@@ -329,7 +332,7 @@ static uturn_status_t hold(uturn_executor_t *ex, const struct uturn__run *run)
 }
 
 /* Sweeps on request: whether the run stops after sweep 1; a plan of
- * several sweeps that cannot pause (a parsed one) runs them all. */
+ * several sweeps that cannot pause (a parsed one) is refused. */
 static uturn_status_t choose_on_request(struct uturn__run *run)
 {
     if (!run->options.sweeps_on_request || run->plan->stats.sweeps <= 1)
@@ -337,8 +340,9 @@ static uturn_status_t choose_on_request(struct uturn__run *run)
     if (run->plan->planner->pause_sweeps == NULL)
         return uturn__fail(run->error, UTURN_E_UNSUPPORTED,
                            "sweeps on request need a plan made by a "
-                           "planner; a parsed plan of several sweeps runs "
-                           "them all in one call");
+                           "planner; run a parsed plan of several sweeps "
+                           "without sweeps_on_request (every sweep in one "
+                           "call)");
     run->on_request = true;
     return UTURN_OK;
 }
@@ -358,6 +362,8 @@ static bool keep_or_release(struct uturn__run *run, uturn_status_t status,
     run->report.trajectory_held     = more;
     if (!more)
         uturn__run_release(run);
+    else /* what the held trajectory keeps */
+        run->report.held_after_bytes = run->ex->storage.bytes;
     return more;
 }
 
@@ -394,9 +400,11 @@ uturn_status_t uturn_executor_run(uturn_executor_t *executor,
     if (status == UTURN_OK)
         status = uturn__run_actions(&run);
     const bool kept = keep_or_release(&run, status, 0);
-    finish_report(&run, status, run.started, observed, report);
     if (kept)
         status = hold(executor, &run);
+    if (status != UTURN_OK) /* hold() could not keep it: released */
+        run.report.trajectory_held = false;
+    finish_report(&run, status, run.started, observed, report);
     return status;
 }
 

@@ -145,6 +145,14 @@ uturn_status_t uturn__run_prepare(struct uturn__run *run);
 void uturn__run_release(struct uturn__run *run);
 /* The region bytes a per-step plan's peak takes (run_peak.c). */
 uturn_status_t uturn__run_sized_need(struct uturn__run *run, uint64_t *need);
+/* The reverse steps of the whole run: n, or k n with k sweeps (the old
+ * progress callback's total). */
+static inline uint64_t uturn__run_reverse_total(const struct uturn__run *run)
+{
+    const uint64_t planned = run->plan->stats.reverse_steps;
+    return planned > run->steps && !run->online ? planned : run->steps;
+}
+
 /* Perform every action of the plan (run_loop.c); with on_request, those
  * up to the end of sweep 1. */
 uturn_status_t uturn__run_actions(struct uturn__run *run);

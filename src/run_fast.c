@@ -85,7 +85,7 @@ static uturn_status_t old_progress(struct uturn__run *run, const struct fast *f,
         return UTURN_OK;
     const int stop =
         run->options.progress(run->options.progress_user, f->reversed,
-                              run->steps);
+                              uturn__run_reverse_total(run));
     return stop == 0 ? UTURN_OK
                      : uturn__run_callback_failed(run, "progress", step, stop);
 }

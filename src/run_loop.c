@@ -382,7 +382,8 @@ static uturn_status_t reverse(struct uturn__run *run, const uturn_action_t *a)
     if (run->options.progress == NULL || (done % every != 0 && a->step != 0))
         return UTURN_OK;
     const int stop =
-        run->options.progress(run->options.progress_user, done, run->steps);
+        run->options.progress(run->options.progress_user, done,
+                              uturn__run_reverse_total(run));
     return stop == 0 ? UTURN_OK
                      : uturn__run_callback_failed(run, "progress", a->step, stop);
 }
@@ -496,12 +497,9 @@ void uturn__run_start_counters(struct uturn__run *run)
     run->countdown = 1;
     run->weight    = 1;
     run->random    = 0x9e3779b97f4a7c15u;
-    /* k n reverse steps with k sweeps */
-    const uint64_t reverses = run->plan->stats.reverse_steps > run->steps
-                                  ? run->plan->stats.reverse_steps
-                                  : run->steps;
     run->work_total = run->online ? UTURN_NONE
-                                  : run->plan->stats.forward_cost + reverses;
+                                  : run->plan->stats.forward_cost +
+                                        uturn__run_reverse_total(run);
     run->work_every = run->options.on_progress_every != 0 ? run->options
                                                                 .on_progress_every
                       : run->online ? 1000 /* the total is unknown */

@@ -8,12 +8,16 @@
  * the issue's reference figures; and a validation walk of every plan.
  */
 #define _POSIX_C_SOURCE 200809L
+#include "counting_alloc.h"
+
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <uturn.h>
+
+#include "stats_equal.h"
 
 #define INF UINT64_MAX
 
@@ -469,6 +473,13 @@ Test(sweeps, refusals_name_the_limit)
     p.sweeps = 4;
     cr_assert_eq(uturn_plan_create(&p, NULL, &plan, &e), UTURN_E_OVERFLOW);
     cr_assert(strstr(e.message, "one sweep") != NULL, "%s", e.message);
+    /* one sweep fits, but every further one recomputes n + 1 - s states
+     * at least: 2^20 of them pass 2^64, refused before any search */
+    p.steps  = ((uint64_t)1 << 44) - 1;
+    p.slots  = 1024;
+    p.sweeps = (uint64_t)1 << 20;
+    cr_assert_eq(uturn_plan_create(&p, NULL, &plan, &e), UTURN_E_OVERFLOW);
+    cr_assert(strstr(e.message, "more than 2^64") != NULL, "%s", e.message);
 }
 
 /* ---- the executor: k sweeps, k functionals, each gradient bitwise ---- */
@@ -606,7 +617,7 @@ Test(sweeps, the_executor_gives_each_sweep_its_store_all_gradient)
     run_chain(plan, &got, 0, &seen);
     uturn_plan_stats(plan, &planned);
     cr_assert_eq(got.turns, k);
-    cr_assert_eq(seen.forward_steps, planned.forward_steps);
+    stats_expect_equal(&seen, &planned, "every sweep in one run");
     cr_assert_eq(seen.reverse_steps, k * n);
     /* truth: one store-all sweep per functional, each a fresh run */
     for (uint64_t j = 0; j < k; j++) {
@@ -664,10 +675,8 @@ Test(sweeps, on_request_each_sweep_when_asked)
         forward += r.sweep_forward_steps;
         cr_assert_eq(seen.forward_steps, forward);
     }
-    cr_assert_eq(seen.forward_steps, planned.forward_steps);
+    stats_expect_equal(&seen, &planned, "the last sweep on request");
     cr_assert_eq(seen.reverse_steps, k * n);
-    cr_assert_eq(seen.stores, planned.stores);
-    cr_assert_eq(seen.frees, planned.frees);
     /* the trajectory is gone: a fifth sweep is refused */
     uturn_error_t e;
     uturn_error_init(&e);
@@ -749,6 +758,112 @@ Test(sweeps, a_held_trajectory_is_kept_within_the_budget_and_released)
                  UTURN_E_INVALID_ARG);
     cr_assert_eq(uturn_executor_run(ex, plan, &m, NULL, NULL, NULL, NULL),
                  UTURN_OK); /* a whole run again, all sweeps at once */
+    uturn_executor_free(ex);
+    uturn_plan_free(plan);
+}
+
+/* The trajectory cannot be held (its allocation fails): the run says so
+ * in its status and its report, and nothing is left held. */
+Test(sweeps, a_trajectory_that_cannot_be_held_is_reported_released)
+{
+    uturn_plan_t *plan = make(50, 4, 2);
+    struct chain c;
+    counting_alloc_t counts;
+    memset(&counts, 0, sizeof counts);
+    uturn_allocator_t alloc = counting_allocator(&counts);
+    uturn_executor_t *ex    = NULL;
+    cr_assert_eq(uturn_executor_create(&alloc, &ex, NULL), UTURN_OK);
+    uturn_run_options_t o;
+    uturn_run_options_init(&o);
+    o.sweeps_on_request   = true;
+    const uturn_model_t m = chain_model(&c);
+    start_chain(&c, 0);
+    cr_assert_eq(uturn_executor_run(ex, plan, &m, &o, NULL, NULL, NULL),
+                 UTURN_OK);
+    const uint64_t hold_at = counts.total_allocs; /* the run's last */
+    uturn_executor_free(ex);
+    memset(&counts, 0, sizeof counts);
+    counts.fail_at = hold_at;
+    cr_assert_eq(uturn_executor_create(&alloc, &ex, NULL), UTURN_OK);
+    start_chain(&c, 0);
+    uturn_report_t r;
+    uturn_report_init(&r);
+    cr_assert_eq(uturn_executor_run(ex, plan, &m, &o, NULL, &r, NULL),
+                 UTURN_E_NOMEM);
+    cr_assert(!r.trajectory_held && r.status == UTURN_E_NOMEM);
+    cr_assert_eq(uturn_executor_sweep(ex, &m, NULL, NULL, NULL),
+                 UTURN_E_INVALID_ARG);
+    cr_assert_eq(uturn_executor_run(ex, plan, &m, NULL, NULL, NULL, NULL),
+                 UTURN_OK);
+    uturn_executor_free(ex);
+    cr_assert_eq(counts.live_blocks, 0);
+    uturn_plan_free(plan);
+}
+
+static uint64_t progress_total;
+
+static int note_total(void *user, uint64_t reversed, uint64_t steps)
+{
+    (void)user;
+    cr_assert_leq(reversed, steps);
+    progress_total = steps;
+    return 0;
+}
+
+Test(sweeps, the_old_progress_counts_every_sweep)
+{
+    uturn_plan_t *plan = make(10, 3, 3);
+    struct chain c;
+    uturn_executor_t *ex = NULL;
+    cr_assert_eq(uturn_executor_create(NULL, &ex, NULL), UTURN_OK);
+    uturn_run_options_t o;
+    uturn_run_options_init(&o);
+    o.progress            = note_total;
+    const uturn_model_t m = chain_model(&c);
+    start_chain(&c, 0);
+    cr_assert_eq(uturn_executor_run(ex, plan, &m, &o, NULL, NULL, NULL),
+                 UTURN_OK);
+    cr_assert_eq(progress_total, 30);
+    uturn_executor_free(ex);
+    uturn_plan_free(plan);
+}
+
+Test(sweeps, the_unmarked_slot_is_named_past_2_to_the_20)
+{
+    char m[256];
+    cr_assert_eq(check_text("uturn-plan 1\nsteps 1\nslots 3000001\nsweeps 2\n"
+                            "store 0 1048576\npersist 1048576\nadvance 0 1\n"
+                            "store 1 3000000\nturn\nrestore 0 1048576\n"
+                            "reverse 0\n",
+                            m),
+                 UTURN_E_INVALID_PLAN);
+    cr_assert(strstr(m, "slot 3000000 holds x_1") != NULL, "%s", m);
+}
+
+Test(sweeps, a_parsed_plan_of_several_sweeps_runs_whole_not_on_request)
+{
+    const char text[] = HEAD "store 0 0\npersist 0\n" SWEEP SWEEP "free 0\n";
+    uturn_plan_t *plan = NULL;
+    cr_assert_eq(uturn_plan_parse(text, strlen(text), NULL, &plan, NULL),
+                 UTURN_OK);
+    struct chain c;
+    uturn_executor_t *ex = NULL;
+    cr_assert_eq(uturn_executor_create(NULL, &ex, NULL), UTURN_OK);
+    uturn_run_options_t o;
+    uturn_run_options_init(&o);
+    o.sweeps_on_request   = true;
+    const uturn_model_t m = chain_model(&c);
+    uturn_error_t e;
+    uturn_error_init(&e);
+    start_chain(&c, 0);
+    cr_assert_eq(uturn_executor_run(ex, plan, &m, &o, NULL, NULL, &e),
+                 UTURN_E_UNSUPPORTED);
+    cr_assert(strstr(e.message, "parsed plan") != NULL, "%s", e.message);
+    cr_assert_eq(c.turns, 0); /* refused before any callback */
+    start_chain(&c, 0);
+    cr_assert_eq(uturn_executor_run(ex, plan, &m, NULL, NULL, NULL, NULL),
+                 UTURN_OK);
+    cr_assert_eq(c.turns, 2);
     uturn_executor_free(ex);
     uturn_plan_free(plan);
 }

@@ -144,12 +144,13 @@ void cli_print_stats(FILE *out, const char *planner, const uturn_stats_t *s,
 void cli_print_action_json(FILE *out, const uturn_action_t *a)
 {
     fprintf(out, "{\"op\": \"%s\"", uturn_op_name(a->op));
-    if (a->op != UTURN_OP_TURN && a->op != UTURN_OP_FREE)
+    if (a->op != UTURN_OP_TURN && a->op != UTURN_OP_FREE &&
+        a->op != UTURN_OP_PERSIST)
         fprintf(out, ", \"step\": %llu", (unsigned long long)a->step);
     if (a->op == UTURN_OP_ADVANCE)
         fprintf(out, ", \"step_end\": %llu", (unsigned long long)a->step_end);
     if (a->op == UTURN_OP_STORE || a->op == UTURN_OP_RESTORE ||
-        a->op == UTURN_OP_FREE)
+        a->op == UTURN_OP_FREE || a->op == UTURN_OP_PERSIST)
         fprintf(out, ", \"slot\": %llu", (unsigned long long)a->slot);
     fputc('}', out);
 }
@@ -171,6 +172,10 @@ int cli_print_plan_json(FILE *out, const uturn_plan_t *plan)
             uturn_planner_name(p.planner), (unsigned long long)s.steps,
             (unsigned long long)s.slots, (unsigned long long)s.slot_bytes,
             (unsigned long long)s.budget_bytes);
+    if (s.sweeps > 1)
+        fprintf(out, ", \"sweeps\": %llu, \"persistent\": %llu",
+                (unsigned long long)s.sweeps,
+                (unsigned long long)s.persistent);
     if (p.planner == UTURN_PLANNER_DP)
         cli_dp_print(out, &s, CLI_DP_JSON);
     fputs(", \"actions\": [", out);

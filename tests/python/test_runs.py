@@ -1353,6 +1353,31 @@ class Sweeps(Case):
             self.assertEqual(chain.turned, 3)
             self.refused(ValueError, ex.sweep, "no trajectory is held")
 
+    def test_the_plan_stays_in_use_while_held(self):
+        chain = Chain()
+        prob = uturn.problem(20, planner="revolve", slots=3, sweeps=2)
+        with uturn.Executor() as ex:
+            plan = uturn.Plan.create(prob)
+            ex.run(plan, chain.state, chain.forward, chain.turn,
+                   chain.adjoint, sweeps_on_request=True)
+            self.refused(ValueError, plan.close, "held for further sweeps")
+            ex.sweep()  # the last: the plan is free again
+            plan.close()
+
+    def test_a_refused_sweep_changes_nothing(self):
+        chain = Chain()
+        prob = uturn.problem(20, planner="revolve", slots=3, sweeps=3)
+        with uturn.Executor() as ex, uturn.Plan.create(prob) as plan:
+            ex.run(plan, chain.state, chain.forward, chain.turn,
+                   chain.adjoint, sweeps_on_request=True)
+            other = []
+            self.refused(ValueError, lambda: ex.sweep(
+                turn=lambda: other.append(1), adjoint=5), "adjoint")
+            ex.sweep()
+            self.assertEqual(other, [])
+            self.assertEqual(chain.turned, 2)
+            ex.release()
+
     def test_release_drops_the_trajectory(self):
         chain = Chain()
         prob = uturn.problem(20, planner="revolve", slots=3, sweeps=4)

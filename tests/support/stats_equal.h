@@ -37,6 +37,8 @@ static inline void stats_expect_equal(const uturn_stats_t *a,
     STATS_FIELD(a, b, exact, what);
     STATS_FIELD(a, b, unit_bytes, what);
     STATS_FIELD(a, b, lower_bound_cost, what);
+    STATS_FIELD(a, b, sweeps, what);
+    STATS_FIELD(a, b, persistent, what);
     cr_assert(a->recompute_factor == b->recompute_factor,
               "%s: recompute_factor %.17g, not %.17g", what,
               a->recompute_factor, b->recompute_factor);

@@ -106,11 +106,12 @@ forward_record=None, sweeps_on_request=False) -> (observed Stats, Report):
 - ``sweeps_on_request``: with a plan of several sweeps
   (problem(..., sweeps=k)), run the first forward and sweep 1 only and
   keep the trajectory; Executor.sweep(turn=None, adjoint=None) runs each
-  further sweep (with other turn or adjoint callables if given; the
-  forward stays the run's) and returns (observed, report) with
-  report.sweeps_done, sweep_forward_steps and trajectory_held;
-  Executor.release() drops it early. Without it, run() does every sweep
-  (turn is called once per sweep).
+  further sweep (a callable given replaces the run's for that sweep and
+  the later ones; the forward stays the run's) and returns (observed,
+  report) with report.sweeps_done, sweep_forward_steps and
+  trajectory_held; Executor.release() drops it early. Until then the
+  plan stays in use (its close() is refused). Without it, run() does
+  every sweep (turn is called once per sweep).
 
 Plans, levels and the rest
 --------------------------

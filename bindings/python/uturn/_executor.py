@@ -283,6 +283,7 @@ class Executor:
                     result = run.call(handle, plan_handle, model, options)
                 if result[0] == 0 and result[2].trajectory_held:
                     self._held = (run, model, options, plan)
+                    plan._runs += 1  # in use until the trajectory goes
             finally:
                 if self._held is None or self._held[0] is not run:
                     run.release()
@@ -290,8 +291,9 @@ class Executor:
 
     def sweep(self, turn=None, adjoint=None):
         """The next sweep of a run started with sweeps_on_request=True:
-        its turn() then adjoint(step) for n-1 .. 0 (the run's callbacks,
-        or those given here; the forward stays the run's). Returns
+        its turn() then adjoint(step) for n-1 .. 0 (the run's callbacks;
+        one given here replaces the run's for this sweep and the later
+        ones; the forward stays the run's). Returns
         (observed Stats of the whole run so far, Report); the trajectory
         is released after the plan's last sweep or a failure."""
         if self._held is None:
@@ -299,9 +301,9 @@ class Executor:
                              "a plan of several sweeps with "
                              "sweeps_on_request=True")
         run, model = self._held[0], self._held[1]
-        for name, fn in (("turn", turn), ("adjoint", adjoint)):
-            if _checks.callable_or_none(name, fn) is not None:
-                run.fns[name] = fn
+        given = {name: _checks.callable_or_none(name, fn)
+                 for name, fn in (("turn", turn), ("adjoint", adjoint))}
+        run.fns.update((k, fn) for k, fn in given.items() if fn is not None)
         result = None
         try:
             with self._run_scope(run.calls):
@@ -309,9 +311,16 @@ class Executor:
         finally:
             if result is not None and not (result[0] == 0 and
                                            result[2].trajectory_held):
-                self._held = None  # the library released it
-                run.release()
+                self._drop_held()  # the library released it
         return run.outcome(*result)
+
+    def _drop_held(self):
+        """Let go of a held trajectory's Python side: its callbacks and
+        its plan (no longer in use)."""
+        run, plan = self._held[0], self._held[3]
+        self._held = None
+        run.release()
+        plan._runs -= 1
 
     def release(self):
         """Drop a trajectory held for further sweeps (a no-op when none
@@ -322,8 +331,7 @@ class Executor:
         if self._handle:
             lib.uturn_executor_release(self._handle)
         if self._held is not None:
-            self._held[0].release()
-            self._held = None
+            self._drop_held()
 
     def close(self):
         """Free the executor and its storage. Closing twice is fine;
@@ -334,7 +342,8 @@ class Executor:
         if self._handle:
             self._free(self._handle)  # it releases a held trajectory
             self._handle = None
-        self._held = None
+        if self._held is not None:
+            self._drop_held()
 
     def __enter__(self):
         return self

@@ -165,8 +165,10 @@ class Plan:
         """Free the plan (and end its actions() iterators). Closing twice
         is fine; closing during a run that uses the plan is ValueError."""
         if self._runs:
-            raise ValueError("uturn: the plan is in use by a run; close it "
-                             "after Executor.run() returns")
+            raise ValueError("uturn: the plan is in use by a run, or by a "
+                             "trajectory held for further sweeps; close it "
+                             "after Executor.run() returns (and after the "
+                             "last Executor.sweep() or release())")
         for cursor in list(self._cursors):
             cursor.free()
         if self._handle:
