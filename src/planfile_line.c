@@ -243,7 +243,13 @@ static uturn_status_t start_actions(struct uturn__planfile *p)
     uturn__hash_array(&p->hash, p->step_costs, pr->steps);
     if (pr->sweeps > 1) /* plans of one sweep keep their fingerprints */
         uturn__hash_u64(&p->hash, pr->sweeps);
-    for (uint64_t k = 0; k < p->level_count; k++) { /* version 2 only */
+    /* Levels that version 1 cannot say (uturn_plan_write() writes one
+     * level of no cost as version 1): a plan's text stays a fixed point */
+    const bool costed = p->level_count == 1 &&
+                        (p->levels[0].write_cost != 0 ||
+                         p->levels[0].read_cost != 0);
+    for (uint64_t k = 0; (p->level_count > 1 || costed) && k < p->level_count;
+         k++) {
         uturn__hash_u64(&p->hash, p->levels[k].slots);
         uturn__hash_u64(&p->hash, p->levels[k].write_cost);
         uturn__hash_u64(&p->hash, p->levels[k].read_cost);
