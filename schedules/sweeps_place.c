@@ -21,7 +21,8 @@ static uint64_t sat_mul(uint64_t a, uint64_t b)
     return __builtin_mul_overflow(a, b, &p) ? INF : p;
 }
 
-/* Slots of segment i in the last sweep, and in the others (c). */
+/* c: the slots of each segment in every sweep but the last (its base
+ * and the s - m scratch slots). */
 static uint64_t scratch_c(const struct uturn__sw_layout *x)
 {
     return x->s - x->m + 1;
