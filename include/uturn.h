@@ -283,6 +283,14 @@ typedef enum uturn_dp_mode {
  * UTURN_SWEEPS_MAX_SLOTS effective slots (min(slots, steps + 1)) and
  * UTURN_SWEEPS_MAX sweeps; more is UTURN_E_UNSUPPORTED. The counts are
  * totals over the first forward and every sweep (reverse_steps = k n).
+ * `sweeps` = UTURN_SWEEPS_UNBOUNDED leaves the number open: the plan is
+ * placed for the steady state (the least forward steps per further
+ * sweep), its actions are the first forward, sweep 1 and the frees of
+ * its persistent checkpoints (as if the caller stopped there), and a run
+ * with sweeps_on_request takes each further sweep on request until
+ * uturn_executor_release(); its stats count that stream (sweeps is
+ * UTURN_SWEEPS_UNBOUNDED) and sweep_forward_steps is what each further
+ * sweep takes.
  * Since: 0.1
  */
 typedef struct uturn_problem {
@@ -335,6 +343,9 @@ typedef struct uturn_problem {
 #define UTURN_SWEEPS_MAX_SLOTS 1024
 /** Most sweeps of one plan. Since: 0.3 */
 #define UTURN_SWEEPS_MAX (1u << 20)
+/** uturn_problem_t.sweeps: as many sweeps as asked for, one at a time
+ *  (sweeps on request), until the trajectory is released. Since: 0.3 */
+#define UTURN_SWEEPS_UNBOUNDED UINT64_MAX
 
 /**
  * One level of slot storage: memory (level 0), then a local disk, a
@@ -496,6 +507,11 @@ typedef struct uturn_stats {
     /* Appended in 0.3: several sweeps (see uturn_problem_t.sweeps). */
     uint64_t sweeps;     /* reverse sweeps (1 for a plan of one) */
     uint64_t persistent; /* checkpoints read by a later sweep */
+    /* forward steps of each sweep that keeps the persistent checkpoints,
+     * after the first (every further sweep of an unbounded plan); 0 for
+     * a plan of one sweep and for parsed plans; a run's observed stats
+     * give the plan's (each sweep's own is in its report) */
+    uint64_t sweep_forward_steps;
 } uturn_stats_t;
 
 /**

@@ -24,6 +24,8 @@ struct state {
     uint64_t seg;   /* the segment being walked */
     bool walking, first;
     bool pausing, paused; /* sweeps on request (planner.h) */
+    bool done;            /* the stream has ended */
+    uint64_t freeing;     /* unbounded: the next base to free, then done */
     struct uturn__rv_node cur;
     uint64_t depth, ws;
     bool live;
@@ -41,6 +43,9 @@ static void data_free(uturn_plan_t *plan)
     }
     plan->data = NULL;
 }
+
+static uturn_status_t check_counts(const uturn_problem_t *p, uint64_t s,
+                                   uturn_error_t *error);
 
 /* What revolve refuses, in revolve's order, then the limits of several
  * sweeps for s effective slots. */
@@ -67,11 +72,22 @@ static uturn_status_t check(const uturn_plan_t *plan, uturn_error_t *error)
                            "this one has %llu",
                            (unsigned long long)UTURN__SWEEPS_MAX_SLOTS,
                            (unsigned long long)s);
-    if (p->sweeps > UTURN__SWEEPS_MAX)
+    return check_counts(p, s, error);
+}
+
+/* What cannot be counted in 64 bits, refused before trying every m. An
+ * unbounded plan counts the first forward and sweep 1 (k = 1 here). */
+static uturn_status_t check_counts(const uturn_problem_t *p, uint64_t s,
+                                   uturn_error_t *error)
+{
+    const bool open = p->sweeps == UTURN_SWEEPS_UNBOUNDED;
+    if (p->sweeps > UTURN__SWEEPS_MAX && !open)
         return uturn__fail(error, UTURN_E_UNSUPPORTED,
-                           "plans take at most %llu sweeps; %llu asked",
+                           "plans take at most %llu sweeps; %llu asked (or "
+                           "UTURN_SWEEPS_UNBOUNDED)",
                            (unsigned long long)UTURN__SWEEPS_MAX,
                            (unsigned long long)p->sweeps);
+    const uint64_t k = open ? 1 : p->sweeps;
     /* the first sweep alone takes revolve's t(n+1, s): refuse at once
      * what cannot fit, before trying every m */
     if (uturn__bin_t(p->steps + 1, s) == UINT64_MAX)
@@ -81,18 +97,16 @@ static uturn_status_t check(const uturn_plan_t *plan, uturn_error_t *error)
                            (unsigned long long)p->steps, (unsigned long long)s);
     /* and every further sweep recomputes at least the n + 1 - s states
      * no slot holds */
-    const uturn__u128 least =
-        (uturn__u128)uturn__bin_t(p->steps + 1, s) +
-        (uturn__u128)(p->sweeps - 1) * (p->steps + 1 - s);
+    const uturn__u128 least = (uturn__u128)uturn__bin_t(p->steps + 1, s) +
+                              (uturn__u128)(k - 1) * (p->steps + 1 - s);
     if (least > UINT64_MAX)
         return uturn__fail(error, UTURN_E_OVERFLOW,
                            "%llu sweeps over %llu steps with %llu slots "
                            "take more than 2^64 forward steps",
                            (unsigned long long)p->sweeps,
-                           (unsigned long long)p->steps,
-                           (unsigned long long)s);
+                           (unsigned long long)p->steps, (unsigned long long)s);
     uint64_t reverses;
-    if (uturn__mul_u64(p->sweeps, p->steps, &reverses) != UTURN_OK)
+    if (uturn__mul_u64(k, p->steps, &reverses) != UTURN_OK)
         return uturn__fail(error, UTURN_E_OVERFLOW,
                            "%llu sweeps of %llu steps: the reverse steps "
                            "do not fit in 64 bits",
@@ -133,7 +147,8 @@ static uturn_status_t prepare(uturn_plan_t *plan, uturn_error_t *error)
     if (d != NULL) {
         plan->data      = d;
         plan->data_free = data_free;
-        d->x   = (struct uturn__sw_layout){n, s, p->sweeps, 1, NULL, 0};
+        d->x            = (struct uturn__sw_layout){
+                       n, s, p->sweeps, 1, NULL, 0, p->sweeps == UTURN_SWEEPS_UNBOUNDED};
         d->x.L = uturn__alloc_zeroed(&plan->alloc, s, sizeof *d->x.L);
         d->p   = uturn__alloc_zeroed(&plan->alloc, s, sizeof *d->p);
     }
@@ -184,12 +199,18 @@ static size_t first_forward(struct state *st, uturn_action_t *out,
     return count;
 }
 
+/* Sweep st->sweep is the plan's last (never for an unbounded plan). */
+static bool last_sweep(const struct state *st)
+{
+    return !st->d->x.steady && st->sweep == st->d->x.k;
+}
+
 /* Put the walker at segment st->seg of sweep st->sweep. */
 static void begin_segment(struct state *st)
 {
     const struct uturn__sw_layout *x = &st->d->x;
     const uint64_t i = st->seg, top = x->m - 1;
-    const bool last     = st->sweep == x->k;
+    const bool last     = last_sweep(st);
     const uint64_t c    = last && i != top ? x->s - i : x->s - x->m + 1;
     st->cur             = uturn__rv_node_of(st->d->p[i], x->L[i], c);
     st->ws              = st->cur.c;
@@ -209,9 +230,25 @@ static bool next_segment(struct state *st)
         st->seg -= 1;
         return true;
     }
+    st->done = last_sweep(st);
     st->sweep += 1;
     st->seg = st->d->x.m - 1;
-    return st->sweep <= st->d->x.k;
+    return !st->done;
+}
+
+/* The end of a sweep: pause there (sweeps on request, another to come),
+ * or end an unbounded plan's stream with a free of each base. */
+static size_t sweep_end(struct state *st, uturn_action_t *out, size_t capacity)
+{
+    size_t count = 0;
+    if (st->pausing && !last_sweep(st)) {
+        st->paused = true;
+        return 0;
+    }
+    while (st->d->x.steady && st->freeing < st->d->x.m && count < capacity)
+        count += uturn__put(out + count, UTURN_OP_FREE, 0, 0, st->freeing++);
+    st->done = st->d->x.steady && st->freeing == st->d->x.m;
+    return count;
 }
 
 static size_t walk(struct state *st, uturn_action_t *out, size_t capacity)
@@ -222,11 +259,11 @@ static size_t walk(struct state *st, uturn_action_t *out, size_t capacity)
     const uint64_t last       = top ? x->n : UINT64_MAX;
     struct uturn__rv_walker w = {st->cur,  st->stack, st->depth,
                                  st->ws,   last,      st->map,
-                                 st->live, false,     st->sweep < x->k};
-    const size_t count = uturn__rv_walk_fill_mapped(&w, out, capacity);
-    st->cur            = w.cur;
-    st->depth          = w.depth;
-    st->live           = w.live;
+                                 st->live, false,     !last_sweep(st)};
+    const size_t count        = uturn__rv_walk_fill_mapped(&w, out, capacity);
+    st->cur                   = w.cur;
+    st->depth                 = w.depth;
+    st->live                  = w.live;
     if (w.done)
         st->walking = false;
     return count;
@@ -245,17 +282,18 @@ static size_t fill(void *state, uturn_action_t *restrict out, size_t capacity)
         st->seg   = st->d->x.m - 1;
         begin_segment(st);
     }
-    while (st->sweep <= st->d->x.k && count + 3 <= capacity) {
+    while (!st->done && !st->paused && count + 3 <= capacity) {
+        if (!st->walking && st->seg == 0 && (st->pausing || st->d->x.steady) &&
+            !last_sweep(st)) {
+            count += sweep_end(st, out + count, capacity - count);
+            if (st->paused || st->done || st->freeing != 0)
+                break;
+        }
         if (!st->walking && !next_segment(st))
             break;
         if (!st->walking)
             begin_segment(st);
         count += walk(st, out + count, capacity - count);
-        if (!st->walking && st->seg == 0 && st->pausing &&
-            st->sweep < st->d->x.k) {
-            st->paused = true; /* at the end of a sweep, not the last */
-            break;
-        }
     }
     return count;
 }
@@ -270,9 +308,15 @@ static bool paused(const void *state)
     return ((const struct state *)state)->paused;
 }
 
+/* On from a pause at a sweep's end: the next sweep's top segment. */
 static void resume(void *state)
 {
-    ((struct state *)state)->paused = false;
+    struct state *st = state;
+    if (!st->paused)
+        return;
+    st->paused = false;
+    if (next_segment(st))
+        begin_segment(st);
 }
 
 /* What decides the stream: the steps, effective slots and sweeps. */

@@ -37,10 +37,14 @@ struct uturn__sw_layout {
     uint64_t n, s, k, m;
     uint64_t *L;     /* m lengths, each >= 1, summing to n + 1 */
     uint64_t lambda; /* the placement's level: a hint in, the level out */
+    /* sweeps unbounded: placed for the steady state, the least
+     * sum of t(L_i, c) (what each further sweep takes); k is unused */
+    bool steady;
 };
 
-/* The forward steps of a layout (the formula above), or UINT64_MAX when
- * they pass 64 bits. */
+/* The forward steps of a layout (the formula above; steady: of one
+ * further sweep, the sum of t(L_i, c)), or UINT64_MAX when they pass 64
+ * bits. */
 uint64_t uturn__sw_cost(const struct uturn__sw_layout *x);
 
 /* The least-cost lengths for x->m (1 <= m <= min(s, n + 1)) into x->L

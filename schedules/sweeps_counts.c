@@ -3,7 +3,8 @@
  * generating it: the first forward, then each sweep's segment walks, each
  * a revolve plan for its segment (revolve_stats.c) less the store of its
  * base, plus a restore of the base when the walk does not start from it
- * live, less the base's free in every sweep but the last.
+ * live, less the base's free in every sweep but the last. An unbounded
+ * plan's stream is the first forward, sweep 1 and a free of each base.
  */
 #include "revolve_node.h"
 #include "sweeps.h"
@@ -54,25 +55,42 @@ static void add(struct sum *s, const struct walk *w, uint64_t times,
         s->peak = held + w->peak;
 }
 
-/* Sweep 1, the middle sweeps (k - 2 of them) and the last. */
-static uturn_status_t sweeps(const struct uturn__sw_layout *x, struct sum *s)
+enum pass { FIRST, MIDDLE, LAST };
+
+/* `times` sweeps of one kind: sweep 1 (its top segment starts from the
+ * live state), a middle one, or the last (which frees each base). */
+static uturn_status_t one_kind(const struct uturn__sw_layout *x, enum pass pass,
+                               uint64_t times, struct sum *s)
 {
     const uint64_t m = x->m, c = x->s - m + 1, top = m - 1;
+    const bool last = pass == LAST;
     struct walk w;
-    for (int pass = 0; pass < 3; pass++) {
-        const uint64_t times = pass == 1 ? x->k - 2 : 1;
-        const bool last      = pass == 2;
-        if (walk_counts(x->L[top], c, pass == 0, !last, &w) != UTURN_OK)
+    if (walk_counts(x->L[top], c, pass == FIRST, !last, &w) != UTURN_OK)
+        return UTURN_E_OVERFLOW;
+    add(s, &w, times, m - 1);
+    for (uint64_t i = 0; i < top; i++) {
+        const uint64_t slots = last ? x->s - i : c;
+        if (walk_counts(x->L[i], slots, false, !last, &w) != UTURN_OK)
             return UTURN_E_OVERFLOW;
-        add(s, &w, times, m - 1);
-        for (uint64_t i = 0; i < top; i++) {
-            const uint64_t slots = last ? x->s - i : c;
-            if (walk_counts(x->L[i], slots, false, !last, &w) != UTURN_OK)
-                return UTURN_E_OVERFLOW;
-            add(s, &w, times, last ? i : m - 1);
-        }
+        add(s, &w, times, last ? i : m - 1);
     }
     return UTURN_OK;
+}
+
+/* Sweep 1, then the middle sweeps (k - 2) and the last; an unbounded
+ * plan's stream ends after sweep 1 with a free of each base. */
+static uturn_status_t sweeps(const struct uturn__sw_layout *x, struct sum *s)
+{
+    if (one_kind(x, FIRST, 1, s) != UTURN_OK)
+        return UTURN_E_OVERFLOW;
+    if (x->steady) {
+        s->frees += x->m;
+        s->actions += x->m;
+        return UTURN_OK;
+    }
+    if (one_kind(x, MIDDLE, x->k - 2, s) != UTURN_OK)
+        return UTURN_E_OVERFLOW;
+    return one_kind(x, LAST, 1, s);
 }
 
 uturn_status_t uturn__sw_counts(const struct uturn__sw_layout *x,
@@ -81,19 +99,23 @@ uturn_status_t uturn__sw_counts(const struct uturn__sw_layout *x,
     struct sum s = {0, x->m, 0, 0, 3 * (u128)x->m - 1, x->m};
     for (uint64_t i = 0; i + 1 < x->m; i++)
         s.forward += x->L[i]; /* the first forward */
-    if (sweeps(x, &s) != UTURN_OK)
+    struct sum middle = {0, 0, 0, 0, 0, 0};
+    if (sweeps(x, &s) != UTURN_OK ||
+        one_kind(x, MIDDLE, 1, &middle) != UTURN_OK)
         return UTURN_E_OVERFLOW;
-    const u128 reverses = (u128)x->k * x->n;
+    const u128 reverses = (u128)(x->steady ? 1 : x->k) * x->n;
     if (s.forward > UINT64_MAX || s.stores > UINT64_MAX ||
         s.restores > UINT64_MAX || s.frees > UINT64_MAX ||
-        s.actions > UINT64_MAX || reverses > UINT64_MAX)
+        s.actions > UINT64_MAX || reverses > UINT64_MAX ||
+        middle.forward > UINT64_MAX)
         return UTURN_E_OVERFLOW;
-    out->forward_steps = (uint64_t)s.forward;
-    out->stores        = (uint64_t)s.stores;
-    out->restores      = (uint64_t)s.restores;
-    out->frees         = (uint64_t)s.frees;
-    out->actions       = (uint64_t)s.actions;
-    out->peak_slots    = s.peak;
-    out->reverse_steps = (uint64_t)reverses;
+    out->sweep_forward_steps = (uint64_t)middle.forward;
+    out->forward_steps       = (uint64_t)s.forward;
+    out->stores              = (uint64_t)s.stores;
+    out->restores            = (uint64_t)s.restores;
+    out->frees               = (uint64_t)s.frees;
+    out->actions             = (uint64_t)s.actions;
+    out->peak_slots          = s.peak;
+    out->reverse_steps       = (uint64_t)reverses;
     return UTURN_OK;
 }

@@ -33,6 +33,8 @@ static uint64_t marginal(const struct uturn__sw_layout *x, uint64_t i,
                          uint64_t L)
 {
     const uint64_t c = scratch_c(x);
+    if (x->steady) /* every segment, every further sweep: t(L, c) */
+        return uturn__bin_rep(L, c);
     if (i == x->m - 1)
         return sat_mul(x->k, uturn__bin_rep(L, c));
     const uint64_t mid = sat_mul(x->k - 1, uturn__bin_rep(L, c));
@@ -129,7 +131,13 @@ uint64_t uturn__sw_place(struct uturn__sw_layout *x)
 uint64_t uturn__sw_cost(const struct uturn__sw_layout *x)
 {
     const uint64_t c = scratch_c(x);
-    uint64_t cost    = sat_mul(x->k, uturn__bin_t(x->L[x->m - 1], c));
+    if (x->steady) {
+        uint64_t cost = 0;
+        for (uint64_t i = 0; i < x->m; i++)
+            cost = uturn__sat_add(cost, uturn__bin_t(x->L[i], c));
+        return cost;
+    }
+    uint64_t cost = sat_mul(x->k, uturn__bin_t(x->L[x->m - 1], c));
     for (uint64_t i = 0; i + 1 < x->m; i++) {
         const uint64_t mid = sat_mul(x->k - 1, uturn__bin_t(x->L[i], c));
         cost               = uturn__sat_add(cost, x->L[i]);

@@ -193,7 +193,7 @@ static uturn_status_t end_rules(uturn_validator_t *v, uint64_t line,
                               v->next_reverse - 1,
                               "%s: end of plan: step %llu is never reversed",
                               at, (unsigned long long)(v->next_reverse - 1));
-    if (v->sweep < v->sweeps)
+    if (v->sweep < v->sweeps && v->sweeps != UTURN_SWEEPS_UNBOUNDED)
         return uturn__fail_at(error, UTURN_E_INVALID_PLAN, v->index, line,
                               v->steps,
                               "%s: end of plan after sweep %llu of %llu", at,
@@ -224,7 +224,8 @@ uturn_status_t uturn__validator_finish_line(uturn_validator_t *v,
     s->recompute_factor =
         s->steps != 0 ? (double)s->forward_steps / (double)s->steps : 0.0;
     s->levels = v->level_count;
-    s->sweeps = v->sweep;
+    /* an unbounded plan's stream is sweep 1; its plan says unbounded */
+    s->sweeps = v->sweeps == UTURN_SWEEPS_UNBOUNDED ? v->sweeps : v->sweep;
     const bool fits = uturn__level_cost(s->forward_cost, v->levels,
                                         v->level_stats, v->level_count,
                                         &s->cost);
@@ -286,6 +287,7 @@ uturn_status_t uturn_plan_walk(const uturn_plan_t *plan,
         status = uturn__validator_push_line(v, &action, 0, error);
     if (status == UTURN_OK) {
         v->stats.fingerprint = plan->stats.fingerprint; /* its stream */
+        v->stats.sweep_forward_steps = plan->stats.sweep_forward_steps;
         status               = uturn_validator_finish(v, observed, error);
     }
 done:

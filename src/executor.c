@@ -275,6 +275,7 @@ static void finish_observed(struct uturn__run *run, uturn_stats_t *observed)
      * in the first forward, which sweep 1 follows */
     s->sweeps     = run->report.sweeps_done;
     s->persistent = run->report.sweeps_done != 0 ? ps->persistent : 0;
+    s->sweep_forward_steps = ps->sweep_forward_steps; /* the plan's */
     uturn_level_stats_t seen[UTURN__MAX_LEVELS];
     memset(seen, 0, sizeof seen);
     seen[0].stores   = run->ex->memory_report.stores;
@@ -355,9 +356,12 @@ static bool keep_or_release(struct uturn__run *run, uturn_status_t status,
     const struct uturn__planner *g = run->plan->planner;
     const bool more =
         status == UTURN_OK && run->on_request && g->paused(run->ex->gen);
-    if (status == UTURN_OK)
-        run->report.sweeps_done = run->on_request ? run->report.sweeps_done + 1
-                                                  : run->plan->stats.sweeps;
+    const uint64_t planned = run->plan->stats.sweeps;
+    if (status == UTURN_OK) /* an unbounded plan's stream is one sweep */
+        run->report.sweeps_done =
+            run->on_request                       ? run->report.sweeps_done + 1
+            : planned == UTURN_SWEEPS_UNBOUNDED ? 1
+                                                  : planned;
     run->report.sweep_forward_steps = run->seen.forward_steps - forward_before;
     run->report.trajectory_held     = more;
     if (!more)

@@ -165,6 +165,10 @@ static uturn_status_t header_line(struct uturn__planfile *p,
         return planner_header(p, &f[1]);
     if (h == UTURN__H_FINGERPRINT)
         return fingerprint_header(p, &f[1]);
+    if (h == UTURN__H_SWEEPS && is(&f[1], "unbounded")) {
+        p->problem.sweeps = UTURN_SWEEPS_UNBOUNDED;
+        return UTURN_OK;
+    }
     if (h == UTURN__H_SWEEPS)
         return number(p, &f[1], &p->problem.sweeps);
     uint64_t *const fields[] = {&p->problem.steps, &p->problem.slots,

@@ -39,7 +39,9 @@ static uturn_status_t write_header(const uturn_plan_t *plan, FILE *stream)
                      (unsigned long long)s->steps, (unsigned long long)s->slots);
     if (rc >= 0 && v2)
         rc = write_levels(plan, stream);
-    if (rc >= 0 && s->sweeps > 1)
+    if (rc >= 0 && s->sweeps == UTURN_SWEEPS_UNBOUNDED)
+        rc = fputs("sweeps unbounded\n", stream);
+    else if (rc >= 0 && s->sweeps > 1)
         rc = fprintf(stream, "sweeps %llu\n", (unsigned long long)s->sweeps);
     if (rc >= 0 && s->slot_bytes != 0)
         rc = fprintf(stream, "slot_bytes %llu\n",

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <uturn.h>
 
+/* after Criterion, whose macros it uses */
 #include "stats_equal.h"
 
 #define INF UINT64_MAX
@@ -458,6 +459,12 @@ Test(sweeps, refusals_name_the_limit)
     uturn_error_init(&e);
     cr_assert_eq(uturn_plan_create(&p, NULL, &plan, &e), UTURN_E_UNSUPPORTED);
     cr_assert(strstr(e.message, "1024") != NULL, "%s", e.message);
+    p.slots  = 10;
+    p.sweeps = (uint64_t)UTURN_SWEEPS_MAX + 1;
+    cr_assert_eq(uturn_plan_create(&p, NULL, &plan, &e), UTURN_E_UNSUPPORTED);
+    cr_assert(strstr(e.message, "at most 1048576 sweeps") != NULL, "%s",
+              e.message);
+    p.sweeps  = 2;
     p.slots   = 10;
     p.planner = UTURN_PLANNER_PERIODIC;
     cr_assert_eq(uturn_plan_create(&p, NULL, &plan, &e), UTURN_E_UNSUPPORTED);
@@ -842,7 +849,7 @@ Test(sweeps, the_unmarked_slot_is_named_past_2_to_the_20)
 
 Test(sweeps, a_parsed_plan_of_several_sweeps_runs_whole_not_on_request)
 {
-    const char text[] = HEAD "store 0 0\npersist 0\n" SWEEP SWEEP "free 0\n";
+    const char text[]  = HEAD "store 0 0\npersist 0\n" SWEEP SWEEP "free 0\n";
     uturn_plan_t *plan = NULL;
     cr_assert_eq(uturn_plan_parse(text, strlen(text), NULL, &plan, NULL),
                  UTURN_OK);
@@ -866,4 +873,92 @@ Test(sweeps, a_parsed_plan_of_several_sweeps_runs_whole_not_on_request)
     cr_assert_eq(c.turns, 2);
     uturn_executor_free(ex);
     uturn_plan_free(plan);
+}
+
+/* ---- an open number of sweeps ---------------------------------------- */
+
+Test(sweeps, unbounded_each_further_sweep_on_request_until_released)
+{
+    uturn_problem_t p;
+    uturn_problem_init(&p);
+    p.steps            = 80;
+    p.slots            = 6;
+    p.sweeps           = UTURN_SWEEPS_UNBOUNDED;
+    uturn_plan_t *plan = NULL;
+    cr_assert_eq(uturn_plan_create(&p, NULL, &plan, NULL), UTURN_OK);
+    uturn_stats_t st, seen;
+    uturn_stats_init(&st);
+    uturn_stats_init(&seen);
+    uturn_plan_stats(plan, &st);
+    cr_assert_eq(st.sweeps, UTURN_SWEEPS_UNBOUNDED);
+    /* the stream (first forward, sweep 1, the frees) is a valid plan */
+    cr_assert_eq(uturn_plan_walk(plan, &seen, NULL), UTURN_OK);
+    stats_expect_equal(&seen, &st, "an unbounded plan's stream");
+    struct chain c;
+    uturn_report_t r;
+    uturn_report_init(&r);
+    uturn_executor_t *ex  = begin(plan, &c, &r);
+    const uturn_model_t m = chain_model(&c);
+    for (uint64_t j = 2; j <= KMAX; j++) {
+        cr_assert_eq(uturn_executor_sweep(ex, &m, NULL, &r, NULL), UTURN_OK);
+        cr_assert(r.trajectory_held && r.sweeps_done == j);
+        cr_assert_eq(r.sweep_forward_steps, st.sweep_forward_steps);
+        double truth[DIM];
+        store_all_gradient(80, j - 1, truth);
+        cr_assert_eq(memcmp(c.grad[j - 1], truth, sizeof truth), 0);
+    }
+    uturn_executor_release(ex);
+    cr_assert_eq(uturn_executor_sweep(ex, &m, NULL, NULL, NULL),
+                 UTURN_E_INVALID_ARG);
+    /* every sweep in one call: the stream, one sweep */
+    start_chain(&c, 0);
+    cr_assert_eq(uturn_executor_run(ex, plan, &m, NULL, &seen, &r, NULL),
+                 UTURN_OK);
+    cr_assert(c.turns == 1 && r.sweeps_done == 1 && !r.trajectory_held);
+    uturn_executor_free(ex);
+    uturn_plan_free(plan);
+}
+
+Test(sweeps, unbounded_further_sweeps_cost_no_more_than_twolevel)
+{
+    const uint64_t ns[2] = {1000, 10000}, rams[3] = {5, 10, 20},
+                   disks[3] = {10, 20, 50};
+    for (int a = 0; a < 2; a++)
+        for (int b = 0; b < 3; b++)
+            for (int d = 0; d < 3; d++) {
+                uturn_problem_t p;
+                uturn_problem_init(&p);
+                p.steps            = ns[a];
+                p.slots            = rams[b] + disks[d];
+                p.sweeps           = UTURN_SWEEPS_UNBOUNDED;
+                uturn_plan_t *plan = NULL;
+                cr_assert_eq(uturn_plan_create(&p, NULL, &plan, NULL),
+                             UTURN_OK);
+                uturn_stats_t st;
+                uturn_stats_init(&st);
+                uturn_plan_stats(plan, &st);
+                /* TwoLevel's sweep: its total for 2 sweeps less for 1 */
+                const uint64_t theirs = twolevel(ns[a], rams[b], disks[d], 2) -
+                                        twolevel(ns[a], rams[b], disks[d], 1);
+                cr_assert_leq(st.sweep_forward_steps, theirs,
+                              "n=%llu %llu+%llu", (unsigned long long)ns[a],
+                              (unsigned long long)rams[b],
+                              (unsigned long long)disks[d]);
+                uturn_plan_free(plan);
+            }
+}
+
+Test(sweeps, an_unbounded_plan_in_text)
+{
+    char m[256];
+    cr_assert_eq(check_text("uturn-plan 1\nsteps 2\nslots 2\nsweeps unbounded\n"
+                            "store 0 0\npersist 0\n" SWEEP "free 0\n",
+                            m),
+                 UTURN_OK, "%s", m);
+    /* one sweep, then the persistent slot must be freed: the end rule */
+    cr_assert_eq(check_text("uturn-plan 1\nsteps 2\nslots 2\nsweeps unbounded\n"
+                            "store 0 0\npersist 0\n" SWEEP,
+                            m),
+                 UTURN_E_INVALID_PLAN);
+    cr_assert(strstr(m, "still held") != NULL, "%s", m);
 }

@@ -67,6 +67,8 @@ static bool apply(struct cli_options *o, const char *name, const char *v)
         return o->has_slots = true, cli_number("--slots", v, &o->slots);
     if (strcmp(name, "stride") == 0)
         return o->has_stride = true, cli_number("--stride", v, &o->stride);
+    if (strcmp(name, "sweeps") == 0 && strcmp(v, "unbounded") == 0)
+        return o->has_sweeps = true, o->sweeps = UTURN_SWEEPS_UNBOUNDED, true;
     if (strcmp(name, "sweeps") == 0)
         return o->has_sweeps = true, cli_number("--sweeps", v, &o->sweeps);
     if (strcmp(name, "max-steps") == 0)

@@ -28,7 +28,8 @@ static const struct cli_spec plan_specs[] = {
     "  -l, --levels LIST       storage levels, fastest first (hrevolve,\n"     \
     "                          online): NAME:SLOTS|SIZE[:w=W:r=R],...\n"       \
     "      --sweeps K          revolve: K reverse sweeps over one forward\n"  \
-    "                          (persistent checkpoints; default 1)\n"       \
+    "                          (persistent checkpoints; default 1), or\n"   \
+    "                          'unbounded': each further sweep on request\n" \
     "      --max-steps M       online: a bound on n, M >= N (with --levels\n"  \
     "                          it sizes the periods; without it such a plan\n" \
     "                          reaches the last level's slots times its\n"     \

@@ -92,6 +92,28 @@ static void print_levels_text(FILE *out, const uturn_level_stats_t *levels,
     }
 }
 
+/* A plan of several sweeps: their number ("unbounded" when open), the
+ * persistent checkpoints and what each further sweep takes. */
+static void print_sweeps(FILE *out, const uturn_stats_t *s, bool json)
+{
+    char k[24];
+    if (s->sweeps == UTURN_SWEEPS_UNBOUNDED)
+        snprintf(k, sizeof k, json ? "\"unbounded\"" : "unbounded");
+    else
+        snprintf(k, sizeof k, "%llu", (unsigned long long)s->sweeps);
+    if (json)
+        fprintf(out,
+                ", \"sweeps\": %s, \"persistent\": %llu, "
+                "\"sweep_forward_steps\": %llu",
+                k, (unsigned long long)s->persistent,
+                (unsigned long long)s->sweep_forward_steps);
+    else
+        fprintf(out, "%-17s %s\n%-17s %llu\n%-17s %llu\n", "sweeps", k,
+                "persistent", (unsigned long long)s->persistent,
+                "sweep_forward_steps",
+                (unsigned long long)s->sweep_forward_steps);
+}
+
 void cli_print_stats(FILE *out, const char *planner, const uturn_stats_t *s,
                      uint64_t stride, enum cli_format format,
                      const uturn_level_stats_t *level)
@@ -110,9 +132,7 @@ void cli_print_stats(FILE *out, const char *planner, const uturn_stats_t *s,
         if (s->online)
             fputs(", \"online\": true", out);
         if (s->sweeps > 1)
-            fprintf(out, ", \"sweeps\": %llu, \"persistent\": %llu",
-                    (unsigned long long)s->sweeps,
-                    (unsigned long long)s->persistent);
+            print_sweeps(out, s, true);
         if (strcmp(planner, "dp") == 0)
             cli_dp_print(out, s, CLI_DP_JSON);
         if (levels)
@@ -132,9 +152,7 @@ void cli_print_stats(FILE *out, const char *planner, const uturn_stats_t *s,
     if (s->online)
         fprintf(out, "%-17s true\n", "online");
     if (s->sweeps > 1)
-        fprintf(out, "%-17s %llu\n%-17s %llu\n", "sweeps",
-                (unsigned long long)s->sweeps, "persistent",
-                (unsigned long long)s->persistent);
+        print_sweeps(out, s, false);
     if (strcmp(planner, "dp") == 0)
         cli_dp_print(out, s, CLI_DP_TEXT);
     if (levels)
@@ -173,9 +191,7 @@ int cli_print_plan_json(FILE *out, const uturn_plan_t *plan)
             (unsigned long long)s.slots, (unsigned long long)s.slot_bytes,
             (unsigned long long)s.budget_bytes);
     if (s.sweeps > 1)
-        fprintf(out, ", \"sweeps\": %llu, \"persistent\": %llu",
-                (unsigned long long)s.sweeps,
-                (unsigned long long)s.persistent);
+        print_sweeps(out, &s, true);
     if (p.planner == UTURN_PLANNER_DP)
         cli_dp_print(out, &s, CLI_DP_JSON);
     fputs(", \"actions\": [", out);

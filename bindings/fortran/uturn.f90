@@ -37,8 +37,8 @@
 ! uturn_cursor_read() lets it write past the end of your array). The raw
 ! interfaces pass every value as it is; the values a program sets
 ! (problem: steps, slots, slot_bytes, budget_bytes, stride, unit_bytes,
-! level_count, max_steps, sweeps, and each level's slots, bytes, write_cost,
-! read_cost; model: state_bytes, record_bytes; run options:
+! level_count, max_steps, sweeps (but UTURN_SWEEPS_UNBOUNDED), and each
+! level's slots, bytes, write_cost, read_cost; model: state_bytes, record_bytes; run options:
 ! budget_bytes, progress_every, on_progress_every; executor options:
 ! level_count, io_buffers; action: step, step_end, slot) must be 0 or
 ! more. The checked routines refuse a negative value with
@@ -101,6 +101,8 @@ module uturn
       UTURN_STORAGE_FILE = 1, UTURN_STORAGE_USER = 2
   ! UTURN_NONE (UINT64_MAX) as the signed integer with the same bits
   integer(c_int64_t), parameter :: UTURN_NONE = -1_c_int64_t
+  ! problem%sweeps: an open number of sweeps (UINT64_MAX in C)
+  integer(c_int64_t), parameter :: UTURN_SWEEPS_UNBOUNDED = -1_c_int64_t
   ! UTURN_ONLINE_MAX_SLOTS (2^30), UTURN_ONLINE_MAX_SLOTS_BYTES,
   ! UTURN_DP_TABLE_BYTES,
   ! UTURN_HREVOLVE_TABLE_BYTES, UTURN_HREVOLVE_WORK
@@ -171,6 +173,7 @@ module uturn
     real(c_double) :: planning_seconds    ! dp: wall time spent planning
     integer(c_int64_t) :: sweeps          ! since 0.3: reverse sweeps
     integer(c_int64_t) :: persistent      ! read by a later sweep
+    integer(c_int64_t) :: sweep_forward_steps ! each further sweep's
   end type
 
   type, bind(c) :: uturn_action_t
@@ -986,7 +989,8 @@ contains
         0_c_int64_t, error)
     call check_count(status, "problem%table_bytes", problem%table_bytes, &
         0_c_int64_t, error)
-    call check_count(status, "problem%sweeps", problem%sweeps, &
+    if (problem%sweeps /= UTURN_SWEEPS_UNBOUNDED) &
+        call check_count(status, "problem%sweeps", problem%sweeps, &
         0_c_int64_t, error)
     if (status /= UTURN_OK .or. .not. c_associated(problem%levels) .or. &
         problem%level_count < 1 .or. problem%level_count > max_levels) return

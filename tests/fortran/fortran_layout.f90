@@ -188,6 +188,8 @@ contains
     call field("sweeps", c_loc(stats%sweeps), c_sizeof(stats%sweeps))
     call field("persistent", c_loc(stats%persistent), &
         c_sizeof(stats%persistent))
+    call field("sweep_forward_steps", c_loc(stats%sweep_forward_steps), &
+        c_sizeof(stats%sweep_forward_steps))
   end subroutine
 
   subroutine action_layout()

@@ -92,6 +92,7 @@ static void stats(void)
     FIELD(uturn_stats_t, planning_seconds);
     FIELD(uturn_stats_t, sweeps);
     FIELD(uturn_stats_t, persistent);
+    FIELD(uturn_stats_t, sweep_forward_steps);
     SIZE(uturn_stats_t);
     FIELD(uturn_action_t, op);
     FIELD(uturn_action_t, step);

@@ -1378,6 +1378,24 @@ class Sweeps(Case):
             self.assertEqual(chain.turned, 2)
             ex.release()
 
+    def test_an_open_number_of_sweeps_until_released(self):
+        chain = Chain()
+        prob = uturn.problem(30, planner="revolve", slots=4,
+                             sweeps=uturn.SWEEPS_UNBOUNDED)
+        with uturn.Executor() as ex, uturn.Plan.create(prob) as plan:
+            self.assertEqual(plan.stats().sweeps, uturn.SWEEPS_UNBOUNDED)
+            ex.run(plan, chain.state, chain.forward, chain.turn,
+                   chain.adjoint, sweeps_on_request=True)
+            for j in range(2, 7):
+                chain.seen = []
+                _, report = ex.sweep()
+                chain.check(self, 30)
+                self.assertTrue(report.trajectory_held)
+                self.assertEqual(report.sweep_forward_steps,
+                                 plan.stats().sweep_forward_steps)
+            ex.release()
+            self.assertEqual(chain.turned, 6)
+
     def test_release_drops_the_trajectory(self):
         chain = Chain()
         prob = uturn.problem(20, planner="revolve", slots=3, sweeps=4)

@@ -41,6 +41,7 @@ OP_FREE = 4
 OP_TURN = 5
 OP_REVERSE = 6
 OP_PERSIST = 7  # plans of several sweeps: the slot is read by a later one
+SWEEPS_UNBOUNDED = 2**64 - 1  # problem(sweeps=...): each further on request
 
 STORAGE_MEMORY = 0
 STORAGE_FILE = 1

@@ -156,7 +156,8 @@ class Stats(_Struct):
     plan's (Plan.fingerprint()); ``online`` is True for an online plan;
     ``exact``, ``unit_bytes``, ``lower_bound_cost`` and ``planning_seconds``
     are dp's; ``sweeps`` and ``persistent`` count a plan's reverse sweeps
-    and the checkpoints a later sweep reads."""
+    (SWEEPS_UNBOUNDED: left open) and the checkpoints a later sweep reads,
+    ``sweep_forward_steps`` what each further sweep takes."""
     _init = "uturn_stats_init_size"
     _fields_ = [("size", ctypes.c_size_t)] + [
         (name, u64) for name in (
@@ -168,7 +169,8 @@ class Stats(_Struct):
          ("cost", u64), ("levels", u64), ("online", ctypes.c_bool),
          ("exact", ctypes.c_bool), ("unit_bytes", u64),
          ("lower_bound_cost", u64), ("planning_seconds", ctypes.c_double),
-         ("sweeps", u64), ("persistent", u64)]
+         ("sweeps", u64), ("persistent", u64),
+         ("sweep_forward_steps", u64)]
 
 
 class Action(_Struct):

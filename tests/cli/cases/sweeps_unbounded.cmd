@@ -1,0 +1,1 @@
+stats revolve --steps 1000 --slots 15 --sweeps unbounded
