@@ -2,7 +2,8 @@
 # Several reverse sweeps: uturn's plan (revolve --sweeps K with RAM + disk
 # slots) against checkpoint_schedules' TwoLevelCheckpointSchedule with the
 # same RAM and disk slots, on the grid of the issue: n = 1,000 and 10,000;
-# RAM 5, 10, 20; disk 10, 20, 50; K = 1, 2, 5, 10. Counts, not times.
+# RAM 5, 10, 20; disk 10, 20, 50; K = 1, 2, 5, 10, and an open number of
+# sweeps (each further sweep against one of TwoLevel's). Counts, not times.
 #
 # TwoLevel in uturn's count (docs/model.md, "Several reverse sweeps"): its
 # first forward runs all n + 1 of its steps, a disk checkpoint every
@@ -33,6 +34,14 @@ for n in 1000 10000; do
   for ram in 5 10 20; do
     for disk in 10 20 50; do
       sweep=$(twolevel_sweep $n $ram $disk)
+      # unbounded: each further sweep against one of TwoLevel's sweeps
+      out=$("$uturn" stats revolve --steps $n --slots $((ram + disk)) \
+        --sweeps unbounded)
+      ours=$(field sweep_forward_steps <<<"$out")
+      printf '| %s | %s + %s | unbounded, per further sweep | %s | %s | %s | %s |\n' \
+        $n $ram $disk "$sweep" "$ours" \
+        "$(awk -v a="$ours" -v b="$sweep" 'BEGIN {printf "%.3f", a / b}')" \
+        "$(field persistent <<<"$out")"
       for k in 1 2 5 10; do
         theirs=$((n + 1 + k * sweep))
         out=$("$uturn" stats revolve --steps $n --slots $((ram + disk)) \
