@@ -61,11 +61,6 @@ static uturn_status_t begin(struct running *r, const uturn_mpi_plan_t *mp,
         return uturn__mpi_fail(&r->error, UTURN_E_INVALID_ARG,
                                "the plan has this rank's per-step sizes: "
                                "leave the run options' step_bytes NULL");
-    if (r->run.sweeps_on_request)
-        return uturn__mpi_fail(&r->error, UTURN_E_INVALID_ARG,
-                               "sweeps on request are not run through the "
-                               "MPI layer yet: leave sweeps_on_request "
-                               "false, and uturn_mpi_run runs every sweep");
     if (mp->step_bytes != NULL)
         r->run.step_bytes = mp->step_bytes;
     if (r->run.budget_bytes == 0)
@@ -201,12 +196,13 @@ static uturn_status_t settle(struct running *r, uturn_mpi_report_t *combined,
     return agreed;
 }
 
-uturn_status_t uturn_mpi_run(const uturn_mpi_plan_t *plan,
-                             uturn_executor_t *executor,
-                             const uturn_model_t *model,
-                             const uturn_mpi_run_options_t *options,
-                             uturn_stats_t *observed, uturn_report_t *report,
-                             uturn_mpi_report_t *combined, uturn_error_t *error)
+/* A run (sweep false) or the next sweep of a held one, between the
+ * gate's vote and the last. */
+static uturn_status_t
+collective(const uturn_mpi_plan_t *plan, uturn_executor_t *executor,
+           const uturn_model_t *model, const uturn_mpi_run_options_t *options,
+           uturn_stats_t *observed, uturn_report_t *report,
+           uturn_mpi_report_t *combined, uturn_error_t *error, bool sweep)
 {
     if (plan == NULL)
         return uturn__mpi_fail(error, UTURN_E_INVALID_ARG,
@@ -217,8 +213,11 @@ uturn_status_t uturn_mpi_run(const uturn_mpi_plan_t *plan,
         uturn_model_t gated;
         uturn__mpi_gate_model(&r.gate, &gated);
         r.status =
-            uturn_executor_run(executor, uturn__mpi_plan_of(plan), &gated,
-                               &r.run, &r.seen, &r.report, &r.error);
+            sweep
+                ? uturn_executor_sweep(executor, &gated, &r.seen, &r.report,
+                                       &r.error)
+                : uturn_executor_run(executor, uturn__mpi_plan_of(plan), &gated,
+                                     &r.run, &r.seen, &r.report, &r.error);
     }
     uturn_mpi_report_t all;
     uturn_error_t agreed_error;
@@ -230,4 +229,27 @@ uturn_status_t uturn_mpi_run(const uturn_mpi_plan_t *plan,
     if (agreed != UTURN_OK)
         uturn__mpi_error_export(&agreed_error, error);
     return agreed;
+}
+
+uturn_status_t uturn_mpi_run(const uturn_mpi_plan_t *plan,
+                             uturn_executor_t *executor,
+                             const uturn_model_t *model,
+                             const uturn_mpi_run_options_t *options,
+                             uturn_stats_t *observed, uturn_report_t *report,
+                             uturn_mpi_report_t *combined, uturn_error_t *error)
+{
+    return collective(plan, executor, model, options, observed, report,
+                      combined, error, false);
+}
+
+uturn_status_t uturn_mpi_sweep(const uturn_mpi_plan_t *plan,
+                               uturn_executor_t *executor,
+                               const uturn_model_t *model,
+                               const uturn_mpi_run_options_t *options,
+                               uturn_stats_t *observed, uturn_report_t *report,
+                               uturn_mpi_report_t *combined,
+                               uturn_error_t *error)
+{
+    return collective(plan, executor, model, options, observed, report,
+                      combined, error, true);
 }

@@ -320,8 +320,9 @@ typedef struct uturn_mpi_run_options {
      * step_bytes must be NULL for a plan made with per-step sizes (the
      * layer passes this rank's own). Progress callbacks run as they are;
      * one that stops the run on one rank is a failure like any other. A
-     * plan of several sweeps runs every sweep in the one collective run;
-     * sweeps_on_request is refused (UTURN_E_INVALID_ARG, every rank). */
+     * plan of several sweeps runs every sweep in the one collective run,
+     * or with sweeps_on_request the first forward and sweep 1, each
+     * further sweep then by uturn_mpi_sweep(). */
     const uturn_run_options_t *run;
     /* When this rank fails after its first callback (a callback returned
      * non-zero, a recomputed state differs, a level's I/O fails), print
@@ -442,6 +443,24 @@ UTURN_MPI_EXPORT void uturn_mpi_report_init_size(uturn_mpi_report_t *report,
  * Since: 0.2
  */
 UTURN_MPI_EXPORT uturn_status_t uturn_mpi_run(
+    const uturn_mpi_plan_t *plan, uturn_executor_t *executor,
+    const uturn_model_t *model, const uturn_mpi_run_options_t *options,
+    uturn_stats_t *observed, uturn_report_t *report,
+    uturn_mpi_report_t *combined, uturn_error_t *error);
+
+/**
+ * The next sweep of a plan of several sweeps whose uturn_mpi_run() had
+ * sweeps_on_request (uturn_executor_sweep() on every rank, between the
+ * same two votes as a run: a rank with no trajectory held, or a failure
+ * on any rank, is every rank's failure, as in uturn_mpi_run()). @p model
+ * as uturn_executor_sweep() takes it (the run's forward and state);
+ * @p options: local_callbacks and abort_on_failure (its `run` is not
+ * read). After the plan's last sweep, or a failure, every rank's
+ * trajectory is released; uturn_executor_release() on each rank drops
+ * it earlier (locally: no rank waits).
+ * @return as uturn_mpi_run(). Thread safety: collective. Since: 0.3
+ */
+UTURN_MPI_EXPORT uturn_status_t uturn_mpi_sweep(
     const uturn_mpi_plan_t *plan, uturn_executor_t *executor,
     const uturn_model_t *model, const uturn_mpi_run_options_t *options,
     uturn_stats_t *observed, uturn_report_t *report,

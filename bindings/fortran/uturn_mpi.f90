@@ -179,6 +179,21 @@ module uturn_mpi
       type(uturn_error_t), intent(inout), optional :: error
       integer(c_int) :: status
     end function
+    ! Since 0.3: the next sweep of a run of several sweeps on request.
+    function uturn_mpi_sweep(plan, executor, model, options, observed, &
+        report, combined, error) bind(c, name="uturn_mpi_sweep") &
+        result(status)
+      import :: uturn_model_t, uturn_mpi_run_options_t, uturn_stats_t, &
+          uturn_report_t, uturn_mpi_report_t, uturn_error_t, c_ptr, c_int
+      type(c_ptr), value :: plan, executor
+      type(uturn_model_t), intent(in) :: model
+      type(uturn_mpi_run_options_t), intent(in), optional :: options
+      type(uturn_stats_t), intent(inout), optional :: observed
+      type(uturn_report_t), intent(inout), optional :: report
+      type(uturn_mpi_report_t), intent(inout), optional :: combined
+      type(uturn_error_t), intent(inout), optional :: error
+      integer(c_int) :: status
+    end function
   end interface
 
 contains

@@ -1,10 +1,11 @@
 /*
  * A plan of several sweeps across ranks: one agreed plan (one
- * fingerprint) whose uturn_mpi_run runs every sweep, each rank within its
- * budget, with the gradient of the last sweep (every sweep seeds the same
- * functional) the reference's bit for bit and the plan's counts; sweeps
- * on request through the layer are refused on every rank, before any
- * callback.
+ * fingerprint). uturn_mpi_run runs every sweep, each rank within its
+ * budget, the last sweep's gradient (every sweep seeds the same
+ * functional) the reference's bit for bit with the plan's counts; with
+ * sweeps on request it runs sweep 1, and uturn_mpi_sweep each further
+ * one, every gradient the reference's, until the plan's last, after
+ * which a further sweep fails on every rank.
  */
 #include "mpi_test.h"
 
@@ -34,21 +35,27 @@ static bool run_sweeps(chain_t *c, uturn_executor_t *ex,
     uturn_report_init(&rep);
     uturn_error_t err;
     uturn_error_init(&err);
-    const uturn_status_t st =
+    uturn_status_t st =
         uturn_mpi_run(mp, ex, &model, &mo, &seen, &rep, NULL, &err);
-    if (on_request)
-        return check(st == UTURN_E_INVALID_ARG &&
-                         strstr(err.message, "sweeps on request") != NULL &&
-                         seen.forward_steps == 0,
-                     "sweeps on request refused before any callback");
     bool ok = check(st == UTURN_OK, err.message);
-    ok &= check(same_gradient(c), "the last sweep's gradient");
+    ok &= check(same_gradient(c), "the gradient of the run's last sweep");
+    for (uint64_t j = 2; on_request && j <= SWEEPS_K; j++) {
+        memset(c->xbar, 0, c->len[0] * sizeof *c->xbar);
+        st = uturn_mpi_sweep(mp, ex, &model, NULL, &seen, &rep, NULL, &err);
+        ok &= check(st == UTURN_OK, err.message);
+        ok &= check(same_gradient(c), "a further sweep's gradient");
+        ok &= check(rep.sweeps_done == j, "sweeps done");
+    }
     ok &= check(rep.sweeps_done == SWEEPS_K && !rep.trajectory_held,
-                "every sweep in the run");
+                "every sweep, the trajectory released");
     ok &= check(seen.forward_steps == want.forward_steps &&
                     seen.reverse_steps == SWEEPS_K * SWEEPS_STEPS,
                 "the plan's counts");
     ok &= check(rep.measured_peak_bytes <= SWEEPS_BUDGET, "within budget");
+    if (on_request) /* no trajectory is held any more: every rank fails */
+        ok &= check(uturn_mpi_sweep(mp, ex, &model, NULL, NULL, NULL, NULL,
+                                    &err) == UTURN_E_INVALID_ARG,
+                    "a sweep past the last is refused everywhere");
     return ok;
 }
 
