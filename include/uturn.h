@@ -276,7 +276,9 @@ typedef enum uturn_dp_mode {
  * sweep beginning with its own turn (live = x_n) and reversing n-1 .. 0.
  * A checkpoint a later sweep reads is marked by a `persist` action after
  * its store and stays until a free. Only revolve plans several sweeps
- * this round (uniform states, one level of memory); it gives the fewest
+ * this round (uniform states; one level, or two: then its persistent
+ * checkpoints go to the further level when the whole cost is less, see
+ * docs/model.md); on one level it gives the fewest
  * forward steps among plans that store m persistent checkpoints in the
  * first forward and reverse each segment between them by revolve in
  * every sweep (docs/model.md, "Several reverse sweeps"), with at most

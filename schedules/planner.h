@@ -123,8 +123,10 @@ extern const struct uturn__planner uturn__online_slots;
 /* online's problems with several levels (same id and name). */
 extern const struct uturn__planner uturn__online_disk;
 extern const struct uturn__planner uturn__parsed;
-/* revolve's problems with sweeps >= 2 (same id and name). */
+/* revolve's problems with sweeps >= 2 (same id and name), on one level
+ * and on two. */
 extern const struct uturn__planner uturn__revolve_sweeps;
+extern const struct uturn__planner uturn__revolve_sweeps_levels;
 
 /* periodic.c, for sqrt.c: prepare periodic with a fixed stride k. */
 uturn_status_t uturn__periodic_prepare_stride(uturn_plan_t *plan, uint64_t k,

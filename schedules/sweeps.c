@@ -12,13 +12,8 @@
 
 #include <string.h>
 
-struct layout_data {
-    struct uturn__sw_layout x;
-    uint64_t *p; /* p[i]: the step segment i starts at */
-};
-
 struct state {
-    const struct layout_data *d;
+    const struct uturn__sw_data *d;
     uint64_t next;  /* first forward: the next base to store */
     uint64_t sweep; /* 1 .. k; k + 1 when done */
     uint64_t seg;   /* the segment being walked */
@@ -35,28 +30,46 @@ struct state {
 
 static void data_free(uturn_plan_t *plan)
 {
-    struct layout_data *d = plan->data;
+    struct uturn__sw_data *d = plan->data;
     if (d != NULL) {
-        uturn__free(&plan->alloc, d->x.L, (size_t)d->x.s * sizeof *d->x.L);
-        uturn__free(&plan->alloc, d->p, (size_t)d->x.s * sizeof *d->p);
+        uturn__free(&plan->alloc, d->x.L, (size_t)d->cap * sizeof *d->x.L);
+        uturn__free(&plan->alloc, d->p, (size_t)d->cap * sizeof *d->p);
         uturn__free(&plan->alloc, d, sizeof *d);
     }
     plan->data = NULL;
+}
+
+uturn_status_t uturn__sw_data_new(uturn_plan_t *plan, uint64_t s,
+                                  uturn_error_t *error)
+{
+    struct uturn__sw_data *d = uturn__alloc_zeroed(&plan->alloc, 1, sizeof *d);
+    if (d != NULL) {
+        plan->data      = d;
+        plan->data_free = data_free;
+        d->x.s          = s;
+        d->cap          = s;
+        d->x.L          = uturn__alloc_zeroed(&plan->alloc, s, sizeof *d->x.L);
+        d->p            = uturn__alloc_zeroed(&plan->alloc, s, sizeof *d->p);
+    }
+    if (d == NULL || d->x.L == NULL || d->p == NULL)
+        return uturn__fail(error, UTURN_E_NOMEM, "out of memory planning");
+    return UTURN_OK;
 }
 
 static uturn_status_t check_counts(const uturn_problem_t *p, uint64_t s,
                                    uturn_error_t *error);
 
 /* What revolve refuses, in revolve's order, then the limits of several
- * sweeps for s effective slots. */
-static uturn_status_t check(const uturn_plan_t *plan, uturn_error_t *error)
+ * sweeps for the s effective slots of `slots`. */
+uturn_status_t uturn__sw_check(const uturn_plan_t *plan, uint64_t slots,
+                               uint64_t *s_out, uturn_error_t *error)
 {
     const uturn_problem_t *p = &plan->problem;
     if (!plan->has_capacity)
         return uturn__fail(error, UTURN_E_INVALID_ARG,
                            "revolve needs a capacity: slots, or a byte "
                            "budget and slot_bytes");
-    if (p->slots == 0)
+    if (slots == 0)
         return uturn__fail_infeasible(error, 1, p->slot_bytes,
                                       "revolve needs at least 1 slot (%llu "
                                       "bytes) to hold x_0",
@@ -64,7 +77,8 @@ static uturn_status_t check(const uturn_plan_t *plan, uturn_error_t *error)
     if (p->steps >= UINT64_MAX - 1)
         return uturn__fail(error, UTURN_E_OVERFLOW,
                            "revolve plans at most 2^64 - 3 steps");
-    const uint64_t s = p->slots < p->steps + 1 ? p->slots : p->steps + 1;
+    const uint64_t s = slots < p->steps + 1 ? slots : p->steps + 1;
+    *s_out           = s;
     if (s > UTURN__SWEEPS_MAX_SLOTS)
         return uturn__fail(error, UTURN_E_UNSUPPORTED,
                            "plans of several sweeps take at most %llu "
@@ -115,15 +129,11 @@ static uturn_status_t check_counts(const uturn_problem_t *p, uint64_t s,
     return UTURN_OK;
 }
 
-static uturn_status_t place(uturn_plan_t *plan, struct layout_data *d,
-                            uturn_error_t *error)
+uturn_status_t uturn__sw_finish(uturn_plan_t *plan, uint64_t cost,
+                                uturn_error_t *error)
 {
-    uint64_t *scratch = uturn__alloc_zeroed(&plan->alloc, d->x.s, 8);
-    if (scratch == NULL)
-        return uturn__fail(error, UTURN_E_NOMEM, "out of memory planning");
-    const uint64_t cost = uturn__sw_best(&d->x, scratch);
-    uturn__free(&plan->alloc, scratch, (size_t)d->x.s * 8);
-    d->p[0] = 0;
+    struct uturn__sw_data *d = plan->data;
+    d->p[0]                  = 0;
     for (uint64_t i = 1; i < d->x.m; i++)
         d->p[i] = d->p[i - 1] + d->x.L[i - 1];
     if (cost == UINT64_MAX || uturn__sw_counts(&d->x, &plan->stats) != UTURN_OK)
@@ -132,43 +142,42 @@ static uturn_status_t place(uturn_plan_t *plan, struct layout_data *d,
                            "steps do not fit in 64 bits",
                            (unsigned long long)d->x.k,
                            (unsigned long long)d->x.n);
+    plan->stats.slots      = plan->problem.slots;
+    plan->stats.sweeps     = plan->problem.sweeps;
+    plan->stats.persistent = d->x.m;
     return UTURN_OK;
 }
 
 static uturn_status_t prepare(uturn_plan_t *plan, uturn_error_t *error)
 {
     const uturn_problem_t *p = &plan->problem;
-    uturn_status_t status    = check(plan, error);
+    uint64_t s               = 0;
+    uturn_status_t status    = uturn__sw_check(plan, p->slots, &s, error);
+    if (status == UTURN_OK)
+        status = uturn__sw_data_new(plan, s, error);
     if (status != UTURN_OK)
         return status;
-    const uint64_t n      = p->steps;
-    const uint64_t s      = p->slots < n + 1 ? p->slots : n + 1;
-    struct layout_data *d = uturn__alloc_zeroed(&plan->alloc, 1, sizeof *d);
-    if (d != NULL) {
-        plan->data      = d;
-        plan->data_free = data_free;
-        d->x            = (struct uturn__sw_layout){
-                       n, s, p->sweeps, 1, NULL, 0, p->sweeps == UTURN_SWEEPS_UNBOUNDED};
-        d->x.L = uturn__alloc_zeroed(&plan->alloc, s, sizeof *d->x.L);
-        d->p   = uturn__alloc_zeroed(&plan->alloc, s, sizeof *d->p);
-    }
-    if (d == NULL || d->x.L == NULL || d->p == NULL)
+    struct uturn__sw_data *d = plan->data;
+    d->x.n                   = p->steps;
+    d->x.k                   = p->sweeps;
+    d->x.steady              = p->sweeps == UTURN_SWEEPS_UNBOUNDED;
+    uint64_t *scratch = uturn__alloc_zeroed(&plan->alloc, s, sizeof *scratch);
+    if (scratch == NULL)
         return uturn__fail(error, UTURN_E_NOMEM, "out of memory planning");
-    status = place(plan, d, error);
-    if (status != UTURN_OK)
-        return status;
-    plan->stats.slots      = p->slots;
-    plan->stats.sweeps     = p->sweeps;
-    plan->stats.persistent = d->x.m;
-    plan->slot_span        = s;
-    return UTURN_OK;
+    const uint64_t cost = uturn__sw_best(&d->x, scratch);
+    uturn__free(&plan->alloc, scratch, (size_t)s * sizeof *scratch);
+    d->x.scratch_slot = d->x.m;
+    plan->slot_span   = s;
+    return uturn__sw_finish(plan, cost, error);
 }
 
 static uturn_status_t state_size(const uturn_plan_t *plan, size_t *bytes)
 {
-    const struct layout_data *d = plan->data;
-    *bytes                      = sizeof(struct state) +
-             (size_t)d->x.s * (sizeof(struct uturn__rv_node) + 8);
+    const struct uturn__sw_data *d = plan->data;
+    /* a walk has at most c slots: its stack and its slot map */
+    const uint64_t c = d->x.s > d->x.c_fixed ? d->x.s : d->x.c_fixed;
+    *bytes           = sizeof(struct state) +
+             (size_t)c * (sizeof(struct uturn__rv_node) + sizeof(uint64_t));
     return UTURN_OK;
 }
 
@@ -178,7 +187,9 @@ static void start(const uturn_plan_t *plan, void *state)
     memset(st, 0, sizeof *st);
     st->d     = plan->data;
     st->sweep = 1;
-    st->map   = (uint64_t *)(st->stack + st->d->x.s);
+    const uint64_t c =
+        st->d->x.s > st->d->x.c_fixed ? st->d->x.s : st->d->x.c_fixed;
+    st->map = (uint64_t *)(st->stack + c);
 }
 
 /* First forward: x_0, then x_{p_1} .. x_{p_{m-1}}, each stored in its
@@ -186,15 +197,16 @@ static void start(const uturn_plan_t *plan, void *state)
 static size_t first_forward(struct state *st, uturn_action_t *out,
                             size_t capacity)
 {
-    const struct layout_data *d = st->d;
-    size_t count                = 0;
+    const struct uturn__sw_data *d = st->d;
+    size_t count                   = 0;
     while (st->next < d->x.m && count + 3 <= capacity) {
         const uint64_t i = st->next++;
         if (i != 0)
             count += uturn__put(out + count, UTURN_OP_ADVANCE, d->p[i - 1],
                                 d->p[i], 0);
-        count += uturn__put(out + count, UTURN_OP_STORE, d->p[i], 0, i);
-        count += uturn__put(out + count, UTURN_OP_PERSIST, 0, 0, i);
+        const uint64_t slot = d->x.base_slot + i;
+        count += uturn__put(out + count, UTURN_OP_STORE, d->p[i], 0, slot);
+        count += uturn__put(out + count, UTURN_OP_PERSIST, 0, 0, slot);
     }
     return count;
 }
@@ -210,16 +222,17 @@ static void begin_segment(struct state *st)
 {
     const struct uturn__sw_layout *x = &st->d->x;
     const uint64_t i = st->seg, top = x->m - 1;
-    const bool last     = last_sweep(st);
-    const uint64_t c    = last && i != top ? x->s - i : x->s - x->m + 1;
-    st->cur             = uturn__rv_node_of(st->d->p[i], x->L[i], c);
-    st->ws              = st->cur.c;
-    st->depth           = 0;
-    st->live            = st->sweep == 1 && i == top;
-    st->map[0]          = i;
-    const uint64_t base = last && i != top ? i : x->m - 1;
+    /* the last sweep of one level gives segment i the slots above it */
+    const bool bonus     = last_sweep(st) && i != top && x->c_fixed == 0;
+    const uint64_t c     = bonus ? x->s - i : uturn__sw_c(x);
+    st->cur              = uturn__rv_node_of(st->d->p[i], x->L[i], c);
+    st->ws               = st->cur.c;
+    st->depth            = 0;
+    st->live             = st->sweep == 1 && i == top;
+    st->map[0]           = x->base_slot + i;
+    const uint64_t first = bonus ? i + 1 : x->scratch_slot;
     for (uint64_t q = 1; q < st->ws; q++)
-        st->map[q] = base + q;
+        st->map[q] = first + q - 1;
     st->walking = true;
 }
 
@@ -246,7 +259,8 @@ static size_t sweep_end(struct state *st, uturn_action_t *out, size_t capacity)
         return 0;
     }
     while (st->d->x.steady && st->freeing < st->d->x.m && count < capacity)
-        count += uturn__put(out + count, UTURN_OP_FREE, 0, 0, st->freeing++);
+        count += uturn__put(out + count, UTURN_OP_FREE, 0, 0,
+                            st->d->x.base_slot + st->freeing++);
     st->done = st->d->x.steady && st->freeing == st->d->x.m;
     return count;
 }
@@ -322,10 +336,15 @@ static void resume(void *state)
 /* What decides the stream: the steps, effective slots and sweeps. */
 static void fingerprint(const uturn_plan_t *plan, struct uturn__hasher *h)
 {
-    const struct layout_data *d = plan->data;
+    const struct uturn__sw_data *d = plan->data;
     uturn__hash_u64(h, d->x.n);
     uturn__hash_u64(h, d->x.s);
     uturn__hash_u64(h, d->x.k);
+    if (d->x.c_fixed != 0) { /* on levels: where the bases and scratch go */
+        uturn__hash_u64(h, d->x.c_fixed);
+        uturn__hash_u64(h, d->x.base_slot);
+        uturn__hash_u64(h, d->x.m);
+    }
 }
 
 /* revolve's entry for sweeps >= 2 (same id and name). */
@@ -337,6 +356,21 @@ const struct uturn__planner uturn__revolve_sweeps = {
     .start        = start,
     .fill         = fill,
     .fingerprint  = fingerprint,
+    .pause_sweeps = pause_sweeps,
+    .paused       = paused,
+    .resume       = resume,
+};
+
+/* revolve's entry for sweeps >= 2 on two levels (sweeps_levels.c). */
+const struct uturn__planner uturn__revolve_sweeps_levels = {
+    .id           = UTURN_PLANNER_REVOLVE,
+    .name         = "revolve",
+    .prepare      = uturn__sw_prepare_levels,
+    .state_size   = state_size,
+    .start        = start,
+    .fill         = fill,
+    .fingerprint  = fingerprint,
+    .levels       = true,
     .pause_sweeps = pause_sweeps,
     .paused       = paused,
     .resume       = resume,

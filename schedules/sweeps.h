@@ -40,6 +40,13 @@ struct uturn__sw_layout {
     /* sweeps unbounded: placed for the steady state, the least
      * sum of t(L_i, c) (what each further sweep takes); k is unused */
     bool steady;
+    /* Persistent checkpoints on a further level (sweeps_levels.c): every
+     * segment has c_fixed slots (its base there, c_fixed - 1 in memory)
+     * in every sweep, the last included; 0: one level, c = s - m + 1 and
+     * the last sweep's s - i. m is then at most s. */
+    uint64_t c_fixed;
+    uint64_t base_slot;    /* the slot of x_{p_0}; p_i's is base_slot + i */
+    uint64_t scratch_slot; /* c_fixed: the first memory slot */
 };
 
 /* The forward steps of a layout (the formula above; steady: of one
@@ -60,5 +67,35 @@ uint64_t uturn__sw_best(struct uturn__sw_layout *x, uint64_t *scratch);
  * (sweeps_counts.c); UTURN_E_OVERFLOW when one passes 64 bits. */
 uturn_status_t uturn__sw_counts(const struct uturn__sw_layout *x,
                                 uturn_stats_t *out);
+
+/* c_fixed layouts: the restores of the bases (on the further level) over
+ * the whole stream, UINT64_MAX past 64 bits. */
+uint64_t uturn__sw_base_restores(const struct uturn__sw_layout *x);
+
+/* The slots of every segment in every sweep but the last. */
+static inline uint64_t uturn__sw_c(const struct uturn__sw_layout *x)
+{
+    return x->c_fixed != 0 ? x->c_fixed : x->s - x->m + 1;
+}
+
+/* The plan data of both entries (sweeps.c, sweeps_levels.c). */
+struct uturn__sw_data {
+    struct uturn__sw_layout x;
+    uint64_t *p;  /* p[i]: the step segment i starts at */
+    uint64_t cap; /* the lengths p and x.L hold */
+};
+/* Allocate plan->data for s lengths (layout zeroed, data_free set). */
+uturn_status_t uturn__sw_data_new(uturn_plan_t *plan, uint64_t s,
+                                  uturn_error_t *error);
+/* Fill p[] from the lengths; the counts into plan->stats. */
+uturn_status_t uturn__sw_finish(uturn_plan_t *plan, uint64_t cost,
+                                uturn_error_t *error);
+/* What revolve refuses, and the limits of several sweeps (sweeps.c);
+ * *s: the effective slots for one level. */
+uturn_status_t uturn__sw_check(const uturn_plan_t *plan, uint64_t slots,
+                               uint64_t *s, uturn_error_t *error);
+/* revolve with levels and sweeps (sweeps_levels.c). */
+uturn_status_t uturn__sw_prepare_levels(uturn_plan_t *plan,
+                                        uturn_error_t *error);
 
 #endif

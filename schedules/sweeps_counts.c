@@ -62,17 +62,18 @@ enum pass { FIRST, MIDDLE, LAST };
 static uturn_status_t one_kind(const struct uturn__sw_layout *x, enum pass pass,
                                uint64_t times, struct sum *s)
 {
-    const uint64_t m = x->m, c = x->s - m + 1, top = m - 1;
-    const bool last = pass == LAST;
+    const uint64_t m = x->m, c = uturn__sw_c(x), top = m - 1;
+    /* only one level's last sweep frees bases early for more slots */
+    const bool last = pass == LAST, bonus = last && x->c_fixed == 0;
     struct walk w;
     if (walk_counts(x->L[top], c, pass == FIRST, !last, &w) != UTURN_OK)
         return UTURN_E_OVERFLOW;
     add(s, &w, times, m - 1);
     for (uint64_t i = 0; i < top; i++) {
-        const uint64_t slots = last ? x->s - i : c;
+        const uint64_t slots = bonus ? x->s - i : c;
         if (walk_counts(x->L[i], slots, false, !last, &w) != UTURN_OK)
             return UTURN_E_OVERFLOW;
-        add(s, &w, times, last ? i : m - 1);
+        add(s, &w, times, bonus ? i : m - 1);
     }
     return UTURN_OK;
 }
@@ -118,4 +119,35 @@ uturn_status_t uturn__sw_counts(const struct uturn__sw_layout *x,
     out->peak_slots          = s.peak;
     out->reverse_steps       = (uint64_t)reverses;
     return UTURN_OK;
+}
+
+/* The restores of a walk's base: one before each split of the chain of
+ * left parts that keeps it (none before the first when the walk starts
+ * from the live base), and one before its last leaf. */
+static uint64_t walk_base_restores(uint64_t l, uint64_t c, bool live)
+{
+    struct uturn__rv_node n = uturn__rv_node_of(0, l, c), left, right;
+    uint64_t count          = live ? 0 : 1;
+    if (n.c == 1) /* one slot: the base is restored for each state */
+        return count + (l - 1);
+    while (n.l > 1) { /* at most r splits: each lowers the repetitions */
+        uturn__rv_split(&n, &left, &right);
+        n = left;
+        count += 1;
+    }
+    return count;
+}
+
+uint64_t uturn__sw_base_restores(const struct uturn__sw_layout *x)
+{
+    const uint64_t c = uturn__sw_c(x);
+    /* sweep 1, then the k - 1 others (an unbounded stream: sweep 1) */
+    const u128 later = x->steady ? 0 : x->k - 1;
+    u128 total       = 0;
+    for (uint64_t i = 0; i < x->m; i++) {
+        const bool top = i == x->m - 1;
+        total += walk_base_restores(x->L[i], c, top);
+        total += later * walk_base_restores(x->L[i], c, false);
+    }
+    return total > UINT64_MAX ? UINT64_MAX : (uint64_t)total;
 }

@@ -22,10 +22,16 @@ static uint64_t sat_mul(uint64_t a, uint64_t b)
 }
 
 /* c: the slots of each segment in every sweep but the last (its base
- * and the s - m scratch slots). */
+ * and the s - m scratch slots), or c_fixed on levels. */
 static uint64_t scratch_c(const struct uturn__sw_layout *x)
 {
-    return x->s - x->m + 1;
+    return uturn__sw_c(x);
+}
+
+/* A segment's slots in the last sweep: s - i on one level, else c. */
+static uint64_t last_c(const struct uturn__sw_layout *x, uint64_t i)
+{
+    return x->c_fixed != 0 ? x->c_fixed : x->s - i;
 }
 
 /* The cost of growing segment i to L >= 2 states. */
@@ -38,7 +44,8 @@ static uint64_t marginal(const struct uturn__sw_layout *x, uint64_t i,
     if (i == x->m - 1)
         return sat_mul(x->k, uturn__bin_rep(L, c));
     const uint64_t mid = sat_mul(x->k - 1, uturn__bin_rep(L, c));
-    return uturn__sat_add(uturn__sat_add(1, mid), uturn__bin_rep(L, x->s - i));
+    return uturn__sat_add(uturn__sat_add(1, mid),
+                          uturn__bin_rep(L, last_c(x, i)));
 }
 
 /* The most states segment i takes at level lambda (at least 1, at most
@@ -142,7 +149,7 @@ uint64_t uturn__sw_cost(const struct uturn__sw_layout *x)
         const uint64_t mid = sat_mul(x->k - 1, uturn__bin_t(x->L[i], c));
         cost               = uturn__sat_add(cost, x->L[i]);
         cost               = uturn__sat_add(cost, mid);
-        cost = uturn__sat_add(cost, uturn__bin_t(x->L[i], x->s - i));
+        cost = uturn__sat_add(cost, uturn__bin_t(x->L[i], last_c(x, i)));
     }
     return cost;
 }

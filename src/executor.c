@@ -316,20 +316,22 @@ static void finish_report(struct uturn__run *run, uturn_status_t status,
         finish_observed(run, observed);
 }
 
-/* Keep the run in the executor for its next sweep. */
-static uturn_status_t hold(uturn_executor_t *ex, struct uturn__run *run)
+/* A run that may be held for further sweeps lives on the heap from its
+ * start: its I/O thread and its buffers point into it, so it is never
+ * copied. NULL (and the status in *status): out of memory. */
+static struct uturn__run *held_run(uturn_executor_t *ex,
+                                   const struct uturn__run *start,
+                                   uturn_status_t *status)
 {
-    struct uturn__run *held = uturn__alloc(&ex->alloc, sizeof *held);
-    if (held == NULL) {
-        uturn__run_release(run);
-        return uturn__fail(run->error, UTURN_E_NOMEM,
-                           "out of memory to hold the trajectory for the "
-                           "next sweep");
+    struct uturn__run *run = uturn__alloc(&ex->alloc, sizeof *run);
+    if (run == NULL) {
+        *status = uturn__fail(start->error, UTURN_E_NOMEM,
+                              "out of memory to hold the trajectory for "
+                              "further sweeps");
+        return NULL;
     }
-    *held       = *run;
-    ex->held    = held;
-    held->error = NULL;
-    return UTURN_OK;
+    *run = *start;
+    return run;
 }
 
 /* Sweeps on request: whether the run stops after sweep 1; a plan of
@@ -399,16 +401,21 @@ uturn_status_t uturn_executor_run(uturn_executor_t *executor,
         copy_sized(&run.options, sizeof run.options, options, options->size);
     uturn_report_init(&run.report);
     uturn_status_t status = choose_on_request(&run);
+    struct uturn__run *r  = &run;
+    if (status == UTURN_OK && run.on_request)
+        r = held_run(executor, &run, &status);
+    r = r != NULL ? r : &run;
     if (status == UTURN_OK)
-        status = uturn__run_prepare(&run);
+        status = uturn__run_prepare(r);
     if (status == UTURN_OK)
-        status = uturn__run_actions(&run);
-    const bool kept = keep_or_release(&run, status, 0);
-    if (kept)
-        status = hold(executor, &run);
-    if (status != UTURN_OK) /* hold() could not keep it: released */
-        run.report.trajectory_held = false;
-    finish_report(&run, status, run.started, observed, report);
+        status = uturn__run_actions(r);
+    const bool kept = keep_or_release(r, status, 0);
+    finish_report(r, status, r->started, observed, report);
+    if (kept) {
+        executor->held = r;
+        r->error       = NULL; /* the caller's, for this call only */
+    } else if (r != &run)
+        uturn__free(&executor->alloc, r, sizeof *r);
     return status;
 }
 

@@ -10,6 +10,7 @@ static const struct uturn__planner *const registry[] = {
     &uturn__revolve,   &uturn__dp,       &uturn__hrevolve,
     &uturn__online,    &uturn__parsed,   &uturn__online_disk,
     &uturn__online_slots, &uturn__revolve_sweeps,
+    &uturn__revolve_sweeps_levels,
 };
 
 static const struct uturn__planner *find(uturn_planner_t id)
@@ -116,14 +117,15 @@ static uturn_status_t choose_sweeps(uturn_plan_t *plan, uturn_error_t *error)
 {
     if (plan->problem.sweeps <= 1)
         return UTURN_OK;
-    if (plan->planner->id != UTURN_PLANNER_REVOLVE || plan->level_count > 1)
+    if (plan->planner->id != UTURN_PLANNER_REVOLVE)
         return uturn__fail(error, UTURN_E_UNSUPPORTED,
                            "%llu sweeps: only revolve plans several sweeps "
-                           "(one level of memory, uniform states); %s "
-                           "plans one",
+                           "(uniform states, one or two levels); %s plans "
+                           "one",
                            (unsigned long long)plan->problem.sweeps,
                            plan->planner->name);
-    plan->planner = &uturn__revolve_sweeps;
+    plan->planner = plan->level_count > 1 ? &uturn__revolve_sweeps_levels
+                                          : &uturn__revolve_sweeps;
     return UTURN_OK;
 }
 
@@ -134,7 +136,8 @@ static void choose_for_levels(uturn_plan_t *plan)
     if (plan->level_count <= 1 || plan->planner->levels)
         return;
     for (size_t i = 0; i < sizeof registry / sizeof registry[0]; i++)
-        if (registry[i]->id == plan->planner->id && registry[i]->levels)
+        if (registry[i]->id == plan->planner->id && registry[i]->levels &&
+            registry[i]->pause_sweeps == NULL) /* not several sweeps' */
             plan->planner = registry[i];
 }
 
@@ -179,10 +182,10 @@ static uturn_status_t plan_prepare(uturn_plan_t *plan,
     if (status == UTURN_OK) {
         choose_for_levels(plan);
         choose_online(plan);
-        status = check_levels(plan, error);
+        status = choose_sweeps(plan, error);
     }
     if (status == UTURN_OK)
-        status = choose_sweeps(plan, error);
+        status = check_levels(plan, error);
     if (status == UTURN_OK)
         status = plan->planner->prepare(plan, error);
     plan->problem.progress      = NULL; /* the caller's, for planning only */

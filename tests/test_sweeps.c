@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <uturn.h>
 
 /* after Criterion, whose macros it uses */
@@ -469,6 +470,19 @@ Test(sweeps, refusals_name_the_limit)
     p.planner = UTURN_PLANNER_PERIODIC;
     cr_assert_eq(uturn_plan_create(&p, NULL, &plan, &e), UTURN_E_UNSUPPORTED);
     cr_assert(strstr(e.message, "only revolve") != NULL, "%s", e.message);
+    uturn_level_t three[3];
+    for (int k = 0; k < 3; k++) {
+        uturn_level_init(&three[k]);
+        three[k].slots = 4;
+    }
+    uturn_problem_t q;
+    uturn_problem_init(&q);
+    q.steps       = 100;
+    q.levels      = three;
+    q.level_count = 3;
+    q.sweeps      = 2;
+    cr_assert_eq(uturn_plan_create(&q, NULL, &plan, &e), UTURN_E_UNSUPPORTED);
+    cr_assert(strstr(e.message, "one level or two") != NULL, "%s", e.message);
     p.planner = UTURN_PLANNER_REVOLVE;
     p.steps   = UINT64_MAX / 3;
     p.sweeps  = 4;
@@ -769,8 +783,9 @@ Test(sweeps, a_held_trajectory_is_kept_within_the_budget_and_released)
     uturn_plan_free(plan);
 }
 
-/* The trajectory cannot be held (its allocation fails): the run says so
- * in its status and its report, and nothing is left held. */
+/* The trajectory cannot be held (the run's own allocation, its first,
+ * fails): the run says so in its status and its report, before any
+ * callback, and nothing is left held. */
 Test(sweeps, a_trajectory_that_cannot_be_held_is_reported_released)
 {
     uturn_plan_t *plan = make(50, 4, 2);
@@ -780,24 +795,22 @@ Test(sweeps, a_trajectory_that_cannot_be_held_is_reported_released)
     uturn_allocator_t alloc = counting_allocator(&counts);
     uturn_executor_t *ex    = NULL;
     cr_assert_eq(uturn_executor_create(&alloc, &ex, NULL), UTURN_OK);
+    counts.fail_at = counts.total_allocs + 1; /* the run's first */
     uturn_run_options_t o;
     uturn_run_options_init(&o);
     o.sweeps_on_request   = true;
     const uturn_model_t m = chain_model(&c);
     start_chain(&c, 0);
-    cr_assert_eq(uturn_executor_run(ex, plan, &m, &o, NULL, NULL, NULL),
-                 UTURN_OK);
-    const uint64_t hold_at = counts.total_allocs; /* the run's last */
-    uturn_executor_free(ex);
-    memset(&counts, 0, sizeof counts);
-    counts.fail_at = hold_at;
-    cr_assert_eq(uturn_executor_create(&alloc, &ex, NULL), UTURN_OK);
-    start_chain(&c, 0);
     uturn_report_t r;
     uturn_report_init(&r);
-    cr_assert_eq(uturn_executor_run(ex, plan, &m, &o, NULL, &r, NULL),
+    uturn_error_t e;
+    uturn_error_init(&e);
+    cr_assert_eq(uturn_executor_run(ex, plan, &m, &o, NULL, &r, &e),
                  UTURN_E_NOMEM);
+    cr_assert(strstr(e.message, "hold the trajectory") != NULL, "%s",
+              e.message);
     cr_assert(!r.trajectory_held && r.status == UTURN_E_NOMEM);
+    cr_assert_eq(c.turns, 0); /* before any callback */
     cr_assert_eq(uturn_executor_sweep(ex, &m, NULL, NULL, NULL),
                  UTURN_E_INVALID_ARG);
     cr_assert_eq(uturn_executor_run(ex, plan, &m, NULL, NULL, NULL, NULL),
@@ -961,4 +974,166 @@ Test(sweeps, an_unbounded_plan_in_text)
                             m),
                  UTURN_E_INVALID_PLAN);
     cr_assert(strstr(m, "still held") != NULL, "%s", m);
+}
+
+/* ---- two storage levels ----------------------------------------------- */
+
+static uturn_problem_t two_levels(uint64_t n, uint64_t c0, uint64_t c1,
+                                  uint64_t w, uint64_t k, uturn_level_t *lv)
+{
+    uturn_level_init(&lv[0]);
+    uturn_level_init(&lv[1]);
+    lv[0].slots      = c0;
+    lv[1].slots      = c1;
+    lv[1].write_cost = w;
+    lv[1].read_cost  = w + 1;
+    uturn_problem_t p;
+    uturn_problem_init(&p);
+    p.steps       = n;
+    p.levels      = lv;
+    p.level_count = 2;
+    p.sweeps      = k;
+    return p;
+}
+
+/* The plan's stream through a validator of the same levels: valid, and
+ * the counts, the cost and each level's counts as predicted. */
+static void walk_two_levels(const uturn_problem_t *p)
+{
+    uturn_plan_t *plan = NULL;
+    uturn_error_t e;
+    uturn_error_init(&e);
+    cr_assert_eq(uturn_plan_create(p, NULL, &plan, &e), UTURN_OK, "%s",
+                 e.message);
+    uturn_validator_t *v = NULL;
+    cr_assert_eq(uturn_validator_create(p, NULL, &v, NULL), UTURN_OK);
+    uturn_cursor_t *c = NULL;
+    cr_assert_eq(uturn_cursor_create(plan, NULL, &c), UTURN_OK);
+    uturn_action_t a;
+    while (uturn_cursor_next(c, &a))
+        cr_assert_eq(uturn_validator_push(v, &a, &e), UTURN_OK, "%s",
+                     e.message);
+    uturn_stats_t want, seen;
+    uturn_stats_init(&want);
+    uturn_stats_init(&seen);
+    uturn_plan_stats(plan, &want);
+    cr_assert_eq(uturn_validator_finish(v, &seen, &e), UTURN_OK, "%s",
+                 e.message);
+    cr_assert(seen.forward_steps == want.forward_steps &&
+              seen.cost == want.cost && seen.stores == want.stores &&
+              seen.restores == want.restores && seen.actions == want.actions &&
+              seen.peak_slots == want.peak_slots);
+    for (uint64_t k = 0; k < 2; k++) {
+        uturn_level_stats_t got, planned;
+        uturn_level_stats_init(&got);
+        uturn_level_stats_init(&planned);
+        uturn_validator_level_stats(v, k, &got);
+        uturn_plan_level_stats(plan, k, &planned);
+        cr_assert(got.stores == planned.stores &&
+                      got.restores == planned.restores &&
+                      got.peak_slots == planned.peak_slots,
+                  "level %llu", (unsigned long long)k);
+    }
+    uturn_cursor_free(c);
+    uturn_validator_free(v);
+    uturn_plan_free(plan);
+}
+
+Test(sweeps, every_plan_on_two_levels_is_valid_and_counted)
+{
+    const uint64_t ks[3] = {2, 3, UTURN_SWEEPS_UNBOUNDED};
+    for (uint64_t n = 1; n <= 31; n += 5)
+        for (uint64_t c0 = 1; c0 <= 3; c0++)
+            for (uint64_t c1 = 1; c1 <= 5; c1 += 2)
+                for (uint64_t w = 0; w <= 60; w += 30)
+                    for (int j = 0; j < 3; j++) {
+                        uturn_level_t lv[2];
+                        const uturn_problem_t p =
+                            two_levels(n, c0, c1, w, ks[j], lv);
+                        walk_two_levels(&p);
+                    }
+}
+
+/* The plan on two levels costs no more than the same sweeps on memory
+ * alone; with free disk I/O (TwoLevel's figures count forward steps
+ * only), it takes no more forward steps than TwoLevel with the same RAM
+ * and disk slots. */
+Test(sweeps, two_levels_never_cost_more_than_memory_alone_or_twolevel)
+{
+    const uint64_t rams[3] = {5, 10, 20}, disks[3] = {10, 20, 50};
+    for (int b = 0; b < 3; b++)
+        for (int d = 0; d < 3; d++)
+            for (uint64_t k = 2; k <= 10; k += 8) {
+                uturn_level_t lv[2];
+                uturn_problem_t p =
+                    two_levels(1000, rams[b], disks[d], 3, k, lv);
+                uturn_plan_t *costed = NULL;
+                cr_assert_eq(uturn_plan_create(&p, NULL, &costed, NULL),
+                             UTURN_OK);
+                uturn_stats_t cs;
+                uturn_stats_init(&cs);
+                uturn_plan_stats(costed, &cs);
+                cr_assert_leq(cs.cost, forward_of(1000, rams[b], k));
+                uturn_plan_free(costed);
+                lv[1].write_cost = lv[1].read_cost = 0;
+                uturn_plan_t *plan                 = NULL;
+                cr_assert_eq(uturn_plan_create(&p, NULL, &plan, NULL),
+                             UTURN_OK);
+                uturn_stats_t st;
+                uturn_stats_init(&st);
+                uturn_plan_stats(plan, &st);
+                cr_assert_leq(st.forward_steps,
+                              twolevel(1000, rams[b], disks[d], k));
+                uturn_plan_free(plan);
+            }
+}
+
+/* Two levels run by the executor, the further one in files: every
+ * sweep's gradient (on request) is its functional's store-all one, the
+ * counts are the plan's, and nothing is left in the directory. */
+Test(sweeps, two_levels_in_files_give_each_sweep_its_gradient)
+{
+    char parent[] = "/tmp/uturn-sweeps-XXXXXX";
+    cr_assert_not_null(mkdtemp(parent));
+    uturn_storage_t level;
+    uturn_storage_init(&level);
+    level.kind      = UTURN_STORAGE_FILE;
+    level.directory = parent;
+    uturn_executor_options_t o;
+    uturn_executor_options_init(&o);
+    o.levels             = &level;
+    o.level_count        = 1;
+    uturn_executor_t *ex = NULL;
+    cr_assert_eq(uturn_executor_open(&o, &ex, NULL), UTURN_OK);
+    uturn_level_t lv[2];
+    uturn_problem_t p  = two_levels(60, 3, 5, 1, 3, lv);
+    p.slot_bytes       = sizeof(double) * DIM;
+    uturn_plan_t *plan = NULL;
+    cr_assert_eq(uturn_executor_plan(ex, &p, &plan, NULL), UTURN_OK);
+    uturn_stats_t st, seen;
+    uturn_stats_init(&st);
+    uturn_stats_init(&seen);
+    uturn_plan_stats(plan, &st);
+    struct chain c;
+    uturn_run_options_t ro;
+    uturn_run_options_init(&ro);
+    ro.sweeps_on_request  = true;
+    const uturn_model_t m = chain_model(&c);
+    start_chain(&c, 0);
+    uturn_error_t e;
+    uturn_error_init(&e);
+    cr_assert_eq(uturn_executor_run(ex, plan, &m, &ro, &seen, NULL, &e),
+                 UTURN_OK, "%s", e.message);
+    for (int j = 2; j <= 3; j++)
+        cr_assert_eq(uturn_executor_sweep(ex, &m, &seen, NULL, &e), UTURN_OK,
+                     "%s", e.message);
+    stats_expect_equal(&seen, &st, "two levels, the last sweep");
+    for (uint64_t j = 0; j < 3; j++) {
+        double truth[DIM];
+        store_all_gradient(60, j, truth);
+        cr_assert_eq(memcmp(c.grad[j], truth, sizeof truth), 0);
+    }
+    uturn_executor_free(ex);
+    uturn_plan_free(plan);
+    cr_assert_eq(rmdir(parent), 0, "the run left files in %s", parent);
 }
