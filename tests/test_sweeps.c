@@ -569,6 +569,15 @@ static uturn_model_t chain_model(struct chain *c)
     return m;
 }
 
+/* Run options that hold the trajectory for further sweeps. */
+static uturn_run_options_t on_request(void)
+{
+    uturn_run_options_t o;
+    uturn_run_options_init(&o);
+    o.sweeps_on_request = true;
+    return o;
+}
+
 static void run_chain(const uturn_plan_t *plan, struct chain *c, uint64_t base,
                       uturn_stats_t *seen)
 {
@@ -659,10 +668,8 @@ static uturn_executor_t *begin(const uturn_plan_t *plan, struct chain *c,
 {
     uturn_executor_t *ex = NULL;
     cr_assert_eq(uturn_executor_create(NULL, &ex, NULL), UTURN_OK);
-    const uturn_model_t m = chain_model(c);
-    uturn_run_options_t o;
-    uturn_run_options_init(&o);
-    o.sweeps_on_request = true;
+    const uturn_model_t m       = chain_model(c);
+    const uturn_run_options_t o = on_request();
     start_chain(c, 0);
     uturn_error_t e;
     uturn_error_init(&e);
@@ -795,11 +802,9 @@ Test(sweeps, a_trajectory_that_cannot_be_held_is_reported_released)
     uturn_allocator_t alloc = counting_allocator(&counts);
     uturn_executor_t *ex    = NULL;
     cr_assert_eq(uturn_executor_create(&alloc, &ex, NULL), UTURN_OK);
-    counts.fail_at = counts.total_allocs + 1; /* the run's first */
-    uturn_run_options_t o;
-    uturn_run_options_init(&o);
-    o.sweeps_on_request   = true;
-    const uturn_model_t m = chain_model(&c);
+    counts.fail_at              = counts.total_allocs + 1; /* the run's first */
+    const uturn_run_options_t o = on_request();
+    const uturn_model_t m       = chain_model(&c);
     start_chain(&c, 0);
     uturn_report_t r;
     uturn_report_init(&r);
@@ -869,10 +874,8 @@ Test(sweeps, a_parsed_plan_of_several_sweeps_runs_whole_not_on_request)
     struct chain c;
     uturn_executor_t *ex = NULL;
     cr_assert_eq(uturn_executor_create(NULL, &ex, NULL), UTURN_OK);
-    uturn_run_options_t o;
-    uturn_run_options_init(&o);
-    o.sweeps_on_request   = true;
-    const uturn_model_t m = chain_model(&c);
+    const uturn_run_options_t o = on_request();
+    const uturn_model_t m       = chain_model(&c);
     uturn_error_t e;
     uturn_error_init(&e);
     start_chain(&c, 0);
@@ -1115,10 +1118,8 @@ Test(sweeps, two_levels_in_files_give_each_sweep_its_gradient)
     uturn_stats_init(&seen);
     uturn_plan_stats(plan, &st);
     struct chain c;
-    uturn_run_options_t ro;
-    uturn_run_options_init(&ro);
-    ro.sweeps_on_request  = true;
-    const uturn_model_t m = chain_model(&c);
+    const uturn_run_options_t ro = on_request();
+    const uturn_model_t m        = chain_model(&c);
     start_chain(&c, 0);
     uturn_error_t e;
     uturn_error_init(&e);
