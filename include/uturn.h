@@ -675,8 +675,9 @@ UTURN_EXPORT uturn_status_t uturn_plan_create(const uturn_problem_t *problem,
  * "slots S", optional "slot_bytes B", "budget_bytes B" and "planner
  * NAME", with format 2 one "level NAME SLOTS W R" line per storage level
  * (NAME 1 to 63 letters, digits, '_', '.' or '-'; the levels' slots sum
- * to S), since 0.3 "sweeps K" (K >= 2) for a plan of several sweeps,
- * whose actions may include "persist SLOT", then one action per line;
+ * to S), since 0.3 "sweeps K" (K >= 2, or "unbounded") for a plan of
+ * several sweeps, whose actions may include "persist SLOT", then one
+ * action per line;
  * "#" starts a comment. Every number
  * fits in 64 bits. The whole plan is validated; its counts are those
  * observed by the validator, and its cost (forward cost plus every write
@@ -1533,11 +1534,16 @@ UTURN_EXPORT uturn_status_t uturn_executor_plan(
  * @return UTURN_OK;
  *   UTURN_E_INVALID_ARG  a NULL pointer, a model without its callbacks or
  *                        state, a plan with more steps than the model;
+ *                        the executor holds a trajectory for further
+ *                        sweeps (uturn_executor_sweep());
+ *   UTURN_E_UNSUPPORTED  sweeps_on_request with a parsed plan of several
+ *                        sweeps;
  *   UTURN_E_INFEASIBLE   the plan does not fit the budget here; or an
  *                        online plan's first sweep stopped before is_last
  *                        said the end (online with levels past its reach:
  *                        see max_steps), the error naming the step;
- *   UTURN_E_NOMEM        slot storage could not be allocated;
+ *   UTURN_E_NOMEM        slot storage could not be allocated, or a run to
+ *                        hold for further sweeps;
  *   UTURN_E_CALLBACK     a callback returned non-zero (the error names it,
  *                        its step, its return value and the action index);
  *   UTURN_E_NONDETERMINISTIC  a recomputed state differs (verify mode).
@@ -1558,8 +1564,9 @@ UTURN_EXPORT uturn_status_t uturn_executor_run(
  * @p model may differ from the last call's in its adjoint and turn
  * callbacks and its user pointer, never in the forward: its forward
  * callback, state, state_bytes, save, load, state_size, forward_record
- * and record_bytes must be the same as the run's. The budget of the run holds throughout. After the
- * plan's last sweep, or on any failure, the trajectory is released. Until
+ * and record_bytes must be the same as the run's. The budget of the run
+ * holds throughout. After the plan's last sweep (never, for an unbounded
+ * plan), or on any failure, the trajectory is released. Until
  * then the run's plan, its options (their callbacks and user pointers)
  * and the model's state stay in use: keep them alive.
  * @param observed  The counts of the whole run so far (all sweeps; equal
