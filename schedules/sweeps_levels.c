@@ -143,18 +143,15 @@ uturn_status_t uturn__sw_prepare_levels(uturn_plan_t *plan,
         st = uturn__fail(error, UTURN_E_NOMEM, "out of memory planning");
     if (st != UTURN_OK)
         return st;
-    struct uturn__sw_data *d  = plan->data;
-    d->x                      = (struct uturn__sw_layout){n,
-                                                          s0,
-                                                          plan->problem.sweeps,
-                                                          1,
-                                                          d->x.L,
-                                                          0,
-                                                          plan->problem.sweeps ==
-                                                              UTURN_SWEEPS_UNBOUNDED,
-                                                          0,
-                                                          0,
-                                                          0};
+    struct uturn__sw_data *d = plan->data;
+    uint64_t *lengths        = d->x.L;
+    memset(&d->x, 0, sizeof d->x);
+    d->x.n                    = n;
+    d->x.s                    = s0;
+    d->x.k                    = plan->problem.sweeps;
+    d->x.m                    = 1;
+    d->x.L                    = lengths;
+    d->x.steady               = plan->problem.sweeps == UTURN_SWEEPS_UNBOUNDED;
     const struct option mem   = on_memory(plan, &d->x, scratch);
     struct uturn__sw_layout y = d->x;
     y.L = scratch, y.s = s1, y.c_fixed = c0 + 1, y.base_slot = c0;
