@@ -214,6 +214,21 @@ static uint64_t forward_of(uint64_t n, uint64_t s, uint64_t k)
     return st.forward_steps;
 }
 
+/* The stats of the plan for p (which must plan). */
+static uturn_stats_t stats_of(const uturn_problem_t *p)
+{
+    uturn_plan_t *plan = NULL;
+    uturn_error_t e;
+    uturn_error_init(&e);
+    cr_assert_eq(uturn_plan_create(p, NULL, &plan, &e), UTURN_OK, "%s",
+                 e.message);
+    uturn_stats_t st;
+    uturn_stats_init(&st);
+    uturn_plan_stats(plan, &st);
+    uturn_plan_free(plan);
+    return st;
+}
+
 /* Walk the plan through the validator; every predicted count holds. */
 static void walk_matches(uint64_t n, uint64_t s, uint64_t k)
 {
@@ -944,15 +959,10 @@ Test(sweeps, unbounded_further_sweeps_cost_no_more_than_twolevel)
             for (int d = 0; d < 3; d++) {
                 uturn_problem_t p;
                 uturn_problem_init(&p);
-                p.steps            = ns[a];
-                p.slots            = rams[b] + disks[d];
-                p.sweeps           = UTURN_SWEEPS_UNBOUNDED;
-                uturn_plan_t *plan = NULL;
-                cr_assert_eq(uturn_plan_create(&p, NULL, &plan, NULL),
-                             UTURN_OK);
-                uturn_stats_t st;
-                uturn_stats_init(&st);
-                uturn_plan_stats(plan, &st);
+                p.steps                = ns[a];
+                p.slots                = rams[b] + disks[d];
+                p.sweeps               = UTURN_SWEEPS_UNBOUNDED;
+                const uturn_stats_t st = stats_of(&p);
                 /* TwoLevel's sweep: its total for 2 sweeps less for 1 */
                 const uint64_t theirs = twolevel(ns[a], rams[b], disks[d], 2) -
                                         twolevel(ns[a], rams[b], disks[d], 1);
@@ -960,7 +970,6 @@ Test(sweeps, unbounded_further_sweeps_cost_no_more_than_twolevel)
                               "n=%llu %llu+%llu", (unsigned long long)ns[a],
                               (unsigned long long)rams[b],
                               (unsigned long long)disks[d]);
-                uturn_plan_free(plan);
             }
 }
 
@@ -1070,24 +1079,10 @@ Test(sweeps, two_levels_never_cost_more_than_memory_alone_or_twolevel)
                 uturn_level_t lv[2];
                 uturn_problem_t p =
                     two_levels(1000, rams[b], disks[d], 3, k, lv);
-                uturn_plan_t *costed = NULL;
-                cr_assert_eq(uturn_plan_create(&p, NULL, &costed, NULL),
-                             UTURN_OK);
-                uturn_stats_t cs;
-                uturn_stats_init(&cs);
-                uturn_plan_stats(costed, &cs);
-                cr_assert_leq(cs.cost, forward_of(1000, rams[b], k));
-                uturn_plan_free(costed);
+                cr_assert_leq(stats_of(&p).cost, forward_of(1000, rams[b], k));
                 lv[1].write_cost = lv[1].read_cost = 0;
-                uturn_plan_t *plan                 = NULL;
-                cr_assert_eq(uturn_plan_create(&p, NULL, &plan, NULL),
-                             UTURN_OK);
-                uturn_stats_t st;
-                uturn_stats_init(&st);
-                uturn_plan_stats(plan, &st);
-                cr_assert_leq(st.forward_steps,
+                cr_assert_leq(stats_of(&p).forward_steps,
                               twolevel(1000, rams[b], disks[d], k));
-                uturn_plan_free(plan);
             }
 }
 

@@ -45,21 +45,6 @@ static uint64_t hash_bytes(const uint8_t *data, size_t size)
     return h;
 }
 
-static bool stats_equal(const uturn_stats_t *a, const uturn_stats_t *b)
-{
-    return a->steps == b->steps && a->forward_steps == b->forward_steps &&
-           a->recomputed_steps == b->recomputed_steps &&
-           a->reverse_steps == b->reverse_steps && a->stores == b->stores &&
-           a->restores == b->restores && a->frees == b->frees &&
-           a->peak_slots == b->peak_slots && a->peak_bytes == b->peak_bytes &&
-           a->actions == b->actions && a->slots == b->slots &&
-           a->slot_bytes == b->slot_bytes &&
-           a->budget_bytes == b->budget_bytes &&
-           a->forward_cost == b->forward_cost &&
-           a->recompute_cost == b->recompute_cost &&
-           a->recompute_factor == b->recompute_factor;
-}
-
 static bool action_equal(const uturn_action_t *a, const uturn_action_t *b)
 {
     return a->op == b->op && a->step == b->step && a->step_end == b->step_end &&
@@ -367,7 +352,7 @@ static void check_walks(const uturn_plan_t *plan, struct fz_arena *arena,
     uturn_error_t error;
     uturn_error_init(&error);
     CHECK(uturn_plan_walk(plan, &observed, &error) == UTURN_OK);
-    CHECK(stats_equal(&observed, stats));
+    CHECK(fz_stats_equal(&observed, stats));
     arena->calls   = 0;
     arena->fail_at = 1 + h % 4;
     uturn_stats_init(&observed);
@@ -376,7 +361,7 @@ static void check_walks(const uturn_plan_t *plan, struct fz_arena *arena,
     arena->fail_at              = 0;
     CHECK(status == UTURN_OK || status == UTURN_E_NOMEM);
     if (status == UTURN_OK)
-        CHECK(stats_equal(&observed, stats));
+        CHECK(fz_stats_equal(&observed, stats));
     else
         CHECK(error.status == status && error.message[0] != '\0');
 }
@@ -398,7 +383,7 @@ static uturn_plan_t *reparse(const uturn_plan_t *plan, const char *text,
     uturn_stats_t stats2;
     uturn_stats_init(&stats2);
     CHECK(uturn_plan_stats(again, &stats2) == UTURN_OK);
-    CHECK(stats_equal(&stats2, stats));
+    CHECK(fz_stats_equal(&stats2, stats));
     uturn_action_t *first  = collect(plan, stats->actions, 0);
     uturn_action_t *second = collect(again, stats->actions, 1 + h % 70);
     for (uint64_t i = 0; i < stats->actions; i++) {
@@ -484,7 +469,7 @@ static void check_reader(const uint8_t *data, size_t size, uint64_t h,
     uturn_stats_t stats;
     uturn_stats_init(&stats);
     CHECK(uturn_plan_stats(plan, &stats) == UTURN_OK);
-    CHECK(stats_equal(&seen, &stats));
+    CHECK(fz_stats_equal(&seen, &stats));
     if (seen.cost != stats.cost || seen.levels != stats.levels ||
         seen.fingerprint != stats.fingerprint) {
         fprintf(stderr,
