@@ -41,6 +41,7 @@
 #include "uturn_export.h"
 #include "uturn_version.h"
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -69,7 +70,10 @@ typedef enum uturn_status {
     UTURN_E_INVALID_PLAN     = 7, /* a plan breaks a rule of the model */
     UTURN_E_PARSE            = 8, /* malformed plan text */
     UTURN_E_IO               = 9, /* a file could not be read or written */
-    UTURN_E_NONDETERMINISTIC = 10 /* a recomputed state differs */
+    UTURN_E_NONDETERMINISTIC = 10, /* a recomputed state differs */
+    /* Since 0.3: a durable run stopped at a durable point, as asked
+     * (uturn_run_options_t.durable_request); resume it to finish. */
+    UTURN_E_STOPPED = 11
 } uturn_status_t;
 
 /**
@@ -1075,6 +1079,16 @@ typedef struct uturn_model {
      * over the processes: then every process makes the same plan, within
      * its own budget). Non-zero stops the run like any callback. */
     int (*agree)(void *user, uint64_t step, int *last, uint64_t *share);
+    /* Appended in 0.3: durable runs (uturn_run_options_t.durable_dir).
+     * save_adjoint writes everything the run's turn and adjoint callbacks
+     * keep between calls (the adjoint state, the objective, gradients
+     * accumulated so far: adjoint_bytes in all) into dst; load_adjoint
+     * makes src that state again, in the process that resumes. Both are
+     * called in the first forward too (the adjoint is not yet seeded:
+     * save what it is). Required by a durable run; NULL otherwise. */
+    uint64_t adjoint_bytes;
+    int (*save_adjoint)(void *user, void *dst, uint64_t bytes);
+    int (*load_adjoint)(void *user, const void *src, uint64_t bytes);
 } uturn_model_t;
 
 /** Set every field of @p model to 0/NULL and record its size. Since: 0.1 */
@@ -1136,7 +1150,43 @@ typedef struct uturn_run_options {
      * parsed plan (uturn_plan_parse()) of several sweeps cannot pause
      * between them: UTURN_E_UNSUPPORTED, before any callback. */
     bool sweeps_on_request;
+    /* Appended in 0.3: a durable run, which a new process can resume
+     * after this one is killed (docs/model.md, "Durable runs"). At each
+     * durable point the run writes, in durable_dir, every checkpoint it
+     * holds that is not there yet, the live state, the adjoint
+     * (model.save_adjoint) and a manifest, replaced atomically; resuming
+     * re-makes the slots from them and continues with the same actions,
+     * so the gradient is bitwise the uninterrupted run's. NULL: not
+     * durable. The directory is made if missing (not its parents); one
+     * run at a time holds it (a lock). A run that completes removes its
+     * durable files; one that fails or stops keeps its last point. */
+    const char *durable_dir;
+    /* The model's identity, checked at resume with the plan's fingerprint,
+     * state_bytes and adjoint_bytes (at most 200 bytes; NULL: empty). */
+    const char *durable_tag;
+    /* A durable point after at least this many seconds of run time since
+     * the last (or since the start); 0: only on request. */
+    double durable_interval;
+    /* NULL, or a flag the run reads between forward steps and actions (a
+     * signal handler may set it: SIGTERM or SIGUSR1 before a job's end).
+     * UTURN_DURABLE_POINT: make a durable point and go on;
+     * UTURN_DURABLE_STOP: make one and stop with UTURN_E_STOPPED. The run
+     * sets it back to 0 once the point is made. */
+    volatile sig_atomic_t *durable_request;
+    /* UTURN_DURABLE_NEW (default): start; a directory that holds a
+     * durable point is refused (resume it or remove it). RESUME: continue
+     * from the directory's point; none there is refused. AUTO: resume when
+     * there is a point, else start (a job script's mode). */
+    int durable_mode;
 } uturn_run_options_t;
+
+/** uturn_run_options_t.durable_request values. Since: 0.3 */
+#define UTURN_DURABLE_POINT 1
+#define UTURN_DURABLE_STOP  2
+/** uturn_run_options_t.durable_mode values. Since: 0.3 */
+#define UTURN_DURABLE_NEW    0
+#define UTURN_DURABLE_RESUME 1
+#define UTURN_DURABLE_AUTO   2
 
 
 
@@ -1201,6 +1251,19 @@ typedef struct uturn_report {
     uint64_t sweeps_done;
     uint64_t sweep_forward_steps;
     bool trajectory_held;
+    /* Appended in 0.3: durable runs. The durable points this call wrote,
+     * the bytes it wrote for them (states, adjoints, manifests) and the
+     * seconds they took; the last point's number (counted over the whole
+     * run, resumes included; 0: none). A resumed call gives the action it
+     * resumed at (UTURN_NONE: it did not resume) and the forward steps the
+     * run had done up to that point: this call did the observed forward
+     * steps less those. The observed counts are the whole run's. */
+    uint64_t durable_points;
+    uint64_t durable_bytes;
+    double durable_seconds;
+    uint64_t durable_point;
+    uint64_t resumed_action;
+    uint64_t resumed_forward_steps;
 } uturn_report_t;
 
 /** Reset @p report and record its size. NULL is a no-op. Since: 0.1 */
@@ -1595,6 +1658,61 @@ UTURN_EXPORT uturn_status_t uturn_executor_sweep(uturn_executor_t *executor,
  * Thread safety: one thread per executor. Since: 0.3
  */
 UTURN_EXPORT void uturn_executor_release(uturn_executor_t *executor);
+
+/* ------------------------------------------------------------------------ */
+/* Durable directories                                                      */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * What a durable directory holds (uturn_durable_inspect()). Prepare with
+ * uturn_durable_info_init().
+ * Since: 0.3
+ */
+typedef struct uturn_durable_info {
+    size_t size;          /* set by uturn_durable_info_init() */
+    bool has_point;       /* a complete durable point is there */
+    bool in_use;          /* a run holds the directory now */
+    uint64_t point;       /* the point's number, 1 for the first */
+    uint64_t fingerprint; /* the plan's */
+    uint64_t steps;       /* the plan's n */
+    uint64_t action;      /* the actions done at the point */
+    uint64_t into;        /* forward steps done into the next (an advance) */
+    uint64_t forward_steps; /* done at the point */
+    uint64_t reverse_steps; /* done at the point */
+    uint64_t checkpoints;   /* checkpoints held at the point */
+    uint64_t bytes;         /* of the states, the adjoint and the manifest */
+    uint64_t state_bytes;   /* the model's, and its adjoint_bytes */
+    uint64_t adjoint_bytes;
+    char tag[256];          /* uturn_run_options_t.durable_tag */
+} uturn_durable_info_t;
+
+/** Set @p info to zeros and record its size. Since: 0.3 */
+UTURN_EXPORT void uturn_durable_info_init_size(uturn_durable_info_t *info,
+                                               size_t size);
+#define uturn_durable_info_init(p) uturn_durable_info_init_size((p), sizeof *(p))
+
+/**
+ * Read the durable point in @p directory, checking the manifest's checksum
+ * and every file it names against its own (no callback, no lock taken).
+ * A directory with no point gives has_point false and UTURN_OK.
+ * @return UTURN_OK; UTURN_E_INVALID_ARG (NULL pointer); UTURN_E_IO (no
+ *         such directory, a damaged manifest or file, named).
+ * Thread safety: safe. Since: 0.3
+ */
+UTURN_EXPORT uturn_status_t uturn_durable_inspect(const char *directory,
+                                                  uturn_durable_info_t *info,
+                                                  uturn_error_t *error);
+
+/**
+ * Remove the durable files in @p directory (the manifest, the states, the
+ * adjoints, the lock file; nothing else) and the directory itself when it
+ * is then empty. A directory a run holds is refused.
+ * @return UTURN_OK; UTURN_E_INVALID_ARG (NULL); UTURN_E_IO (in use, or a
+ *         file that could not be removed, named).
+ * Thread safety: safe. Since: 0.3
+ */
+UTURN_EXPORT uturn_status_t uturn_durable_remove(const char *directory,
+                                                 uturn_error_t *error);
 
 #ifdef __cplusplus
 }

@@ -406,10 +406,13 @@ uturn_status_t uturn_executor_run(uturn_executor_t *executor,
         r = held_run(executor, &run, &status);
     r = r != NULL ? r : &run;
     if (status == UTURN_OK)
+        status = uturn__durable_open(r);
+    if (status == UTURN_OK)
         status = uturn__run_prepare(r);
     if (status == UTURN_OK)
         status = uturn__run_actions(r);
     const bool kept = keep_or_release(r, status, 0);
+    uturn__durable_close(r, status);
     finish_report(r, status, r->started, observed, report);
     if (kept) {
         executor->held = r;

@@ -3,6 +3,7 @@
 #ifndef UTURN_EXECUTOR_H_INCLUDED
 #define UTURN_EXECUTOR_H_INCLUDED
 
+#include "durable.h"
 #include "planner.h"
 #include "slot_space.h"
 #include "storage.h"
@@ -136,6 +137,10 @@ struct uturn__run {
     uint64_t countdown, weight, random;
     /* Several sweeps on request: the generator pauses after each sweep. */
     bool on_request;
+    /* A durable run (durable_run.c), or NULL; the live state's step as the
+     * actions leave it (UTURN_NONE after a reverse), kept for its points. */
+    struct uturn__drun *durable;
+    uint64_t live;
 };
 
 /* Preflight (run_prep.c): check the model and the budget, size storage. */
@@ -249,6 +254,65 @@ static inline uint64_t uturn__run_level(const struct uturn__run *run,
         k++;
     return k;
 }
+/* Perform one action (run_loop.c); a durable run's resume re-makes its
+ * slots by stores through it. */
+uturn_status_t uturn__run_perform(struct uturn__run *run,
+                                  const uturn_action_t *a);
+/* The address of a held memory slot (run_loop.c). */
+unsigned char *uturn__run_slot_addr(const struct uturn__run *run,
+                                    uint64_t slot);
+
+/* A durable run's state (durable_run.c, durable_point.c,
+ * durable_resume.c). */
+struct uturn__dheld {
+    uint64_t step; /* UTURN_NONE: the slot is empty */
+    uint64_t hash, bytes;
+    bool durable; /* its bytes are in the directory under its name */
+};
+
+struct uturn__drun {
+    int dirfd, lockfd;
+    char *path; /* for messages; the caller's text, copied */
+    char tag[UTURN__DURABLE_TAG];
+    double interval, next_due;
+    volatile sig_atomic_t *request;
+    uint64_t point; /* the last complete point's number */
+    struct uturn__dheld *held; /* by plan slot */
+    uint64_t held_cap;
+    unsigned char *scratch;
+    uint64_t scratch_cap;
+    struct uturn__manifest resume; /* the point to resume from */
+    bool resuming;
+};
+
+/* Before the run's first callback: the options checked, the directory
+ * made, locked and read; a point to resume from checked against the plan
+ * and the model. Sets run->durable (NULL when the run is not durable). */
+uturn_status_t uturn__durable_open(struct uturn__run *run);
+/* After the run, on every path: a complete run removes its files; every
+ * run gives back the lock. */
+void uturn__durable_close(struct uturn__run *run, uturn_status_t status);
+/* Write a durable point: `into` forward steps done into the action at
+ * run->index (an advance), else 0. UTURN_E_STOPPED once written when
+ * the request said stop. */
+uturn_status_t uturn__durable_point(struct uturn__run *run, uint64_t into);
+/* A resumed run: the generator taken to the point's action (its batch in
+ * ex->batch, from *from of *count), the slots, live state and adjoint
+ * re-made, the counts the point's. */
+uturn_status_t uturn__durable_resume(struct uturn__run *run, size_t *from,
+                                     size_t *count);
+/* A store or a free of plan slot a->slot, for the durable slot table. */
+uturn_status_t uturn__durable_stored(struct uturn__run *run,
+                                     const uturn_action_t *a);
+void uturn__durable_freed(struct uturn__run *run, uint64_t slot);
+/* Whether a point is due: asked for, or the interval passed. */
+static inline bool uturn__durable_due(const struct uturn__run *run)
+{
+    const struct uturn__drun *d = run->durable;
+    return (d->request != NULL && *d->request != 0) ||
+           (d->interval > 0 && uturn__now() >= d->next_due);
+}
+
 /* Give back the region and every table (executor.c). */
 void uturn__executor_trim(uturn_executor_t *ex);
 

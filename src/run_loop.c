@@ -122,6 +122,13 @@ static uturn_status_t advance(struct uturn__run *run, const uturn_action_t *a)
             if (st != UTURN_OK)
                 return st;
         }
+        if (run->durable != NULL && i + 1 < a->step_end &&
+            uturn__durable_due(run)) {
+            run->live               = i + 1;
+            const uturn_status_t st = uturn__durable_point(run, i + 1 - a->step);
+            if (st != UTURN_OK)
+                return st;
+        }
     }
     return UTURN_OK;
 }
@@ -306,8 +313,8 @@ static uturn_status_t store(struct uturn__run *run, const uturn_action_t *a)
                                : UTURN_OK;
 }
 
-/* The address of a held slot. */
-static unsigned char *held_slot(const struct uturn__run *run, uint64_t slot)
+unsigned char *uturn__run_slot_addr(const struct uturn__run *run,
+                                    uint64_t slot)
 {
     const struct uturn__space *sp = &run->ex->space;
     const uint64_t id             = uturn__space_id(sp, slot);
@@ -323,7 +330,7 @@ static uturn_status_t restore(struct uturn__run *run, const uturn_action_t *a)
     }
     const uturn_model_t *m    = &run->model;
     const uint64_t bytes      = uturn__run_data_bytes(run, a->step);
-    const unsigned char *addr = held_slot(run, a->slot);
+    const unsigned char *addr = uturn__run_slot_addr(run, a->slot);
     const uturn_status_t st   = fits_slot(run, a->step, bytes);
     if (st != UTURN_OK)
         return st;
@@ -388,7 +395,48 @@ static uturn_status_t reverse(struct uturn__run *run, const uturn_action_t *a)
                      : uturn__run_callback_failed(run, "progress", a->step, stop);
 }
 
+/* A durable run's view of an action: the live state and the slots. */
+static uturn_status_t note_durable(struct uturn__run *run,
+                                   const uturn_action_t *a)
+{
+    switch (a->op) {
+    case UTURN_OP_ADVANCE:
+        run->live = a->step_end;
+        return UTURN_OK;
+    case UTURN_OP_RESTORE:
+        run->live = a->step;
+        return UTURN_OK;
+    case UTURN_OP_REVERSE:
+        run->live = UTURN_NONE;
+        return UTURN_OK;
+    case UTURN_OP_STORE:
+        return uturn__durable_stored(run, a);
+    case UTURN_OP_FREE:
+        uturn__durable_freed(run, a->slot);
+        return UTURN_OK;
+    default:
+        return UTURN_OK;
+    }
+}
+
+static uturn_status_t perform_op(struct uturn__run *run,
+                                 const uturn_action_t *a);
+
+/* One action, and what a durable run keeps of it. */
 static uturn_status_t perform(struct uturn__run *run, const uturn_action_t *a)
+{
+    const uturn_status_t st = perform_op(run, a);
+    return st == UTURN_OK && run->durable != NULL ? note_durable(run, a) : st;
+}
+
+uturn_status_t uturn__run_perform(struct uturn__run *run,
+                                  const uturn_action_t *a)
+{
+    return perform(run, a);
+}
+
+static uturn_status_t perform_op(struct uturn__run *run,
+                                 const uturn_action_t *a)
 {
     switch (a->op) {
     case UTURN_OP_ADVANCE:
@@ -510,30 +558,45 @@ void uturn__run_start_counters(struct uturn__run *run)
         run->options.on_progress != NULL ? run->work_every : UINT64_MAX;
 }
 
-/* Every action, one by one, for every kind of run. */
-static uturn_status_t general_loop(struct uturn__run *run)
+/* The actions of one batch from `from` on; a durable run's points come
+ * between them when due. */
+static uturn_status_t run_batch(struct uturn__run *run, size_t from,
+                                size_t count)
+{
+    uturn_action_t *batch = run->ex->batch;
+    const bool ahead      = run->io.started;
+    uturn_status_t status = UTURN_OK;
+    run->io.scan          = from;
+    if (ahead)
+        uturn__level_ahead(run, batch, from, count);
+    for (size_t i = from; i < count && status == UTURN_OK; i++) {
+        status = --run->countdown != 0 ? perform(run, &batch[i])
+                                       : timed(run, &batch[i]);
+        run->index += status == UTURN_OK;
+        if (ahead)
+            uturn__level_ahead(run, batch, i + 1, count);
+        if (status == UTURN_OK && run->durable != NULL &&
+            uturn__durable_due(run))
+            status = uturn__durable_point(run, 0);
+    }
+    if (status == UTURN_OK && run->online)
+        status = uturn__run_online_step(run, &batch[count - 1]);
+    return status;
+}
+
+/* Every action, one by one, for every kind of run: those left in the
+ * kept batch from `from` (a resumed run's), then the generator's. */
+static uturn_status_t general_loop(struct uturn__run *run, size_t from,
+                                   size_t count)
 {
     const struct uturn__planner *g = run->plan->planner;
-    uturn_action_t *batch          = run->ex->batch;
     uturn_status_t status =
         run->online ? uturn__run_online_step(run, NULL) : UTURN_OK;
-    size_t count = 0;
+    if (status == UTURN_OK && from < count)
+        status = run_batch(run, from, count);
     while (status == UTURN_OK &&
-           (count = g->fill(run->ex->gen, batch, UTURN__BATCH)) != 0) {
-        const bool ahead = run->io.started;
-        run->io.scan     = 0;
-        if (ahead)
-            uturn__level_ahead(run, batch, 0, count);
-        for (size_t i = 0; i < count && status == UTURN_OK; i++) {
-            status = --run->countdown != 0 ? perform(run, &batch[i])
-                                           : timed(run, &batch[i]);
-            run->index += status == UTURN_OK;
-            if (ahead)
-                uturn__level_ahead(run, batch, i + 1, count);
-        }
-        if (status == UTURN_OK && run->online)
-            status = uturn__run_online_step(run, &batch[count - 1]);
-    }
+           (count = g->fill(run->ex->gen, run->ex->batch, UTURN__BATCH)) != 0)
+        status = run_batch(run, 0, count);
     return status;
 }
 
@@ -553,7 +616,7 @@ static uturn_status_t finish_actions(struct uturn__run *run,
 uturn_status_t uturn__run_next_sweep(struct uturn__run *run)
 {
     run->plan->planner->resume(run->ex->gen);
-    return finish_actions(run, general_loop(run));
+    return finish_actions(run, general_loop(run, 0, 0));
 }
 
 uturn_status_t uturn__run_actions(struct uturn__run *run)
@@ -562,15 +625,22 @@ uturn_status_t uturn__run_actions(struct uturn__run *run)
     if (status != UTURN_OK)
         return status;
     uturn__run_start_counters(run);
+    size_t from = 0, count = 0;
+    if (run->durable != NULL && run->durable->resuming)
+        status = uturn__durable_resume(run, &from, &count);
+    if (status != UTURN_OK)
+        return finish_actions(run, status);
     if (run->on_request) {
         run->plan->planner->pause_sweeps(run->ex->gen);
-        status = general_loop(run); /* it adds to the counts it finds */
-    } else if (uturn__run_plain_applies(run))
+        status = general_loop(run, 0, 0); /* it adds to the counts it finds */
+    } else if (run->durable != NULL)
+        status = general_loop(run, from, count);
+    else if (uturn__run_plain_applies(run))
         status = uturn__run_plain(run);
     else if (uturn__run_fast_applies(run))
         status = uturn__run_fast(run);
     else
-        status = general_loop(run);
+        status = general_loop(run, 0, 0);
     if (status == UTURN_OK)
         status = uturn__run_online_done(run);
     return finish_actions(run, status);

@@ -1,7 +1,7 @@
 /* Status strings and names, from one table each. */
 #include "internal.h"
 
-#define STATUS_COUNT 11
+#define STATUS_COUNT 12
 
 static const char *const messages[] = {
     [UTURN_OK]                 = "success",
@@ -15,6 +15,7 @@ static const char *const messages[] = {
     [UTURN_E_PARSE]            = "malformed plan text",
     [UTURN_E_IO]               = "input/output error",
     [UTURN_E_NONDETERMINISTIC] = "a recomputed state differs from the first",
+    [UTURN_E_STOPPED] = "stopped at a durable point, as asked",
 };
 
 static const char *const names[] = {
@@ -29,13 +30,14 @@ static const char *const names[] = {
     [UTURN_E_PARSE]            = "UTURN_E_PARSE",
     [UTURN_E_IO]               = "UTURN_E_IO",
     [UTURN_E_NONDETERMINISTIC] = "UTURN_E_NONDETERMINISTIC",
+    [UTURN_E_STOPPED]          = "UTURN_E_STOPPED",
 };
 
 _Static_assert(sizeof messages / sizeof messages[0] == STATUS_COUNT,
                "every status needs a message");
 _Static_assert(sizeof names / sizeof names[0] == STATUS_COUNT,
                "every status needs a name");
-_Static_assert(UTURN_E_NONDETERMINISTIC + 1 == STATUS_COUNT,
+_Static_assert(UTURN_E_STOPPED + 1 == STATUS_COUNT,
                "the tables must cover the enum");
 
 const char *uturn_strerror(uturn_status_t status)

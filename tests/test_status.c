@@ -13,7 +13,7 @@ static const uturn_status_t every_status[] = {
     UTURN_OK,           UTURN_E_INVALID_ARG,     UTURN_E_NOMEM,
     UTURN_E_INFEASIBLE, UTURN_E_OVERFLOW,        UTURN_E_UNSUPPORTED,
     UTURN_E_CALLBACK,   UTURN_E_INVALID_PLAN,    UTURN_E_PARSE,
-    UTURN_E_IO,         UTURN_E_NONDETERMINISTIC};
+    UTURN_E_IO,         UTURN_E_NONDETERMINISTIC, UTURN_E_STOPPED};
 #define STATUS_COUNT (sizeof every_status / sizeof every_status[0])
 
 /* ---- statuses
@@ -46,7 +46,7 @@ Test(status, names_every_value)
         "UTURN_OK",           "UTURN_E_INVALID_ARG",     "UTURN_E_NOMEM",
         "UTURN_E_INFEASIBLE", "UTURN_E_OVERFLOW",        "UTURN_E_UNSUPPORTED",
         "UTURN_E_CALLBACK",   "UTURN_E_INVALID_PLAN",    "UTURN_E_PARSE",
-        "UTURN_E_IO",         "UTURN_E_NONDETERMINISTIC"};
+        "UTURN_E_IO",         "UTURN_E_NONDETERMINISTIC", "UTURN_E_STOPPED"};
     for (size_t i = 0; i < STATUS_COUNT; i++) {
         const char *name = uturn_status_name(every_status[i]);
         cr_assert_not_null(name);
@@ -58,7 +58,7 @@ Test(status, names_every_value)
 
 Test(status, out_of_range_fallbacks)
 {
-    static const int bad[] = {-1, 11, 12, 100, 1000, 0x7fffffff};
+    static const int bad[] = {-1, 12, 13, 100, 1000, 0x7fffffff};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         const uturn_status_t st = (uturn_status_t)bad[i];
         cr_assert_str_eq(uturn_strerror(st), "unknown status", "%d", bad[i]);

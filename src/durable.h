@@ -1,0 +1,91 @@
+/*
+ * Durable runs (uturn_run_options_t.durable_dir): the manifest that says
+ * where a run stands, the files it names, and the run's side of writing
+ * durable points and resuming from one. A durable point is complete once
+ * its manifest is renamed into place; until then the previous one stands.
+ *
+ * The directory holds
+ *   manifest            the last complete point (text, checksummed)
+ *   state-STEP-HASH     a checkpoint of x_STEP (its XXH3-64 in the name)
+ *   live-P, adjoint-P   point P's live state and the model's adjoint
+ *   lock                flock()ed by the run that holds the directory
+ * and, after a kill mid-point, NAME.tmp files that the next point removes.
+ */
+#ifndef UTURN_DURABLE_H_INCLUDED
+#define UTURN_DURABLE_H_INCLUDED
+
+#include "internal.h"
+
+#define UTURN__DURABLE_TAG        201 /* the tag's bytes, its NUL included */
+#define UTURN__DURABLE_MAX_LEVELS 8
+
+/* A checkpoint a point names: plan slot, state, bytes, XXH3-64. */
+struct uturn__dslot {
+    uint64_t slot, step, bytes, hash;
+};
+
+/* The counts a resumed run carries on with. */
+struct uturn__dcounts {
+    uint64_t forward, reverse, stores, restores, frees, peak_slots;
+    uint64_t peak_bytes, work_done, memory_peak;
+    uint64_t level_stores[UTURN__DURABLE_MAX_LEVELS];
+    uint64_t level_restores[UTURN__DURABLE_MAX_LEVELS];
+    uint64_t level_peak[UTURN__DURABLE_MAX_LEVELS];
+};
+
+/* What a manifest says (durable_manifest.c). */
+struct uturn__manifest {
+    uint64_t point, fingerprint, steps, state_bytes, adjoint_bytes, levels;
+    char tag[UTURN__DURABLE_TAG];
+    uint64_t action, into; /* actions done; steps done into the next */
+    uint64_t live, live_bytes, live_hash; /* live UTURN_NONE: none */
+    uint64_t adjoint_hash;
+    struct uturn__dcounts counts;
+    struct uturn__dslot *slots; /* nslots of them, allocated */
+    uint64_t nslots;
+};
+
+/* The manifest as text into a buffer of its own (malloc; *len bytes). */
+uturn_status_t uturn__manifest_format(const struct uturn__manifest *m,
+                                      char **text, size_t *len);
+/* Parse and check text (its checksum line included); fills *m, whose
+ * slots the caller frees (uturn__manifest_clear). The message says what
+ * is wrong, for a refusal naming the directory. */
+uturn_status_t uturn__manifest_parse(const char *text, size_t len,
+                                     struct uturn__manifest *m, char *why,
+                                     size_t why_cap);
+void uturn__manifest_clear(struct uturn__manifest *m);
+
+/* Files (durable_file.c). Each returns 0 or an errno value. */
+/* Write bytes to dir/name through dir/name.tmp: write, fsync, rename. */
+int uturn__dfile_write(int dirfd, const char *name, const void *bytes,
+                       uint64_t len);
+/* Read dir/name whole into a malloc'd buffer (*len bytes). */
+int uturn__dfile_read(int dirfd, const char *name, unsigned char **bytes,
+                      uint64_t *len);
+/* Check dir/name: exactly len bytes whose XXH3-64 is hash. 0, or an
+ * errno value (EBADMSG: other bytes). */
+int uturn__dfile_check(int dirfd, const char *name, uint64_t len,
+                       uint64_t hash);
+/* Take the directory's lock without waiting: 0, EWOULDBLOCK (held), or
+ * another errno value. *fd is the lock's descriptor. */
+int uturn__dfile_lock(int dirfd, int *fd);
+/* Remove the durable files the manifest m does not name (every one when m
+ * is NULL: the manifest and the lock too); returns the first failure. */
+int uturn__dfile_sweep(int dirfd, const struct uturn__manifest *m);
+/* The names of a point's files. */
+void uturn__dfile_state_name(uint64_t step, uint64_t hash, char *out,
+                             size_t cap);
+void uturn__dfile_point_name(const char *what, uint64_t point, char *out,
+                             size_t cap);
+/* XXH3-64 of bytes. */
+uint64_t uturn__dfile_hash(const void *bytes, uint64_t len);
+
+/* Read, parse and check dir's manifest and every file it names: 0 and
+ * *m, UTURN__DURABLE_NONE (no manifest), or an errno value with a
+ * message in why. */
+#define UTURN__DURABLE_NONE (-1)
+int uturn__durable_load(int dirfd, struct uturn__manifest *m, char *why,
+                        size_t why_cap);
+
+#endif

@@ -1,0 +1,179 @@
+/*
+ * A durable directory as a whole: its point read and checked (the
+ * manifest's checksum and every file it names), and the public calls that
+ * show it and remove it.
+ */
+#define _GNU_SOURCE
+#include "durable.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Every file m names is there with its bytes; else why names it. */
+static int check_files(int dirfd, const struct uturn__manifest *m, char *why,
+                       size_t why_cap)
+{
+    char name[96];
+    for (uint64_t i = 0; i <= m->nslots + 1; i++) {
+        uint64_t bytes = 0, hash = 0;
+        if (i < m->nslots) {
+            uturn__dfile_state_name(m->slots[i].step, m->slots[i].hash, name,
+                                    sizeof name);
+            bytes = m->slots[i].bytes;
+            hash  = m->slots[i].hash;
+        } else if (i == m->nslots) {
+            uturn__dfile_point_name("adjoint", m->point, name, sizeof name);
+            bytes = m->adjoint_bytes;
+            hash  = m->adjoint_hash;
+        } else if (m->live != UTURN_NONE) {
+            uturn__dfile_point_name("live", m->point, name, sizeof name);
+            bytes = m->live_bytes;
+            hash  = m->live_hash;
+        } else
+            break;
+        const int rc = uturn__dfile_check(dirfd, name, bytes, hash);
+        if (rc != 0) {
+            snprintf(why, why_cap, "its file %s %s", name,
+                     rc == EBADMSG ? "does not hold the bytes the manifest "
+                                     "names (damaged)"
+                                   : strerror(rc));
+            return rc;
+        }
+    }
+    return 0;
+}
+
+int uturn__durable_load(int dirfd, struct uturn__manifest *m, char *why,
+                        size_t why_cap)
+{
+    unsigned char *text = NULL;
+    uint64_t len        = 0;
+    int rc              = uturn__dfile_read(dirfd, "manifest", &text, &len);
+    if (rc != 0) {
+        snprintf(why, why_cap, "its manifest cannot be read: %s", strerror(rc));
+        return rc == ENOENT ? UTURN__DURABLE_NONE : rc;
+    }
+    char reason[160];
+    const uturn_status_t st = uturn__manifest_parse(
+        (const char *)text, (size_t)len, m, reason, sizeof reason);
+    free(text);
+    if (st != UTURN_OK) {
+        snprintf(why, why_cap, "its manifest is damaged: %s", reason);
+        return EBADMSG;
+    }
+    rc = check_files(dirfd, m, why, why_cap);
+    if (rc != 0)
+        uturn__manifest_clear(m);
+    return rc;
+}
+
+void uturn_durable_info_init_size(uturn_durable_info_t *info, size_t size)
+{
+    if (info == NULL)
+        return;
+    memset(info, 0, size);
+    info->size = size;
+}
+
+/* Whether a run holds the directory's lock now. */
+static bool in_use(int dirfd)
+{
+    int fd       = -1;
+    const int rc = uturn__dfile_lock(dirfd, &fd);
+    if (fd >= 0)
+        close(fd);
+    return rc == EWOULDBLOCK;
+}
+
+static void fill_info(const struct uturn__manifest *m,
+                      uturn_durable_info_t *out)
+{
+    uturn_durable_info_t i;
+    memset(&i, 0, sizeof i);
+    i.size          = out->size;
+    i.has_point     = true;
+    i.point         = m->point;
+    i.fingerprint   = m->fingerprint;
+    i.steps         = m->steps;
+    i.action        = m->action;
+    i.into          = m->into;
+    i.forward_steps = m->counts.forward;
+    i.reverse_steps = m->counts.reverse;
+    i.checkpoints   = m->nslots;
+    i.bytes = m->adjoint_bytes + (m->live != UTURN_NONE ? m->live_bytes : 0);
+    for (uint64_t k = 0; k < m->nslots; k++)
+        i.bytes += m->slots[k].bytes;
+    i.state_bytes   = m->state_bytes;
+    i.adjoint_bytes = m->adjoint_bytes;
+    snprintf(i.tag, sizeof i.tag, "%s", m->tag);
+    i.in_use = out->in_use;
+    memcpy(out, &i, out->size < sizeof i ? out->size : sizeof i);
+}
+
+static int open_dir(const char *directory)
+{
+    return open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+}
+
+uturn_status_t uturn_durable_inspect(const char *directory,
+                                     uturn_durable_info_t *info,
+                                     uturn_error_t *error)
+{
+    if (directory == NULL || info == NULL)
+        return uturn__fail(error, UTURN_E_INVALID_ARG,
+                           "directory and info must not be NULL");
+    const size_t size = info->size != 0 ? info->size : sizeof *info;
+    uturn_durable_info_init_size(info, size);
+    const int dirfd = open_dir(directory);
+    if (dirfd < 0)
+        return uturn__fail(error, UTURN_E_IO, "durable directory %s: %s",
+                           directory, strerror(errno));
+    info->in_use = in_use(dirfd);
+    struct uturn__manifest m;
+    char why[256];
+    const int rc = uturn__durable_load(dirfd, &m, why, sizeof why);
+    close(dirfd);
+    if (rc == UTURN__DURABLE_NONE)
+        return UTURN_OK; /* no point there */
+    if (rc != 0)
+        return uturn__fail(error, UTURN_E_IO, "durable directory %s: %s",
+                           directory, why);
+    fill_info(&m, info);
+    uturn__manifest_clear(&m);
+    return UTURN_OK;
+}
+
+uturn_status_t uturn_durable_remove(const char *directory, uturn_error_t *error)
+{
+    if (directory == NULL)
+        return uturn__fail(error, UTURN_E_INVALID_ARG,
+                           "directory must not be NULL");
+    const int dirfd = open_dir(directory);
+    if (dirfd < 0)
+        return uturn__fail(error, UTURN_E_IO, "durable directory %s: %s",
+                           directory, strerror(errno));
+    int lock = -1;
+    int rc   = uturn__dfile_lock(dirfd, &lock);
+    if (rc == 0)
+        rc = uturn__dfile_sweep(dirfd, NULL);
+    if (lock >= 0)
+        close(lock);
+    close(dirfd);
+    if (rc == EWOULDBLOCK)
+        return uturn__fail(error, UTURN_E_IO,
+                           "durable directory %s is in use by a running "
+                           "run; stop it first",
+                           directory);
+    if (rc != 0)
+        return uturn__fail(error, UTURN_E_IO,
+                           "durable directory %s: a file could not be "
+                           "removed: %s",
+                           directory, strerror(rc));
+    rmdir(directory); /* only when empty: other files stay with it */
+    return UTURN_OK;
+}

@@ -1,0 +1,221 @@
+/*
+ * A durable run's start and end (executor.h): the options and the model
+ * checked, the directory made and locked, a point to resume from read and
+ * checked against the plan and the model, all before the first callback;
+ * at the end the lock given back, and a complete run's files removed.
+ */
+#define _GNU_SOURCE
+#include "executor.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* What a durable run cannot do (yet) or lacks. */
+static uturn_status_t check_run(const struct uturn__run *run)
+{
+    const uturn_run_options_t *o = &run->options;
+    const uturn_model_t *m       = &run->model;
+    if (m->save_adjoint == NULL || m->load_adjoint == NULL ||
+        m->adjoint_bytes == 0)
+        return uturn__fail(run->error, UTURN_E_INVALID_ARG,
+                           "a durable run needs the model's adjoint_bytes, "
+                           "save_adjoint and load_adjoint (the adjoint state "
+                           "a resumed run goes on with)");
+    if (!(o->durable_interval >= 0) || isinf(o->durable_interval))
+        return uturn__fail(run->error, UTURN_E_INVALID_ARG,
+                           "durable_interval must be a finite number of "
+                           "seconds, 0 or more");
+    if (o->durable_mode < UTURN_DURABLE_NEW ||
+        o->durable_mode > UTURN_DURABLE_AUTO)
+        return uturn__fail(run->error, UTURN_E_INVALID_ARG,
+                           "durable_mode %d is none of UTURN_DURABLE_NEW, "
+                           "_RESUME and _AUTO",
+                           o->durable_mode);
+    if (o->durable_tag != NULL && strlen(o->durable_tag) >= UTURN__DURABLE_TAG)
+        return uturn__fail(run->error, UTURN_E_INVALID_ARG,
+                           "durable_tag has %zu bytes; at most %d",
+                           strlen(o->durable_tag), UTURN__DURABLE_TAG - 1);
+    const char *no = run->plan->planner->end != NULL ? "online plans"
+                     : m->record_bytes != 0          ? "step records"
+                     : o->sweeps_on_request          ? "sweeps on request"
+                                                     : NULL;
+    if (no != NULL)
+        return uturn__fail(run->error, UTURN_E_UNSUPPORTED,
+                           "durable runs do not support %s yet", no);
+    return UTURN_OK;
+}
+
+/* The point in the directory against this plan and model. */
+static uturn_status_t check_identity(const struct uturn__run *run,
+                                     const struct uturn__manifest *m)
+{
+    const struct uturn__drun *d = run->durable;
+    const uint64_t levels =
+        run->plan->level_count > 1 ? run->plan->level_count : 1;
+    const char *what =
+        m->fingerprint != run->plan->stats.fingerprint ? "plan (fingerprint)"
+        : m->steps != run->plan->stats.steps           ? "plan (steps)"
+        : m->levels != levels                          ? "plan (levels)"
+        : m->state_bytes != run->model.state_bytes     ? "model (state_bytes)"
+        : m->adjoint_bytes != run->model.adjoint_bytes ? "model (adjoint_bytes)"
+        : strcmp(m->tag, d->tag) != 0                  ? "model (durable_tag)"
+                                                       : NULL;
+    if (what == NULL)
+        return UTURN_OK;
+    return uturn__fail(run->error, UTURN_E_INVALID_ARG,
+                       "durable directory %s holds point %llu of another %s; "
+                       "resume it with its own, or remove it (uturn durable "
+                       "remove %s)",
+                       d->path, (unsigned long long)m->point, what, d->path);
+}
+
+/* Read the directory's point as the mode asks: none, or one to resume. */
+static uturn_status_t read_point(struct uturn__run *run)
+{
+    struct uturn__drun *d = run->durable;
+    const int mode        = run->options.durable_mode;
+    char why[256];
+    const int rc = uturn__durable_load(d->dirfd, &d->resume, why, sizeof why);
+    if (rc != 0 && rc != UTURN__DURABLE_NONE)
+        return uturn__fail(run->error, UTURN_E_IO,
+                           "durable directory %s cannot be resumed: %s",
+                           d->path, why);
+    if (rc == UTURN__DURABLE_NONE && mode == UTURN_DURABLE_RESUME)
+        return uturn__fail(run->error, UTURN_E_INVALID_ARG,
+                           "durable directory %s holds no durable point to "
+                           "resume",
+                           d->path);
+    if (rc == 0 && mode == UTURN_DURABLE_NEW) {
+        uturn__manifest_clear(&d->resume);
+        return uturn__fail(run->error, UTURN_E_INVALID_ARG,
+                           "durable directory %s holds a point of an earlier "
+                           "run; resume it (UTURN_DURABLE_RESUME or _AUTO) "
+                           "or remove it (uturn durable remove %s)",
+                           d->path, d->path);
+    }
+    d->resuming = rc == 0;
+    if (d->resuming) {
+        d->point = d->resume.point;
+        return check_identity(run, &d->resume);
+    }
+    /* a fresh start: what a run killed before its first point left */
+    struct uturn__manifest none;
+    memset(&none, 0, sizeof none);
+    none.live = UTURN_NONE;
+    uturn__dfile_sweep(d->dirfd, &none);
+    return UTURN_OK;
+}
+
+static uturn_status_t open_dir(struct uturn__run *run)
+{
+    struct uturn__drun *d = run->durable;
+    const char *path      = run->options.durable_dir;
+    if (mkdir(path, 0700) != 0 && errno != EEXIST)
+        return uturn__fail(run->error, UTURN_E_IO,
+                           "durable directory %s cannot be made: %s", path,
+                           strerror(errno));
+    d->dirfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (d->dirfd < 0)
+        return uturn__fail(run->error, UTURN_E_IO,
+                           "durable directory %s cannot be opened: %s", path,
+                           strerror(errno));
+    const int rc = uturn__dfile_lock(d->dirfd, &d->lockfd);
+    if (rc == EWOULDBLOCK)
+        return uturn__fail(run->error, UTURN_E_IO,
+                           "durable directory %s is in use by another run "
+                           "(its lock is held); one run at a time",
+                           path);
+    if (rc != 0)
+        return uturn__fail(run->error, UTURN_E_IO,
+                           "durable directory %s cannot be locked: %s", path,
+                           strerror(rc));
+    return read_point(run);
+}
+
+uturn_status_t uturn__durable_open(struct uturn__run *run)
+{
+    run->live                  = 0; /* the caller's x_0, before any action */
+    run->report.resumed_action = UTURN_NONE;
+    if (run->options.durable_dir == NULL)
+        return UTURN_OK;
+    uturn_status_t st = check_run(run);
+    if (st != UTURN_OK)
+        return st;
+    struct uturn__drun *d = calloc(1, sizeof *d);
+    char *path            = strdup(run->options.durable_dir);
+    if (d == NULL || path == NULL) {
+        free(d);
+        free(path);
+        return uturn__fail(run->error, UTURN_E_NOMEM,
+                           "out of memory for a durable run");
+    }
+    d->dirfd = d->lockfd = -1;
+    d->path              = path;
+    d->interval          = run->options.durable_interval;
+    d->next_due          = run->started + d->interval;
+    d->request           = run->options.durable_request;
+    snprintf(d->tag, sizeof d->tag, "%s",
+             run->options.durable_tag != NULL ? run->options.durable_tag : "");
+    run->durable = d;
+    return open_dir(run);
+}
+
+void uturn__durable_close(struct uturn__run *run, uturn_status_t status)
+{
+    struct uturn__drun *d = run->durable;
+    if (d == NULL)
+        return;
+    if (status == UTURN_OK && d->dirfd >= 0 &&
+        uturn__dfile_sweep(d->dirfd, NULL) == 0)
+        rmdir(d->path); /* only when empty */
+    if (d->lockfd >= 0)
+        close(d->lockfd);
+    if (d->dirfd >= 0)
+        close(d->dirfd);
+    uturn__manifest_clear(&d->resume);
+    free(d->held);
+    free(d->scratch);
+    free(d->path);
+    free(d);
+    run->durable = NULL;
+}
+
+/* The slot table has room for plan slot `slot`. */
+static bool reach(struct uturn__drun *d, uint64_t slot)
+{
+    if (slot < d->held_cap)
+        return true;
+    const uint64_t cap =
+        slot + 1 > 2 * d->held_cap ? slot + 1 : 2 * d->held_cap;
+    struct uturn__dheld *g = realloc(d->held, cap * sizeof *g);
+    if (g == NULL)
+        return false;
+    for (uint64_t k = d->held_cap; k < cap; k++)
+        g[k] = (struct uturn__dheld){UTURN_NONE, 0, 0, false};
+    d->held     = g;
+    d->held_cap = cap;
+    return true;
+}
+
+uturn_status_t uturn__durable_stored(struct uturn__run *run,
+                                     const uturn_action_t *a)
+{
+    struct uturn__drun *d = run->durable;
+    if (!reach(d, a->slot))
+        return uturn__fail(run->error, UTURN_E_NOMEM,
+                           "out of memory for the durable run's slot table");
+    d->held[a->slot] = (struct uturn__dheld){a->step, 0, 0, false};
+    return UTURN_OK;
+}
+
+void uturn__durable_freed(struct uturn__run *run, uint64_t slot)
+{
+    struct uturn__drun *d = run->durable;
+    if (slot < d->held_cap)
+        d->held[slot].step = UTURN_NONE;
+}
