@@ -1,0 +1,263 @@
+/* The durable tests' model (test_durable.c, test_durable_refusals.c): a
+ * nonlinear map of DIM doubles whose adjoint state is the adjoint and J,
+ * an independent reference gradient (every state kept, reversed by hand),
+ * callbacks that count themselves and can kill the process, and the plans
+ * and executor the tests run. Header-only; needs _GNU_SOURCE (for
+ * scratch_dir.h) before the first include. */
+#ifndef UTURN_DURABLE_SIM_H_INCLUDED
+#define UTURN_DURABLE_SIM_H_INCLUDED
+
+#include "scratch_dir.h"
+
+#include <criterion/criterion.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uturn.h>
+
+#define DIM   24
+#define EVERY 7 /* a durable point asked for every EVERY forward steps */
+
+struct sim {
+    double x[DIM];
+    double xbar[DIM + 1];    /* the adjoint and J: the adjoint state */
+    uint64_t forward, calls; /* forward steps; every callback */
+    uint64_t kill_at;        /* the callback that raises SIGKILL, or 0 */
+    volatile sig_atomic_t request;
+    int stop_at; /* forward step that asks for a point and a stop */
+    bool block;  /* the first forward waits for a byte on block_fd */
+    bool no_x0;  /* the state starts as zeros, not x_0: a resumed run must
+                    not depend on it */
+    int block_fd;
+};
+
+static inline void step(const double *in, double *out, uint64_t i)
+{
+    const double h = 0.02 * (1.0 + (double)(i % 3));
+    for (int j = 0; j < DIM; j++)
+        out[j] = in[j] + h * sin(in[(j + 1) % DIM]) * in[j];
+}
+
+static inline void step_bar(const double *in, const double *obar, double *ibar,
+                            uint64_t i)
+{
+    const double h = 0.02 * (1.0 + (double)(i % 3));
+    for (int j = 0; j < DIM; j++)
+        ibar[j] = obar[j] * (1.0 + h * sin(in[(j + 1) % DIM]));
+    for (int j = 0; j < DIM; j++) {
+        const int k = (j + 1) % DIM;
+        ibar[k] += obar[j] * h * cos(in[k]) * in[j];
+    }
+}
+
+static inline void start(double *x)
+{
+    for (int j = 0; j < DIM; j++)
+        x[j] = 0.4 + 0.013 * j;
+}
+
+/* The truth: every state kept, reversed by hand, independent of uturn. */
+static inline void reference(uint64_t n, double grad[DIM])
+{
+    double(*xs)[DIM] = calloc(n + 1, sizeof *xs);
+    cr_assert_not_null(xs);
+    start(xs[0]);
+    for (uint64_t i = 0; i < n; i++)
+        step(xs[i], xs[i + 1], i);
+    double bar[DIM], prev[DIM];
+    for (int j = 0; j < DIM; j++)
+        bar[j] = xs[n][j];
+    for (uint64_t i = n; i-- > 0;) {
+        step_bar(xs[i], bar, prev, i);
+        memcpy(bar, prev, sizeof bar);
+    }
+    memcpy(grad, bar, sizeof bar);
+    free(xs);
+}
+
+static inline void callback(struct sim *s)
+{
+    if (++s->calls == s->kill_at)
+        raise(SIGKILL);
+}
+
+static inline int sim_forward(void *user, uint64_t i)
+{
+    struct sim *s = user;
+    if (s->block) {
+        char byte = 0;
+        cr_assert_eq(read(s->block_fd, &byte, 1), 1);
+        s->block = false;
+    }
+    callback(s);
+    double y[DIM];
+    step(s->x, y, i);
+    memcpy(s->x, y, sizeof y);
+    s->forward += 1;
+    if (s->forward % EVERY == 0)
+        s->request = UTURN_DURABLE_POINT;
+    if (s->stop_at != 0 && s->forward == (uint64_t)s->stop_at)
+        s->request = UTURN_DURABLE_STOP;
+    return 0;
+}
+
+static inline int sim_turn(void *user)
+{
+    struct sim *s = user;
+    callback(s);
+    double J = 0;
+    for (int j = 0; j < DIM; j++) {
+        s->xbar[j] = s->x[j];
+        J += 0.5 * s->x[j] * s->x[j];
+    }
+    s->xbar[DIM] = J;
+    return 0;
+}
+
+static inline int sim_adjoint(void *user, uint64_t i)
+{
+    struct sim *s = user;
+    callback(s);
+    double prev[DIM];
+    step_bar(s->x, s->xbar, prev, i);
+    memcpy(s->xbar, prev, sizeof prev);
+    return 0;
+}
+
+static inline int sim_save_adjoint(void *user, void *dst, uint64_t bytes)
+{
+    struct sim *s = user;
+    callback(s);
+    cr_assert_eq(bytes, sizeof s->xbar);
+    memcpy(dst, s->xbar, sizeof s->xbar);
+    return 0;
+}
+
+static inline int sim_load_adjoint(void *user, const void *src, uint64_t bytes)
+{
+    struct sim *s = user;
+    s->calls += 1;
+    cr_assert_eq(bytes, sizeof s->xbar);
+    memcpy(s->xbar, src, sizeof s->xbar);
+    return 0;
+}
+
+static inline uturn_model_t sim_model(struct sim *s)
+{
+    start(s->x);
+    if (s->no_x0)
+        memset(s->x, 0, sizeof s->x);
+    uturn_model_t m;
+    uturn_model_init(&m);
+    m.user          = s;
+    m.forward       = sim_forward;
+    m.turn          = sim_turn;
+    m.adjoint       = sim_adjoint;
+    m.state         = s->x;
+    m.state_bytes   = sizeof s->x;
+    m.adjoint_bytes = sizeof s->xbar;
+    m.save_adjoint  = sim_save_adjoint;
+    m.load_adjoint  = sim_load_adjoint;
+    return m;
+}
+
+/* ---- configurations ---------------------------------------------------- */
+
+enum config { MEMORY, FILE_LEVEL, HREVOLVE, SWEEPS };
+
+struct rig {
+    char parent[PATH_MAX], dir[PATH_MAX];
+    uturn_storage_t level;
+    uturn_executor_t *ex;
+    uturn_plan_t *plan;
+    uint64_t n;
+};
+
+static inline uturn_plan_t *make_plan(enum config c, uint64_t n, uint64_t slots)
+{
+    uturn_problem_t p;
+    uturn_problem_init(&p);
+    p.steps = n;
+    p.slots = slots;
+    uturn_level_t lv[2];
+    uturn_level_init(&lv[0]);
+    uturn_level_init(&lv[1]);
+    lv[0].slots      = 3;
+    lv[1].slots      = 9;
+    lv[1].write_cost = lv[1].read_cost = 2;
+    if (c == FILE_LEVEL || c == HREVOLVE) {
+        p.planner =
+            c == HREVOLVE ? UTURN_PLANNER_HREVOLVE : UTURN_PLANNER_REVOLVE;
+        p.slots       = 0;
+        p.levels      = lv;
+        p.level_count = 2;
+        p.sweeps      = c == FILE_LEVEL ? 2 : 1; /* revolve: two sweeps */
+    }
+    if (c == SWEEPS)
+        p.sweeps = 3;
+    uturn_plan_t *plan = NULL;
+    uturn_error_t err;
+    uturn_error_init(&err);
+    cr_assert_eq(uturn_plan_create(&p, NULL, &plan, &err), UTURN_OK, "%s",
+                 err.message);
+    return plan;
+}
+
+static inline void rig_open(struct rig *r, enum config c, uint64_t n)
+{
+    memset(r, 0, sizeof *r);
+    r->n = n;
+    cr_assert(scratch_make("/tmp", r->parent));
+    scratch_join(r->dir, r->parent, "durable");
+    uturn_storage_init(&r->level);
+    r->level.kind      = UTURN_STORAGE_FILE;
+    r->level.directory = r->parent;
+    uturn_executor_options_t o;
+    uturn_executor_options_init(&o);
+    o.levels      = &r->level;
+    o.level_count = 1;
+    cr_assert_eq(uturn_executor_open(&o, &r->ex, NULL), UTURN_OK);
+    r->plan = make_plan(c, n, 6);
+}
+
+static inline void rig_close(struct rig *r)
+{
+    uturn_plan_free(r->plan);
+    uturn_executor_free(r->ex);
+    scratch_remove(r->parent);
+}
+
+struct outcome {
+    uturn_status_t status;
+    double xbar[DIM];
+    uint64_t forward_calls, calls;
+    uturn_stats_t seen;
+    uturn_report_t rep;
+    char message[256];
+};
+
+static inline void durable_run(struct rig *r, struct sim *s, int mode,
+                               struct outcome *out)
+{
+    uturn_model_t m = sim_model(s);
+    uturn_run_options_t o;
+    uturn_run_options_init(&o);
+    o.durable_dir     = r->dir;
+    o.durable_tag     = "test_durable sim";
+    o.durable_request = &s->request;
+    o.durable_mode    = mode;
+    uturn_stats_init(&out->seen);
+    uturn_report_init(&out->rep);
+    uturn_error_t err;
+    uturn_error_init(&err);
+    out->status =
+        uturn_executor_run(r->ex, r->plan, &m, &o, &out->seen, &out->rep, &err);
+    memcpy(out->xbar, s->xbar, sizeof out->xbar);
+    out->forward_calls = s->forward;
+    out->calls         = s->calls;
+    snprintf(out->message, sizeof out->message, "%s", err.message);
+}
+
+#endif
