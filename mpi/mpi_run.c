@@ -61,6 +61,12 @@ static uturn_status_t begin(struct running *r, const uturn_mpi_plan_t *mp,
         return uturn__mpi_fail(&r->error, UTURN_E_INVALID_ARG,
                                "the plan has this rank's per-step sizes: "
                                "leave the run options' step_bytes NULL");
+    if (r->run.durable_dir != NULL)
+        return uturn__mpi_fail(&r->error, UTURN_E_UNSUPPORTED,
+                               "durable runs across MPI ranks are not "
+                               "supported yet (a point needs every rank's "
+                               "part, committed together): leave the run "
+                               "options' durable_dir NULL");
     if (mp->step_bytes != NULL)
         r->run.step_bytes = mp->step_bytes;
     if (r->run.budget_bytes == 0)

@@ -208,3 +208,46 @@ bool case_run_infeasible(MPI_Comm comm)
     chain_free(&c);
     return ok;
 }
+
+/* A durable run on MPI ranks is refused on every rank before any
+ * callback: a point would need every rank's part, committed together. */
+bool case_durable_refused(MPI_Comm comm)
+{
+    chain_t c;
+    bool ok = check(chain_init(&c, comm, 1000, 1000, STEPS), "chain_init");
+    uturn_problem_t p;
+    uniform_problem(&c, BUDGET, &p);
+    uturn_executor_t *ex = NULL;
+    ok &= check(uturn_executor_create(NULL, &ex, NULL) == UTURN_OK, "ex");
+    uturn_mpi_plan_t *mp = NULL;
+    ok &= check(uturn_mpi_plan_create(comm, ex, &p, NULL, &mp, NULL, NULL) ==
+                    UTURN_OK,
+                "plan");
+    uturn_run_options_t ro;
+    uturn_run_options_init(&ro);
+    ro.durable_dir = "/nonexistent/uturn-durable";
+    uturn_mpi_run_options_t mo;
+    uturn_mpi_run_options_init(&mo);
+    mo.run = &ro;
+    uturn_model_t model;
+    chain_model(&c, false, &model);
+    uturn_error_t err;
+    uturn_error_init(&err);
+    const uturn_status_t st =
+        uturn_mpi_run(mp, ex, &model, &mo, NULL, NULL, NULL, &err);
+    int size = 0;
+    MPI_Comm_size(comm, &size);
+    char want[96]; /* every rank refuses: the first names itself */
+    if (size > 1)
+        snprintf(want, sizeof want,
+                 "rank 0 of %d (and %d more): durable runs across MPI ranks",
+                 size, size - 1);
+    else
+        snprintf(want, sizeof want, "rank 0 of 1: durable runs");
+    ok &= check(failed_as(st, &err, UTURN_E_UNSUPPORTED, want), "refused");
+    ok &= check(max_over(comm, c.calls) == 0, "no callback ran on any rank");
+    uturn_mpi_plan_free(mp);
+    uturn_executor_free(ex);
+    chain_free(&c);
+    return ok;
+}

@@ -143,6 +143,8 @@ static bool run_case(const char *name, MPI_Comm comm, bool *known)
         return case_infeasible(comm) && case_sized_infeasible(comm);
     if (strcmp(name, "run_infeasible") == 0)
         return case_run_infeasible(comm);
+    if (strcmp(name, "durable_refused") == 0)
+        return case_durable_refused(comm);
     if (strcmp(name, "disagree") == 0)
         return case_disagree(comm);
     if (strcmp(name, "fingerprint") == 0)

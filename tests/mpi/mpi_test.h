@@ -38,6 +38,7 @@ bool case_dp_uniform(MPI_Comm comm);
 bool case_infeasible(MPI_Comm comm);
 bool case_sized_infeasible(MPI_Comm comm);
 bool case_run_infeasible(MPI_Comm comm);
+bool case_durable_refused(MPI_Comm comm);
 bool case_disagree(MPI_Comm comm);
 bool case_fingerprint(MPI_Comm comm);
 bool case_midrun(MPI_Comm comm);
