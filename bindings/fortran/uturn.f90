@@ -192,6 +192,9 @@ module uturn
     integer(c_int64_t) :: record_bytes
     type(c_funptr) :: forward_record  ! uturn_record_fn
     type(c_funptr) :: agree           ! for multi-process layers; leave null
+    ! since 0.3, durable runs (not offered from Fortran yet): leave 0/null
+    integer(c_int64_t) :: adjoint_bytes
+    type(c_funptr) :: save_adjoint, load_adjoint
   end type
 
   type, bind(c) :: uturn_progress_t
@@ -212,6 +215,11 @@ module uturn
     integer(c_int64_t) :: on_progress_every
     type(c_ptr) :: step_bytes
     logical(c_bool) :: sweeps_on_request ! since 0.3: further sweeps on request
+    ! since 0.3, durable runs (not offered from Fortran yet): leave null/0
+    type(c_ptr) :: durable_dir, durable_tag
+    real(c_double) :: durable_interval
+    type(c_ptr) :: durable_request
+    integer(c_int) :: durable_mode
   end type
 
   type, bind(c) :: uturn_report_t
@@ -230,6 +238,10 @@ module uturn
     logical(c_bool) :: lossy          ! since 0.3: a level declared lossy
     integer(c_int64_t) :: sweeps_done, sweep_forward_steps ! since 0.3
     logical(c_bool) :: trajectory_held
+    integer(c_int64_t) :: durable_points, durable_bytes ! since 0.3
+    real(c_double) :: durable_seconds
+    integer(c_int64_t) :: durable_point, resumed_action, &
+        resumed_forward_steps
   end type
 
   type, bind(c) :: uturn_level_report_t
@@ -238,6 +250,16 @@ module uturn
         bytes_read
     real(c_double) :: write_seconds, read_seconds, wait_seconds
     logical(c_bool) :: overlapped, on_tmpfs
+  end type
+
+  ! since 0.3: what a durable directory holds (uturn_durable_inspect)
+  type, bind(c) :: uturn_durable_info_t
+    integer(c_size_t) :: size
+    logical(c_bool) :: has_point, in_use
+    integer(c_int64_t) :: point, fingerprint, steps, action, into, &
+        forward_steps, reverse_steps, checkpoints, bytes, state_bytes, &
+        adjoint_bytes
+    character(kind=c_char) :: tag(256)
   end type
 
   type, bind(c) :: uturn_slot_cost_t

@@ -46,6 +46,7 @@ program fortran_layout
   call run_options_layout()
   call report_layout()
   call level_report_layout()
+  call durable_info_layout()
   call slot_cost_layout()
   call allocator_layout()
   call storage_callbacks_layout()
@@ -226,6 +227,12 @@ contains
     call field("forward_record", c_loc(model%forward_record), &
         c_sizeof(model%forward_record))
     call field("agree", c_loc(model%agree), c_sizeof(model%agree))
+    call field("adjoint_bytes", c_loc(model%adjoint_bytes), &
+        c_sizeof(model%adjoint_bytes))
+    call field("save_adjoint", c_loc(model%save_adjoint), &
+        c_sizeof(model%save_adjoint))
+    call field("load_adjoint", c_loc(model%load_adjoint), &
+        c_sizeof(model%load_adjoint))
   end subroutine
 
   subroutine progress_layout()
@@ -270,6 +277,16 @@ contains
         c_sizeof(run_options%step_bytes))
     call field("sweeps_on_request", c_loc(run_options%sweeps_on_request), &
         c_sizeof(run_options%sweeps_on_request))
+    call field("durable_dir", c_loc(run_options%durable_dir), &
+        c_sizeof(run_options%durable_dir))
+    call field("durable_tag", c_loc(run_options%durable_tag), &
+        c_sizeof(run_options%durable_tag))
+    call field("durable_interval", c_loc(run_options%durable_interval), &
+        c_sizeof(run_options%durable_interval))
+    call field("durable_request", c_loc(run_options%durable_request), &
+        c_sizeof(run_options%durable_request))
+    call field("durable_mode", c_loc(run_options%durable_mode), &
+        c_sizeof(run_options%durable_mode))
   end subroutine
 
   subroutine report_layout()
@@ -330,6 +347,39 @@ contains
         c_sizeof(report%sweep_forward_steps))
     call field("trajectory_held", c_loc(report%trajectory_held), &
         c_sizeof(report%trajectory_held))
+    call field("durable_points", c_loc(report%durable_points), &
+        c_sizeof(report%durable_points))
+    call field("durable_bytes", c_loc(report%durable_bytes), &
+        c_sizeof(report%durable_bytes))
+    call field("durable_seconds", c_loc(report%durable_seconds), &
+        c_sizeof(report%durable_seconds))
+    call field("durable_point", c_loc(report%durable_point), &
+        c_sizeof(report%durable_point))
+    call field("resumed_action", c_loc(report%resumed_action), &
+        c_sizeof(report%resumed_action))
+    call field("resumed_forward_steps", c_loc(report%resumed_forward_steps), &
+        c_sizeof(report%resumed_forward_steps))
+  end subroutine
+
+  subroutine durable_info_layout()
+    type(uturn_durable_info_t), target :: info
+
+    call start("uturn_durable_info_t", c_loc(info), c_sizeof(info))
+    call field("size", c_loc(info%size), c_sizeof(info%size))
+    call field("has_point", c_loc(info%has_point), c_sizeof(info%has_point))
+    call field("in_use", c_loc(info%in_use), c_sizeof(info%in_use))
+    call field("point", c_loc(info%point), c_sizeof(info%point))
+    call field("fingerprint", c_loc(info%fingerprint), c_sizeof(info%fingerprint))
+    call field("steps", c_loc(info%steps), c_sizeof(info%steps))
+    call field("action", c_loc(info%action), c_sizeof(info%action))
+    call field("into", c_loc(info%into), c_sizeof(info%into))
+    call field("forward_steps", c_loc(info%forward_steps), c_sizeof(info%forward_steps))
+    call field("reverse_steps", c_loc(info%reverse_steps), c_sizeof(info%reverse_steps))
+    call field("checkpoints", c_loc(info%checkpoints), c_sizeof(info%checkpoints))
+    call field("bytes", c_loc(info%bytes), c_sizeof(info%bytes))
+    call field("state_bytes", c_loc(info%state_bytes), c_sizeof(info%state_bytes))
+    call field("adjoint_bytes", c_loc(info%adjoint_bytes), c_sizeof(info%adjoint_bytes))
+    call field("tag", c_loc(info%tag), c_sizeof(info%tag))
   end subroutine
 
   subroutine level_report_layout()

@@ -117,6 +117,9 @@ static void models(void)
     FIELD(uturn_model_t, record_bytes);
     FIELD(uturn_model_t, forward_record);
     FIELD(uturn_model_t, agree);
+    FIELD(uturn_model_t, adjoint_bytes);
+    FIELD(uturn_model_t, save_adjoint);
+    FIELD(uturn_model_t, load_adjoint);
     SIZE(uturn_model_t);
     FIELD(uturn_progress_t, size);
     FIELD(uturn_progress_t, done);
@@ -137,6 +140,11 @@ static void models(void)
     FIELD(uturn_run_options_t, on_progress_every);
     FIELD(uturn_run_options_t, step_bytes);
     FIELD(uturn_run_options_t, sweeps_on_request);
+    FIELD(uturn_run_options_t, durable_dir);
+    FIELD(uturn_run_options_t, durable_tag);
+    FIELD(uturn_run_options_t, durable_interval);
+    FIELD(uturn_run_options_t, durable_request);
+    FIELD(uturn_run_options_t, durable_mode);
     SIZE(uturn_run_options_t);
 }
 
@@ -171,6 +179,12 @@ static void reports(void)
     FIELD(uturn_report_t, sweeps_done);
     FIELD(uturn_report_t, sweep_forward_steps);
     FIELD(uturn_report_t, trajectory_held);
+    FIELD(uturn_report_t, durable_points);
+    FIELD(uturn_report_t, durable_bytes);
+    FIELD(uturn_report_t, durable_seconds);
+    FIELD(uturn_report_t, durable_point);
+    FIELD(uturn_report_t, resumed_action);
+    FIELD(uturn_report_t, resumed_forward_steps);
     SIZE(uturn_report_t);
     FIELD(uturn_level_report_t, size);
     FIELD(uturn_level_report_t, stores);
@@ -221,6 +235,22 @@ static void executors(void)
     FIELD(uturn_executor_options_t, level_count);
     FIELD(uturn_executor_options_t, io_buffers);
     SIZE(uturn_executor_options_t);
+    FIELD(uturn_durable_info_t, size);
+    FIELD(uturn_durable_info_t, has_point);
+    FIELD(uturn_durable_info_t, in_use);
+    FIELD(uturn_durable_info_t, point);
+    FIELD(uturn_durable_info_t, fingerprint);
+    FIELD(uturn_durable_info_t, steps);
+    FIELD(uturn_durable_info_t, action);
+    FIELD(uturn_durable_info_t, into);
+    FIELD(uturn_durable_info_t, forward_steps);
+    FIELD(uturn_durable_info_t, reverse_steps);
+    FIELD(uturn_durable_info_t, checkpoints);
+    FIELD(uturn_durable_info_t, bytes);
+    FIELD(uturn_durable_info_t, state_bytes);
+    FIELD(uturn_durable_info_t, adjoint_bytes);
+    FIELD(uturn_durable_info_t, tag);
+    SIZE(uturn_durable_info_t);
 }
 
 int main(void)

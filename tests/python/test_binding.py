@@ -481,6 +481,7 @@ MIRRORS = {
     "uturn_storage_callbacks_t": "StorageCallbacks",
     "uturn_storage_t": "Storage",
     "uturn_executor_options_t": "ExecutorOptions",
+    "uturn_durable_info_t": "DurableInfo",
 }
 
 

@@ -196,7 +196,8 @@ executor at a time; a plan may be shared.
 from ._load import lib, library_path
 from ._protos import *  # noqa: F401,F403 (the header's constants)
 from ._protos import DECLARED, NOT_DECLARED
-from ._structs import (Action, Allocator, ErrorInfo, ExecutorOptions, Level,
+from ._structs import (Action, Allocator, DurableInfo, ErrorInfo,
+                       ExecutorOptions, Level,
                        LevelReport, LevelStats, Model, Progress, Report,
                        RunOptions, SlotCost, Stats, Storage,
                        StorageCallbacks)

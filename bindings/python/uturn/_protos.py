@@ -4,9 +4,9 @@ types, and the header's constants (values fixed forever)."""
 import ctypes
 
 from ._load import lib
-from ._structs import (Action, ErrorInfo, ExecutorOptions, Level,
-                       LevelReport, LevelStats, Model, Report, RunOptions,
-                       SlotCost, Stats, Storage, enum, u64)
+from ._structs import (Action, DurableInfo, ErrorInfo, ExecutorOptions,
+                       Level, LevelReport, LevelStats, Model, Report,
+                       RunOptions, SlotCost, Stats, Storage, enum, u64)
 
 OK = 0
 E_INVALID_ARG = 1
@@ -19,6 +19,7 @@ E_INVALID_PLAN = 7
 E_PARSE = 8
 E_IO = 9
 E_NONDETERMINISTIC = 10
+E_STOPPED = 11  # a durable run stopped at a point, as asked
 
 PLANNER_STORE_ALL = 0
 PLANNER_PERIODIC = 1
@@ -143,6 +144,9 @@ _PROTOTYPES = [
     ("uturn_executor_sweep", enum, _vp, _P(Model), _P(Stats), _P(Report),
      _err),
     ("uturn_executor_release", None, _vp),
+    ("uturn_durable_info_init_size", None, _P(DurableInfo), _size),
+    ("uturn_durable_inspect", enum, ctypes.c_char_p, _P(DurableInfo), _err),
+    ("uturn_durable_remove", enum, ctypes.c_char_p, _err),
 ]
 
 for _entry in _PROTOTYPES:

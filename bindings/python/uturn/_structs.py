@@ -35,6 +35,9 @@ FORWARD_RECORD = ctypes.CFUNCTYPE(ctypes.c_int, _vp, u64, _vp, ctypes.c_bool)
 # (the MPI layer); a Python run leaves it NULL.
 AGREE = ctypes.CFUNCTYPE(ctypes.c_int, _vp, u64, ctypes.POINTER(ctypes.c_int),
                          ctypes.POINTER(u64))
+# Durable runs (mirrored; the Python API does not offer them yet).
+SAVE_ADJOINT = ctypes.CFUNCTYPE(ctypes.c_int, _vp, _vp, u64)
+LOAD_ADJOINT = SAVE_ADJOINT
 PROGRESS = ctypes.CFUNCTYPE(ctypes.c_int, _vp, u64, u64)
 STORAGE_OPEN = ctypes.CFUNCTYPE(ctypes.c_int, _vp, u64, u64)
 STORAGE_PUT = ctypes.CFUNCTYPE(ctypes.c_int, _vp, u64, u64, _vp, u64)
@@ -194,7 +197,9 @@ class Model(_Struct):
                 ("state", _vp), ("state_bytes", u64), ("save", SAVE),
                 ("load", LOAD), ("state_size", STATE_SIZE),
                 ("is_last", IS_LAST), ("record_bytes", u64),
-                ("forward_record", FORWARD_RECORD), ("agree", AGREE)]
+                ("forward_record", FORWARD_RECORD), ("agree", AGREE),
+                ("adjoint_bytes", u64), ("save_adjoint", SAVE_ADJOINT),
+                ("load_adjoint", LOAD_ADJOINT)]
 
 
 class Progress(_Struct):
@@ -219,7 +224,12 @@ class RunOptions(_Struct):
                 ("progress_user", _vp), ("progress_every", u64),
                 ("on_progress", ON_PROGRESS), ("on_progress_user", _vp),
                 ("on_progress_every", u64), ("step_bytes", _P(u64)),
-                ("sweeps_on_request", ctypes.c_bool)]
+                ("sweeps_on_request", ctypes.c_bool),
+                ("durable_dir", ctypes.c_char_p),
+                ("durable_tag", ctypes.c_char_p),
+                ("durable_interval", ctypes.c_double),
+                ("durable_request", _P(ctypes.c_int)),
+                ("durable_mode", ctypes.c_int)]
 
 
 class Report(_Struct):
@@ -240,7 +250,22 @@ class Report(_Struct):
         "held_before_bytes", "held_after_bytes", "bookkeeping_bytes",
         "budget_bytes", "record_bytes", "steps", "io_buffer_bytes")
     ] + [("lossy", ctypes.c_bool), ("sweeps_done", u64),
-         ("sweep_forward_steps", u64), ("trajectory_held", ctypes.c_bool)]
+         ("sweep_forward_steps", u64), ("trajectory_held", ctypes.c_bool),
+         ("durable_points", u64), ("durable_bytes", u64),
+         ("durable_seconds", ctypes.c_double), ("durable_point", u64),
+         ("resumed_action", u64), ("resumed_forward_steps", u64)]
+
+
+class DurableInfo(_Struct):
+    """uturn_durable_info_t: what a durable run's directory holds
+    (lib.uturn_durable_inspect)."""
+    _init = "uturn_durable_info_init_size"
+    _fields_ = [("size", ctypes.c_size_t), ("has_point", ctypes.c_bool),
+                ("in_use", ctypes.c_bool)] + [(name, u64) for name in (
+                    "point", "fingerprint", "steps", "action", "into",
+                    "forward_steps", "reverse_steps", "checkpoints", "bytes",
+                    "state_bytes", "adjoint_bytes")
+                ] + [("tag", ctypes.c_char * 256)]
 
 
 class Allocator(_Struct):
