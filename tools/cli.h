@@ -200,5 +200,6 @@ int cli_cmd_stats(int argc, char **argv);
 int cli_cmd_check(int argc, char **argv);
 int cli_cmd_sweep(int argc, char **argv);
 int cli_cmd_budget(int argc, char **argv);
+int cli_cmd_durable(int argc, char **argv);
 
 #endif

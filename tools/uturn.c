@@ -14,6 +14,8 @@ static const char usage[] =
     "                      model, or --model ./libMODEL.so)\n"
     "  budget PLANNER ...  the least budget for a recompute factor or a\n"
     "                      cost, or what a budget buys\n"
+    "  durable show|remove DIR\n"
+    "                      what a durable run's directory holds; remove it\n"
     "\n"
     "Planners: " CLI_PLANNERS ".\n"
     "  -h, --help, --version\n";
@@ -38,9 +40,11 @@ static int dispatch(int argc, char **argv)
         return cli_cmd_sweep(argc, argv);
     if (strcmp(command, "budget") == 0)
         return cli_cmd_budget(argc, argv);
+    if (strcmp(command, "durable") == 0)
+        return cli_cmd_durable(argc, argv);
     return cli_fail(
-        "unknown command '%s' (plan, stats, check, sweep, budget; see "
-        "uturn --help)",
+        "unknown command '%s' (plan, stats, check, sweep, budget, durable; "
+        "see uturn --help)",
         command);
 }
 

@@ -1,0 +1,70 @@
+/*
+ * uturn durable: what a durable run's directory holds (show), and its
+ * removal (remove). Both go through the library (uturn_durable_inspect,
+ * uturn_durable_remove): show checks every checksum and takes no lock.
+ */
+#include "cli.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+static const char durable_help[] =
+    "usage: uturn durable show DIR\n"
+    "       uturn durable remove DIR\n"
+    "A durable run (uturn_run_options_t.durable_dir) keeps in DIR its last\n"
+    "durable point: the checkpoints it held, its live state, the model's\n"
+    "adjoint and a manifest, from which a new process resumes it.\n"
+    "  show    the point: where the run stands, what it holds, whether a\n"
+    "          run holds the directory now; every file is checked against\n"
+    "          its checksum (a damaged one fails, named)\n"
+    "  remove  the durable files and DIR when it is then empty; a\n"
+    "          directory a running run holds is refused\n"
+    "Exit 0, or 1 with a message (no such directory, damaged, in use).\n";
+
+static int show(const char *dir)
+{
+    uturn_durable_info_t info;
+    uturn_durable_info_init(&info);
+    uturn_error_t err;
+    uturn_error_init(&err);
+    const uturn_status_t st = uturn_durable_inspect(dir, &info, &err);
+    if (st != UTURN_OK)
+        return cli_fail("%s", err.message);
+    printf("directory      %s\n", dir);
+    printf("in_use         %s\n", info.in_use ? "yes" : "no");
+    if (!info.has_point) {
+        printf("point          none\n");
+        return CLI_OK;
+    }
+    printf("point          %" PRIu64 "\n", info.point);
+    printf("fingerprint    %016" PRIx64 "\n", info.fingerprint);
+    printf("tag            %s\n", info.tag);
+    printf("steps          %" PRIu64 "\n", info.steps);
+    printf("action         %" PRIu64 "\n", info.action);
+    printf("into           %" PRIu64 "\n", info.into);
+    printf("forward_steps  %" PRIu64 "\n", info.forward_steps);
+    printf("reverse_steps  %" PRIu64 "\n", info.reverse_steps);
+    printf("checkpoints    %" PRIu64 "\n", info.checkpoints);
+    printf("state_bytes    %" PRIu64 "\n", info.state_bytes);
+    printf("adjoint_bytes  %" PRIu64 "\n", info.adjoint_bytes);
+    printf("bytes          %" PRIu64 "\n", info.bytes);
+    return CLI_OK;
+}
+
+int cli_cmd_durable(int argc, char **argv)
+{
+    if (argc == 3 &&
+        (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0))
+        return fputs(durable_help, stdout), CLI_OK;
+    if (argc != 4 ||
+        (strcmp(argv[2], "show") != 0 && strcmp(argv[2], "remove") != 0))
+        return fputs(durable_help, stderr), CLI_BAD_INPUT;
+    if (strcmp(argv[2], "show") == 0)
+        return show(argv[3]);
+    uturn_error_t err;
+    uturn_error_init(&err);
+    if (uturn_durable_remove(argv[3], &err) != UTURN_OK)
+        return cli_fail("%s", err.message);
+    printf("removed %s\n", argv[3]);
+    return CLI_OK;
+}
