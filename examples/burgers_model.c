@@ -177,6 +177,31 @@ static int burgers_on_is_last(void *user, uint64_t step)
     return step == b->steps;
 }
 
+/* Durable runs: the adjoint state is the adjoint grid and J. */
+static int burgers_on_save_adjoint(void *user, void *dst, uint64_t bytes)
+{
+    const burgers_t *b = user;
+    const size_t grid  = b->grid * sizeof *b->ubar;
+    if (bytes != grid + sizeof b->objective)
+        return 1;
+    memcpy(dst, b->ubar, grid);
+    memcpy((unsigned char *)dst + grid, &b->objective, sizeof b->objective);
+    return 0;
+}
+
+static int burgers_on_load_adjoint(void *user, const void *src,
+                                   uint64_t bytes)
+{
+    burgers_t *b      = user;
+    const size_t grid = b->grid * sizeof *b->ubar;
+    if (bytes != grid + sizeof b->objective)
+        return 1;
+    memcpy(b->ubar, src, grid);
+    memcpy(&b->objective, (const unsigned char *)src + grid,
+           sizeof b->objective);
+    return 0;
+}
+
 void burgers_model(burgers_t *b, uturn_model_t *model)
 {
     uturn_model_init(model);
@@ -187,6 +212,10 @@ void burgers_model(burgers_t *b, uturn_model_t *model)
     model->state       = b->u;
     model->state_bytes = (uint64_t)(b->grid * sizeof *b->u);
     model->is_last     = burgers_on_is_last;
+    model->adjoint_bytes =
+        (uint64_t)(b->grid * sizeof *b->ubar + sizeof b->objective);
+    model->save_adjoint = burgers_on_save_adjoint;
+    model->load_adjoint = burgers_on_load_adjoint;
 }
 
 void burgers_reset(burgers_t *b)

@@ -61,7 +61,8 @@ void burgers_scales(const burgers_t *b, double *dx, double *dt, double *nu);
 /**
  * Describe @p b as a uturn model: its callbacks, `user` = b, and the live
  * grid as the contiguous state (grid doubles); is_last says x_n is the
- * last state, for online plans, which are not told n. The model stays
+ * last state, for online plans, which are not told n; save_adjoint and
+ * load_adjoint keep the adjoint grid and J, for durable runs. The model stays
  * valid until burgers_free(); call burgers_reset() before each run.
  */
 void burgers_model(burgers_t *b, uturn_model_t *model);
