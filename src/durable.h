@@ -37,6 +37,7 @@ struct uturn__dcounts {
 struct uturn__manifest {
     uint64_t point, fingerprint, steps, state_bytes, adjoint_bytes, levels;
     char tag[UTURN__DURABLE_TAG];
+    uint64_t found;        /* an online plan's n once known, else 0 */
     uint64_t action, into; /* actions done; steps done into the next */
     uint64_t live, live_bytes, live_hash; /* live UTURN_NONE: none */
     uint64_t adjoint_hash;

@@ -7,6 +7,7 @@
  *   point 3
  *   fingerprint 6f1c0e5a9b2d4c77
  *   steps 1000
+ *   found 0                             (an online plan's n, once known)
  *   state_bytes 8000
  *   adjoint_bytes 8008
  *   levels 1
@@ -61,10 +62,10 @@ static void put_head(struct text *t, const struct uturn__manifest *m)
 {
     put(t,
         "uturn-durable 1\npoint %" PRIu64 "\nfingerprint %016" PRIx64
-        "\nsteps %" PRIu64 "\nstate_bytes %" PRIu64 "\nadjoint_bytes %" PRIu64
-        "\nlevels %" PRIu64 "\ntag ",
-        m->point, m->fingerprint, m->steps, m->state_bytes, m->adjoint_bytes,
-        m->levels);
+        "\nsteps %" PRIu64 "\nfound %" PRIu64 "\nstate_bytes %" PRIu64
+        "\nadjoint_bytes %" PRIu64 "\nlevels %" PRIu64 "\ntag ",
+        m->point, m->fingerprint, m->steps, m->found, m->state_bytes,
+        m->adjoint_bytes, m->levels);
     for (const char *c = m->tag; *c != '\0'; c++)
         put(t, "%02x", (unsigned)(unsigned char)*c);
     put(t, "\naction %" PRIu64 "\ninto %" PRIu64 "\n", m->action, m->into);
@@ -174,6 +175,7 @@ static bool read_head(struct reader *r, struct uturn__manifest *m)
            keyed(r, "point", "%" SCNu64, &m->point) &&
            keyed(r, "fingerprint", "%16" SCNx64, &m->fingerprint) &&
            keyed(r, "steps", "%" SCNu64, &m->steps) &&
+           keyed(r, "found", "%" SCNu64, &m->found) &&
            keyed(r, "state_bytes", "%" SCNu64, &m->state_bytes) &&
            keyed(r, "adjoint_bytes", "%" SCNu64, &m->adjoint_bytes) &&
            keyed(r, "levels", "%" SCNu64, &m->levels) && m->levels >= 1 &&

@@ -162,9 +162,10 @@ static void describe(const struct uturn__run *run, uint64_t into,
 {
     const struct uturn__drun *d = run->durable;
     memset(m, 0, sizeof *m);
-    m->point         = d->point + 1;
-    m->fingerprint   = run->plan->stats.fingerprint;
-    m->steps         = run->plan->stats.steps;
+    m->point       = d->point + 1;
+    m->fingerprint = run->plan->stats.fingerprint;
+    m->steps       = run->plan->stats.steps;
+    m->found = run->online ? run->plan->planner->steps_known(run->ex->gen) : 0;
     m->state_bytes   = run->model.state_bytes;
     m->adjoint_bytes = run->model.adjoint_bytes;
     m->levels        = run->levels > 1 ? run->levels : 1;

@@ -12,7 +12,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The generator at action m->action: its batch in ex->batch, from *from. */
+/* The killed run learnt after a batch it did whole: an online plan's
+ * first sweep ended at x_found (its model said "last" there). */
+static void learnt(struct uturn__run *run, uint64_t found, size_t count)
+{
+    const struct uturn__planner *g = run->plan->planner;
+    if (run->online && found != 0 && g->awaits_end(run->ex->gen) &&
+        run->ex->batch[count - 1].step_end == found)
+        g->end(run->ex->gen);
+}
+
+/* The generator at action m->action: its batch in ex->batch, from *from.
+ * *from may be *count (the point came after the batch's last action):
+ * what the run asks after a batch (an online plan: is this state the
+ * last?) then comes once it resumes. */
 static uturn_status_t skip(struct uturn__run *run, size_t *from, size_t *count)
 {
     const struct uturn__manifest *m = &run->durable->resume;
@@ -20,12 +33,14 @@ static uturn_status_t skip(struct uturn__run *run, size_t *from, size_t *count)
     uint64_t done                   = 0;
     for (;;) {
         *count = g->fill(run->ex->gen, run->ex->batch, UTURN__BATCH);
-        if (*count == 0 || done + *count > m->action)
+        if (*count == 0 || done + *count >= m->action)
             break;
         done += *count;
+        learnt(run, m->found, *count);
     }
-    uturn_action_t *a = &run->ex->batch[m->action - done];
-    if (*count == 0 || (m->into != 0 && (a->op != UTURN_OP_ADVANCE ||
+    const bool inside = *count != 0 && done + *count > m->action;
+    uturn_action_t *a = &run->ex->batch[inside ? m->action - done : 0];
+    if (*count == 0 || (m->into != 0 && (!inside || a->op != UTURN_OP_ADVANCE ||
                                          m->into >= a->step_end - a->step)))
         return uturn__fail(run->error, UTURN_E_INVALID_ARG,
                            "durable directory %s: its point's action %llu "
@@ -34,6 +49,8 @@ static uturn_status_t skip(struct uturn__run *run, size_t *from, size_t *count)
                            (unsigned long long)m->into);
     a->step += m->into;
     *from = (size_t)(m->action - done);
+    if (run->online)
+        uturn__run_online_known(run);
     return UTURN_OK;
 }
 

@@ -40,10 +40,14 @@ static uturn_status_t check_run(const struct uturn__run *run)
         return uturn__fail(run->error, UTURN_E_INVALID_ARG,
                            "durable_tag has %zu bytes; at most %d",
                            strlen(o->durable_tag), UTURN__DURABLE_TAG - 1);
-    const char *no = run->plan->planner->end != NULL ? "online plans"
-                     : m->record_bytes != 0          ? "step records"
-                     : o->sweeps_on_request          ? "sweeps on request"
-                                                     : NULL;
+    const struct uturn__planner *g = run->plan->planner;
+    const bool sized =
+        g->end != NULL && g->sized != NULL && g->sized(run->plan);
+    const char *no = sized ? "online plans whose state sizes come as the "
+                             "run goes"
+                     : m->record_bytes != 0 ? "step records"
+                     : o->sweeps_on_request ? "sweeps on request"
+                                            : NULL;
     if (no != NULL)
         return uturn__fail(run->error, UTURN_E_UNSUPPORTED,
                            "durable runs do not support %s yet", no);

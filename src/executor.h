@@ -189,6 +189,8 @@ int uturn__run_forward(struct uturn__run *run, uint64_t step);
 /* After a batch of an online plan: the end asked, the next size given. */
 uturn_status_t uturn__run_online_step(struct uturn__run *run,
                                       const uturn_action_t *last);
+/* An online plan's n, once known, into the run and its counts. */
+void uturn__run_online_known(struct uturn__run *run);
 /* After the last action of an online plan: an error unless its first
  * sweep ended (the model said "last", or max_steps) before it stopped. */
 uturn_status_t uturn__run_online_done(struct uturn__run *run);

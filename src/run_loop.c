@@ -592,7 +592,7 @@ static uturn_status_t general_loop(struct uturn__run *run, size_t from,
     const struct uturn__planner *g = run->plan->planner;
     uturn_status_t status =
         run->online ? uturn__run_online_step(run, NULL) : UTURN_OK;
-    if (status == UTURN_OK && from < count)
+    if (status == UTURN_OK && count != 0)
         status = run_batch(run, from, count);
     while (status == UTURN_OK &&
            (count = g->fill(run->ex->gen, run->ex->batch, UTURN__BATCH)) != 0)

@@ -175,6 +175,13 @@ uturn_status_t uturn__run_online_step(struct uturn__run *run,
     uturn_status_t st = UTURN_OK;
     if (g->awaits_end(run->ex->gen))
         st = learn(run, last->step_end, true);
+    uturn__run_online_known(run);
+    return st;
+}
+
+void uturn__run_online_known(struct uturn__run *run)
+{
+    const struct uturn__planner *g = run->plan->planner;
     /* Known now: said by the model, or max_steps reached. */
     const uint64_t n = g->steps_known(run->ex->gen);
     if (n != 0) {
@@ -184,7 +191,6 @@ uturn_status_t uturn__run_online_step(struct uturn__run *run,
         const uint64_t fw = g->forward_total(run->ex->gen);
         run->work_total   = fw != UINT64_MAX ? fw + n : UTURN_NONE;
     }
-    return st;
 }
 
 uturn_status_t uturn__run_online_done(struct uturn__run *run)

@@ -80,7 +80,6 @@ static void kill_and_resume(struct rig *r, const double *want,
               "callback %llu is past the run's end",
               (unsigned long long)kill_at);
     const uint64_t at_point = point_forward(r);
-    if (getenv("DURABLE_DEBUG")) fprintf(stderr, "kill %llu at_point %llu\n", (unsigned long long)kill_at, (unsigned long long)at_point);
     cr_assert(in_child(r, 0, UTURN_DURABLE_AUTO, &resumed));
     cr_assert_eq(resumed.status, UTURN_OK, "kill at %llu: %s",
                  (unsigned long long)kill_at, resumed.message);
@@ -113,6 +112,15 @@ static uint64_t whole_run(struct rig *r, const double *want,
     cr_assert_gt(o.rep.durable_points, 1);
     uturn_stats_init(planned);
     uturn_plan_stats(r->plan, planned);
+    if (r->online) { /* the realised plan: what a run without points does */
+        struct sim s    = {.last = r->n};
+        uturn_model_t m = sim_model(&s);
+        m.is_last       = sim_is_last;
+        cr_assert_eq(
+            uturn_executor_run(r->ex, r->plan, &m, NULL, planned, NULL, NULL),
+            UTURN_OK);
+        cr_assert_eq(planned->steps, r->n);
+    }
     stats_expect_equal(&o.seen, planned, "a durable run's counts");
     return o.calls;
 }
@@ -153,4 +161,15 @@ Test(durable, killed_under_hrevolve_and_resumed_bitwise, .timeout = 120)
 Test(durable, killed_between_sweeps_and_resumed_bitwise, .timeout = 120)
 {
     kills(SWEEPS, 90, 6, 0x13579bd);
+}
+
+Test(durable, killed_online_and_resumed_bitwise, .timeout = 120)
+{
+    kills(ONLINE, 150, 8, 0x5a5a5a5);
+}
+
+Test(durable, killed_online_with_a_disk_level_and_resumed_bitwise,
+     .timeout = 120)
+{
+    kills(ONLINE_DISK, 120, 6, 0xa5a5a5a);
 }

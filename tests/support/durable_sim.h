@@ -25,6 +25,7 @@ struct sim {
     double xbar[DIM + 1];    /* the adjoint and J: the adjoint state */
     uint64_t forward, calls; /* forward steps; every callback */
     uint64_t kill_at;        /* the callback that raises SIGKILL, or 0 */
+    uint64_t last;           /* is_last's n (online plans), or 0 */
     volatile sig_atomic_t request;
     int stop_at; /* forward step that asks for a point and a stop */
     bool block;  /* the first forward waits for a byte on block_fd */
@@ -144,6 +145,12 @@ static inline int sim_load_adjoint(void *user, const void *src, uint64_t bytes)
     return 0;
 }
 
+static inline int sim_is_last(void *user, uint64_t step)
+{
+    const struct sim *s = user;
+    return step == s->last;
+}
+
 static inline uturn_model_t sim_model(struct sim *s)
 {
     start(s->x);
@@ -160,12 +167,13 @@ static inline uturn_model_t sim_model(struct sim *s)
     m.adjoint_bytes = sizeof s->xbar;
     m.save_adjoint  = sim_save_adjoint;
     m.load_adjoint  = sim_load_adjoint;
+    m.is_last       = s->last != 0 ? sim_is_last : NULL;
     return m;
 }
 
 /* ---- configurations ---------------------------------------------------- */
 
-enum config { MEMORY, FILE_LEVEL, HREVOLVE, SWEEPS };
+enum config { MEMORY, FILE_LEVEL, HREVOLVE, SWEEPS, ONLINE, ONLINE_DISK };
 
 struct rig {
     char parent[PATH_MAX], dir[PATH_MAX];
@@ -173,6 +181,7 @@ struct rig {
     uturn_executor_t *ex;
     uturn_plan_t *plan;
     uint64_t n;
+    bool online; /* the plan finds n as the run goes (is_last) */
 };
 
 static inline uturn_plan_t *make_plan(enum config c, uint64_t n, uint64_t slots)
@@ -197,6 +206,16 @@ static inline uturn_plan_t *make_plan(enum config c, uint64_t n, uint64_t slots)
     }
     if (c == SWEEPS)
         p.sweeps = 3;
+    if (c == ONLINE || c == ONLINE_DISK) { /* n found as the run goes */
+        p.planner = UTURN_PLANNER_ONLINE;
+        p.steps   = 0;
+    }
+    if (c == ONLINE_DISK) {
+        p.slots       = 0;
+        p.levels      = lv;
+        p.level_count = 2;
+        p.max_steps   = 4 * n;
+    }
     uturn_plan_t *plan = NULL;
     uturn_error_t err;
     uturn_error_init(&err);
@@ -219,7 +238,8 @@ static inline void rig_open(struct rig *r, enum config c, uint64_t n)
     o.levels      = &r->level;
     o.level_count = 1;
     cr_assert_eq(uturn_executor_open(&o, &r->ex, NULL), UTURN_OK);
-    r->plan = make_plan(c, n, 6);
+    r->plan   = make_plan(c, n, 6);
+    r->online = c == ONLINE || c == ONLINE_DISK;
 }
 
 static inline void rig_close(struct rig *r)
@@ -248,6 +268,10 @@ static inline void durable_run(struct rig *r, struct sim *s, int mode,
     o.durable_tag     = "test_durable sim";
     o.durable_request = &s->request;
     o.durable_mode    = mode;
+    if (r->online) {
+        s->last   = r->n;
+        m.is_last = sim_is_last;
+    }
     uturn_stats_init(&out->seen);
     uturn_report_init(&out->rep);
     uturn_error_t err;
