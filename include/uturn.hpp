@@ -449,6 +449,15 @@ struct Model {
     std::uint64_t record_bytes = 0;
     /** forward_record(step, record, again): forward with a record. */
     Callback<std::uint64_t, void *, bool> forward_record;
+    /**
+     * Durable runs (RunOptions::durable_dir): the bytes of the adjoint
+     * state (everything turn and adjoint keep between calls), written by
+     * save_adjoint(dst, bytes) at each durable point and given back by
+     * load_adjoint(src, bytes) to a resumed run.
+     */
+    std::uint64_t adjoint_bytes = 0;
+    Callback<void *, std::uint64_t> save_adjoint;
+    Callback<const void *, std::uint64_t> load_adjoint;
 
     /**
      * Make @p data, @p count elements of a trivially copyable T, the
@@ -499,6 +508,20 @@ struct RunOptions {
      * run()'s call).
      */
     bool sweeps_on_request = false;
+    /**
+     * A durable run (uturn_run_options_t.durable_dir and what follows):
+     * the directory (nullptr: not durable), the model's tag, seconds
+     * between points (0: on request only), the flag a signal handler sets
+     * to UTURN_DURABLE_POINT or UTURN_DURABLE_STOP (the run then throws
+     * uturn::Error with status UTURN_E_STOPPED), and the mode
+     * (UTURN_DURABLE_NEW, _RESUME or _AUTO). The model needs
+     * adjoint_bytes, save_adjoint and load_adjoint.
+     */
+    const char *durable_dir = nullptr;
+    const char *durable_tag = nullptr;
+    double durable_interval = 0;
+    volatile sig_atomic_t *durable_request = nullptr;
+    int durable_mode = UTURN_DURABLE_NEW;
 };
 
 /**
@@ -677,6 +700,19 @@ inline int load_cb(void *user, std::uint64_t step, const void *src,
     return r.catcher->status([&] { return r.model->load(step, src, bytes); });
 }
 
+inline int save_adjoint_cb(void *user, void *dst, std::uint64_t bytes) noexcept
+{
+    RunContext &r = context(user);
+    return r.catcher->status([&] { return r.model->save_adjoint(dst, bytes); });
+}
+
+inline int load_adjoint_cb(void *user, const void *src,
+                           std::uint64_t bytes) noexcept
+{
+    RunContext &r = context(user);
+    return r.catcher->status([&] { return r.model->load_adjoint(src, bytes); });
+}
+
 inline std::uint64_t state_size_cb(void *user, std::uint64_t step) noexcept
 {
     RunContext &r = context(user);
@@ -730,6 +766,9 @@ inline uturn_model_t c_model(RunContext &run) noexcept
     c.is_last        = m.is_last ? is_last_cb : nullptr;
     c.record_bytes   = m.record_bytes;
     c.forward_record = m.forward_record ? forward_record_cb : nullptr;
+    c.adjoint_bytes  = m.adjoint_bytes;
+    c.save_adjoint   = m.save_adjoint ? save_adjoint_cb : nullptr;
+    c.load_adjoint   = m.load_adjoint ? load_adjoint_cb : nullptr;
     return c;
 }
 
@@ -749,6 +788,11 @@ inline uturn_run_options_t c_options(RunContext &run) noexcept
     c.on_progress_every = o.on_progress_every;
     c.step_bytes        = o.step_bytes;
     c.sweeps_on_request = o.sweeps_on_request;
+    c.durable_dir       = o.durable_dir;
+    c.durable_tag       = o.durable_tag;
+    c.durable_interval  = o.durable_interval;
+    c.durable_request   = o.durable_request;
+    c.durable_mode      = o.durable_mode;
     return c;
 }
 

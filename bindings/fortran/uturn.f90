@@ -82,7 +82,12 @@ module uturn
       UTURN_E_NOMEM = 2, UTURN_E_INFEASIBLE = 3, UTURN_E_OVERFLOW = 4, &
       UTURN_E_UNSUPPORTED = 5, UTURN_E_CALLBACK = 6, &
       UTURN_E_INVALID_PLAN = 7, UTURN_E_PARSE = 8, UTURN_E_IO = 9, &
-      UTURN_E_NONDETERMINISTIC = 10
+      UTURN_E_NONDETERMINISTIC = 10, UTURN_E_STOPPED = 11
+  ! durable runs (since 0.3): run_options%durable_request values, and
+  ! run_options%durable_mode
+  integer(c_int), parameter :: UTURN_DURABLE_POINT = 1, &
+      UTURN_DURABLE_STOP = 2, UTURN_DURABLE_NEW = 0, &
+      UTURN_DURABLE_RESUME = 1, UTURN_DURABLE_AUTO = 2
   ! uturn_planner_t
   integer(c_int), parameter :: UTURN_PLANNER_STORE_ALL = 0, &
       UTURN_PLANNER_PERIODIC = 1, UTURN_PLANNER_SQRT = 2, &
@@ -729,6 +734,28 @@ module uturn
       import :: c_ptr
       type(c_ptr), value :: executor
     end subroutine
+    ! Durable directories (since 0.3); directory NUL-terminated.
+    subroutine uturn_durable_info_init_size(info, size) &
+        bind(c, name="uturn_durable_info_init_size")
+      import :: uturn_durable_info_t, c_size_t
+      type(uturn_durable_info_t), intent(inout) :: info
+      integer(c_size_t), value :: size
+    end subroutine
+    function uturn_durable_inspect(directory, info, error) &
+        bind(c, name="uturn_durable_inspect") result(status)
+      import :: c_char, c_int, uturn_durable_info_t, uturn_error_t
+      character(kind=c_char), intent(in) :: directory(*)
+      type(uturn_durable_info_t), intent(inout) :: info
+      type(uturn_error_t), intent(inout), optional :: error
+      integer(c_int) :: status
+    end function
+    function uturn_durable_remove(directory, error) &
+        bind(c, name="uturn_durable_remove") result(status)
+      import :: c_char, c_int, uturn_error_t
+      character(kind=c_char), intent(in) :: directory(*)
+      type(uturn_error_t), intent(inout), optional :: error
+      integer(c_int) :: status
+    end function
     function uturn_executor_slot_bytes(executor, state_bytes, out) &
         bind(c, name="uturn_executor_slot_bytes") result(status)
       import :: c_ptr, c_int64_t, c_int
@@ -837,6 +864,10 @@ contains
   subroutine uturn_report_init(report)
     type(uturn_report_t), intent(inout) :: report
     call uturn_report_init_size(report, c_sizeof(report))
+  end subroutine
+  subroutine uturn_durable_info_init(info)
+    type(uturn_durable_info_t), intent(inout) :: info
+    call uturn_durable_info_init_size(info, c_sizeof(info))
   end subroutine
 
   subroutine uturn_level_report_init(report)

@@ -259,6 +259,70 @@ void sweeps_on_request()
     ex.release(); /* nothing held: a no-op */
 }
 
+// A durable run stopped at a point on request, then resumed by a run
+// whose live state does not start at x_0: the gradient is the reference
+// bit for bit; an exception thrown by save_adjoint comes out of run().
+void durable_stop_and_resume()
+{
+    uturn::Executor ex;
+    const std::string parent = scratch();
+    const std::string dir    = parent + "/durable";
+    uturn::Problem p;
+    p.steps = 120;
+    p.slots = 6;
+    const uturn::Plan plan(p);
+    volatile sig_atomic_t request = 0;
+    for (int part = 0; part < 2; part++) {
+        Chain c(120);
+        Faults f;
+        uturn::Model m = lambda_model(c, f, false);
+        if (part == 1)
+            std::fill(c.x.begin(), c.x.end(), 0.0); /* not x_0 */
+        const auto forward  = m.forward;
+        std::uint64_t steps = 0;
+        m.forward           = [&, forward](std::uint64_t i) {
+            forward(i);
+            if (++steps == 50 && part == 0)
+                request = UTURN_DURABLE_STOP;
+        };
+        m.adjoint_bytes = STATE;
+        m.save_adjoint  = [&](void *dst, std::uint64_t bytes) {
+            std::memcpy(dst, c.xbar.data(), bytes);
+        };
+        m.load_adjoint = [&](const void *src, std::uint64_t bytes) {
+            std::memcpy(c.xbar.data(), src, bytes);
+        };
+        uturn::RunOptions o;
+        o.durable_dir     = dir.c_str();
+        o.durable_request = &request;
+        o.durable_mode = part == 0 ? UTURN_DURABLE_NEW : UTURN_DURABLE_RESUME;
+        uturn::Report rep;
+        if (part == 0) {
+            HPP_THROWS(ex.run(plan, m, o, &rep), uturn::Error,
+                       HPP_CHECK(e.status() == UTURN_E_STOPPED));
+            HPP_CHECK(rep.durable_points == 1 && steps == 50);
+            continue;
+        }
+        ex.run(plan, m, o, &rep);
+        HPP_CHECK(rep.resumed_forward_steps == 50);
+        HPP_CHECK(std::memcmp(c.xbar.data(), reference(c).data(), STATE) == 0);
+    }
+    HPP_CHECK(entries(parent) == 0); /* the complete run removed it */
+    Chain c(120);
+    Faults f;
+    uturn::Model m  = lambda_model(c, f, false);
+    m.adjoint_bytes = STATE;
+    m.save_adjoint  = [](void *, std::uint64_t) {
+        throw Boom{"save_adjoint", 1};
+    };
+    m.load_adjoint = [](const void *, std::uint64_t) {};
+    uturn::RunOptions o;
+    o.durable_dir      = dir.c_str();
+    o.durable_interval = 1e-9;
+    HPP_THROWS(ex.run(plan, m, o), Boom, {});
+    remove_all(parent);
+}
+
 } // namespace
 
 void runs()
@@ -270,6 +334,7 @@ void runs()
     progress_callables();
     nonzero_is_an_error();
     sweeps_on_request();
+    durable_stop_and_resume();
 }
 
 } // namespace hpp

@@ -31,6 +31,80 @@ contains
   end function
 end module counting
 
+
+! A scalar model with its adjoint, for a durable run: x' = x + h sin x,
+! xbar = xbar (1 + h cos x); the forward asks for a stop at step 30.
+module durable_model
+  use, intrinsic :: iso_c_binding
+  use uturn, only: UTURN_DURABLE_STOP
+  implicit none
+  real(c_double), parameter :: h = 0.05d0
+  real(c_double), target :: xs(1) = 0, xbar(1) = 0
+  integer(c_int), target :: request = 0
+  integer :: forwards = 0
+  logical :: stop_once = .false.
+contains
+  function fwd(user, step) bind(c) result(rc)
+    type(c_ptr), value :: user
+    integer(c_int64_t), value :: step
+    integer(c_int) :: rc
+    xs(1) = xs(1) + h * sin(xs(1))
+    forwards = forwards + 1
+    if (stop_once .and. forwards == 30) request = UTURN_DURABLE_STOP
+    rc = merge(0, 1, step >= 0 .and. .not. c_associated(user))
+  end function
+
+  function adj(user, step) bind(c) result(rc)
+    type(c_ptr), value :: user
+    integer(c_int64_t), value :: step
+    integer(c_int) :: rc
+    xbar(1) = xbar(1) * (1 + h * cos(xs(1)))
+    rc = merge(0, 1, step >= 0 .and. .not. c_associated(user))
+  end function
+
+  function trn(user) bind(c) result(rc)
+    type(c_ptr), value :: user
+    integer(c_int) :: rc
+    xbar(1) = xs(1)
+    rc = merge(0, 1, .not. c_associated(user))
+  end function
+
+  function save_adj(user, dst, bytes) bind(c) result(rc)
+    type(c_ptr), value :: user, dst
+    integer(c_int64_t), value :: bytes
+    integer(c_int) :: rc
+    real(c_double), pointer :: out(:)
+    call c_f_pointer(dst, out, [1])
+    out(1) = xbar(1)
+    rc = merge(0, 1, bytes == 8 .and. .not. c_associated(user))
+  end function
+
+  function load_adj(user, src, bytes) bind(c) result(rc)
+    type(c_ptr), value :: user, src
+    integer(c_int64_t), value :: bytes
+    integer(c_int) :: rc
+    real(c_double), pointer :: in(:)
+    call c_f_pointer(src, in, [1])
+    xbar(1) = in(1)
+    rc = merge(0, 1, bytes == 8 .and. .not. c_associated(user))
+  end function
+
+  ! The gradient with every state kept, by hand.
+  function reference(n) result(g)
+    integer, intent(in) :: n
+    real(c_double) :: g, x(0:n)
+    integer :: i
+    x(0) = 0.7d0
+    do i = 1, n
+      x(i) = x(i - 1) + h * sin(x(i - 1))
+    end do
+    g = x(n)
+    do i = n - 1, 0, -1
+      g = g * (1 + h * cos(x(i)))
+    end do
+  end function
+end module durable_model
+
 module expect
   use, intrinsic :: iso_c_binding
   use uturn
@@ -89,6 +163,7 @@ program fortran_binding
   call online_cursor_values()
   call sizes_of_fortran_arrays()
   call sweeps_of_0_3()
+  call durable_of_0_3()
 
   if (failures /= 0) then
     print '(i0, " FAILED")', failures
@@ -349,6 +424,62 @@ contains
     call ok("the plan's counts", stats%forward_steps == want%forward_steps &
         .and. stats%reverse_steps == 30)
     call uturn_executor_release(ex)
+    call uturn_executor_free(ex)
+    call uturn_plan_free(plan)
+  end subroutine
+
+  ! 0.3: a durable run stopped at step 30 on request, then resumed from a
+  ! live state that is not x_0: the gradient is the hand-written one bit
+  ! for bit; the directory is shown, and removed by the complete run.
+  subroutine durable_of_0_3()
+    use durable_model
+    character(kind=c_char, len=64), target :: dir
+    type(uturn_report_t) :: r
+    type(uturn_durable_info_t) :: info
+    integer :: part
+    dir = "/tmp/uturn-fortran-durable-" // c_null_char
+    st = uturn_durable_remove(dir)
+    call uturn_problem_init(p)
+    p%steps = 100
+    p%slots = 4
+    st = uturn_plan_create_checked(p, c_null_ptr, plan, err)
+    st = uturn_executor_create(c_null_ptr, ex, err)
+    do part = 1, 2
+      xs(1) = merge(0.7d0, 0d0, part == 1)
+      stop_once = part == 1
+      call uturn_model_init(model)
+      model%forward = c_funloc(fwd)
+      model%adjoint = c_funloc(adj)
+      model%turn = c_funloc(trn)
+      model%state = c_loc(xs)
+      model%state_bytes = 8
+      model%adjoint_bytes = 8
+      model%save_adjoint = c_funloc(save_adj)
+      model%load_adjoint = c_funloc(load_adj)
+      call uturn_run_options_init(options)
+      options%durable_dir = c_loc(dir)
+      options%durable_request = c_loc(request)
+      options%durable_mode = merge(UTURN_DURABLE_NEW, UTURN_DURABLE_RESUME, &
+          part == 1)
+      call uturn_report_init(r)
+      st = uturn_executor_run(ex, plan, model, options, report=r)
+      if (part == 1) then
+        call ok("a durable run stops at its point", st == UTURN_E_STOPPED &
+            .and. r%durable_points == 1)
+        call uturn_durable_info_init(info)
+        call ok("the directory shows the point", &
+            uturn_durable_inspect(dir, info) == UTURN_OK .and. &
+            info%has_point .and. info%forward_steps == 30)
+      else
+        call ok("resumed: the gradient is the reference bit for bit", &
+            st == UTURN_OK .and. transfer(xbar(1), 0_c_int64_t) == &
+            transfer(reference(100), 0_c_int64_t) .and. &
+            r%resumed_forward_steps == 30)
+      end if
+    end do
+    call uturn_durable_info_init(info)
+    st = uturn_durable_inspect(dir, info)
+    call ok("the complete run removed the directory", st == UTURN_E_IO)
     call uturn_executor_free(ex)
     call uturn_plan_free(plan)
   end subroutine

@@ -82,7 +82,8 @@ Executor.run(plan, state, forward, turn, adjoint, verify=False,
 budget_bytes=0, *, save=None, load=None, state_bytes=0, state_size=None,
 view=None, progress=None, progress_every=0, on_progress=None,
 on_progress_every=0, step_bytes=None, is_last=None, record_bytes=0,
-forward_record=None, sweeps_on_request=False) -> (observed Stats, Report):
+forward_record=None, sweeps_on_request=False, durable=None,
+adjoint_state=None) -> (observed Stats, Report):
 
 - ``verify``: hash states and stop with UTURN_E_NONDETERMINISTIC when a
   recomputation differs (8 bytes per step outside the budget).
@@ -112,6 +113,16 @@ forward_record=None, sweeps_on_request=False) -> (observed Stats, Report):
   trajectory_held; Executor.release() drops it early. Until then the
   plan stays in use (its close() is refused). Without it, run() does
   every sweep (turn is called once per sweep).
+- ``durable`` and ``adjoint_state``: a durable run, which a new process
+  resumes after this one is killed, with the same gradient bit for bit.
+  durable=Durable(directory, tag="", interval=0.0, mode="new"|"resume"|
+  "auto") writes durable points there (every ``interval`` seconds, and
+  on durable.point() or durable.stop(), which a signal handler may call;
+  after stop() the run raises Error with status E_STOPPED at the point).
+  adjoint_state is the writable array holding everything turn and
+  adjoint keep between calls (the adjoint, J, gradients so far): a
+  resumed run gets it back. durable_inspect(directory) says what a
+  directory holds (a DurableInfo), durable_remove(directory) removes it.
 
 Plans, levels and the rest
 --------------------------
@@ -210,8 +221,10 @@ from ._problems import PLANNERS, Problem, level, problem
 from ._plans import Plan
 from ._cursors import Cursor
 from ._executor import Executor, file_storage, user_storage
+from ._durable import Durable, durable_inspect, durable_remove
 
 for _name in ("Error", "Executor", "Plan", "Cursor", "Problem", "Action",
+              "Durable", "DurableInfo",
               "Allocator", "ErrorInfo", "ExecutorOptions", "Level",
               "LevelReport", "LevelStats", "Model", "Progress", "Report",
               "RunOptions", "SlotCost", "Stats", "Storage",
@@ -226,4 +239,5 @@ __all__ = [
     "Action", "Allocator", "ErrorInfo", "ExecutorOptions", "Level",
     "LevelReport", "LevelStats", "Model", "Progress", "Report",
     "RunOptions", "SlotCost", "Stats", "Storage", "StorageCallbacks",
+    "Durable", "DurableInfo", "durable_inspect", "durable_remove",
 ]

@@ -252,7 +252,7 @@ class Executor:
             state_size=None, view=None, progress=None, progress_every=0,
             on_progress=None, on_progress_every=0, step_bytes=None,
             is_last=None, record_bytes=0, forward_record=None,
-            sweeps_on_request=False):
+            sweeps_on_request=False, durable=None, adjoint_state=None):
         """Run the model to ``plan``; returns (observed Stats, Report).
         The package's docstring (help(uturn)) says what each argument
         takes, how the state is shared and how failures come back."""
@@ -279,6 +279,7 @@ class Executor:
                                       on_progress_every, step_bytes)
                 options.sweeps_on_request = _checks.boolean(
                     "sweeps_on_request", sweeps_on_request)
+                run.durable(model, options, durable, adjoint_state)
                 with self._run_scope(run.calls):
                     result = run.call(handle, plan_handle, model, options)
                 if result[0] == 0 and result[2].trajectory_held:

@@ -7,6 +7,7 @@ import ctypes
 
 from . import _checks, _problems
 from ._buffers import state_buffer
+from ._durable import Durable, adjoint_callbacks
 from ._errors import Error, error_info
 from ._load import lib
 from ._protos import E_CALLBACK, OK
@@ -188,6 +189,27 @@ class Run:
             self._keep.append(sizes)
             o.step_bytes = sizes
         return o
+
+    def durable(self, model, options, durable, adjoint_state):
+        """A durable run: ``durable`` a Durable, ``adjoint_state`` the
+        writable buffer (a numpy array) holding everything the turn and
+        adjoint callbacks keep between calls, which a resumed run gets
+        back."""
+        if durable is None:
+            if adjoint_state is not None:
+                raise ValueError("uturn: adjoint_state applies to durable "
+                                 "runs; give durable=uturn.Durable(...)")
+            return
+        if not isinstance(durable, Durable):
+            raise ValueError("uturn: durable must be a uturn.Durable, not %s"
+                             % _checks.shown(durable))
+        if adjoint_state is None:
+            raise ValueError("uturn: a durable run needs adjoint_state=, "
+                             "the writable array that holds everything the "
+                             "turn and adjoint callbacks keep between calls "
+                             "(a resumed run gets it back)")
+        adjoint_callbacks(model, adjoint_state, self.calls, self._keep)
+        durable.apply(options, self._keep)
 
     def call(self, executor, plan, model, options):
         """uturn_executor_run(); returns (status, observed, report, info)."""
