@@ -1178,6 +1178,23 @@ typedef struct uturn_run_options {
      * from the directory's point; none there is refused. AUTO: resume when
      * there is a point, else start (a job script's mode). */
     int durable_mode;
+    /* Appended in 0.3, for a layer that runs one durable run on several
+     * processes (the MPI layer sets them; a single process leaves them
+     * NULL and 0). With durable_agree, whether a point is due is decided
+     * together: at every place a point may come (after each forward step
+     * inside an advance and after each action) the run calls it with
+     * what it found here (*due: 0, UTURN_DURABLE_POINT or _STOP), and the
+     * layer raises *due to the largest over the processes. With
+     * durable_commit, a point's manifest is kept as manifest-P and the
+     * previous point's files stay until durable_commit(P) returns 0 (every
+     * process has written point P, and the layer has recorded that); a
+     * resume then reads manifest-P for P = durable_resume_point (0: the
+     * manifest of a single process). Non-zero from either stops the run
+     * like any callback. */
+    int (*durable_agree)(void *user, int *due);
+    int (*durable_commit)(void *user, uint64_t point);
+    void *durable_user;
+    uint64_t durable_resume_point;
 } uturn_run_options_t;
 
 /** uturn_run_options_t.durable_request values. Since: 0.3 */

@@ -5,7 +5,9 @@
  * its manifest is renamed into place; until then the previous one stands.
  *
  * The directory holds
- *   manifest            the last complete point (text, checksummed)
+ *   manifest            the last complete point (text, checksummed); in
+ *                       a run across processes manifest-P, point P, the
+ *                       previous one kept until every process has P
  *   state-STEP-HASH     a checkpoint of x_STEP (its XXH3-64 in the name)
  *   live-P, adjoint-P   point P's live state and the model's adjoint
  *   lock                flock()ed by the run that holds the directory
@@ -79,14 +81,18 @@ void uturn__dfile_state_name(uint64_t step, uint64_t hash, char *out,
                              size_t cap);
 void uturn__dfile_point_name(const char *what, uint64_t point, char *out,
                              size_t cap);
+/* "manifest", or "manifest-P" for point P != 0 (points committed by a
+ * layer across processes). */
+void uturn__dfile_manifest_name(uint64_t point, char *out, size_t cap);
 /* XXH3-64 of bytes. */
 uint64_t uturn__dfile_hash(const void *bytes, uint64_t len);
 
-/* Read, parse and check dir's manifest and every file it names: 0 and
+/* Read, parse and check dir's manifest (manifest-P for point P != 0) and
+ * every file it names: 0 and
  * *m, UTURN__DURABLE_NONE (no manifest), or an errno value with a
  * message in why. */
 #define UTURN__DURABLE_NONE (-1)
-int uturn__durable_load(int dirfd, struct uturn__manifest *m, char *why,
-                        size_t why_cap);
+int uturn__durable_load(int dirfd, uint64_t point,
+                        struct uturn__manifest *m, char *why, size_t why_cap);
 
 #endif

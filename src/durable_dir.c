@@ -48,12 +48,14 @@ static int check_files(int dirfd, const struct uturn__manifest *m, char *why,
     return 0;
 }
 
-int uturn__durable_load(int dirfd, struct uturn__manifest *m, char *why,
-                        size_t why_cap)
+int uturn__durable_load(int dirfd, uint64_t point,
+                        struct uturn__manifest *m, char *why, size_t why_cap)
 {
     unsigned char *text = NULL;
     uint64_t len        = 0;
-    int rc              = uturn__dfile_read(dirfd, "manifest", &text, &len);
+    char name[64];
+    uturn__dfile_manifest_name(point, name, sizeof name);
+    int rc = uturn__dfile_read(dirfd, name, &text, &len);
     if (rc != 0) {
         snprintf(why, why_cap, "its manifest cannot be read: %s", strerror(rc));
         return rc == ENOENT ? UTURN__DURABLE_NONE : rc;
@@ -136,7 +138,7 @@ uturn_status_t uturn_durable_inspect(const char *directory,
     info->in_use = in_use(dirfd);
     struct uturn__manifest m;
     char why[256];
-    const int rc = uturn__durable_load(dirfd, &m, why, sizeof why);
+    const int rc = uturn__durable_load(dirfd, 0, &m, why, sizeof why);
     close(dirfd);
     if (rc == UTURN__DURABLE_NONE)
         return UTURN_OK; /* no point there */

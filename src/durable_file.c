@@ -36,6 +36,14 @@ void uturn__dfile_point_name(const char *what, uint64_t point, char *out,
     snprintf(out, cap, "%s-%llu", what, (unsigned long long)point);
 }
 
+void uturn__dfile_manifest_name(uint64_t point, char *out, size_t cap)
+{
+    if (point == 0)
+        snprintf(out, cap, "manifest");
+    else
+        uturn__dfile_point_name("manifest", point, out, cap);
+}
+
 static int write_all(int fd, const unsigned char *p, uint64_t len)
 {
     while (len > 0) {
@@ -143,6 +151,9 @@ static bool named(const struct uturn__manifest *m, const char *name)
     uturn__dfile_point_name("adjoint", m->point, want, sizeof want);
     if (strcmp(want, name) == 0)
         return true;
+    uturn__dfile_point_name("manifest", m->point, want, sizeof want);
+    if (strcmp(want, name) == 0)
+        return true;
     uturn__dfile_point_name("live", m->point, want, sizeof want);
     return m->live != UTURN_NONE && strcmp(want, name) == 0;
 }
@@ -156,7 +167,8 @@ static bool ours(const char *name, bool all)
     if (all && (strcmp(name, "manifest") == 0 || strcmp(name, "lock") == 0))
         return true;
     return strncmp(name, "state-", 6) == 0 || strncmp(name, "live-", 5) == 0 ||
-           strncmp(name, "adjoint-", 8) == 0;
+           strncmp(name, "adjoint-", 8) == 0 ||
+           strncmp(name, "manifest-", 9) == 0;
 }
 
 int uturn__dfile_sweep(int dirfd, const struct uturn__manifest *m)

@@ -201,35 +201,66 @@ static uturn_status_t write_slots(struct uturn__run *run,
     return UTURN_OK;
 }
 
-/* The manifest in place, the directory synced around it. */
+/* The manifest in place, the directory synced around it; with a layer's
+ * commit, as manifest-P, the previous point kept until it says every
+ * process has point P. */
 static uturn_status_t commit(struct uturn__run *run,
                              const struct uturn__manifest *m)
 {
-    struct uturn__drun *d = run->durable;
-    char *text            = NULL;
-    size_t len            = 0;
+    struct uturn__drun *d         = run->durable;
+    const uturn_run_options_t *o  = &run->options;
+    char *text                    = NULL;
+    size_t len                    = 0;
+    char name[64];
+    uturn__dfile_manifest_name(o->durable_commit != NULL ? m->point : 0, name,
+                               sizeof name);
     if (fsync(d->dirfd) != 0)
         return io_failed(run, "the directory", errno);
     if (uturn__manifest_format(m, &text, &len) != UTURN_OK)
         return uturn__fail(run->error, UTURN_E_NOMEM,
                            "out of memory for a durable point's manifest");
-    int rc = uturn__dfile_write(d->dirfd, "manifest", text, len);
+    int rc = uturn__dfile_write(d->dirfd, name, text, len);
     free(text);
     if (rc == 0 && fsync(d->dirfd) != 0)
         rc = errno;
     if (rc != 0)
         return io_failed(run, "the manifest", rc);
     run->report.durable_bytes += len;
+    const int cb = o->durable_commit != NULL
+                       ? o->durable_commit(o->durable_user, m->point)
+                       : 0;
+    if (cb != 0)
+        return uturn__fail(run->error, UTURN_E_CALLBACK,
+                           "the durable_commit callback returned %d (durable "
+                           "point %llu)",
+                           cb, (unsigned long long)m->point);
     d->point = m->point;
     uturn__dfile_sweep(d->dirfd, m); /* a failure leaves files, no harm */
     return UTURN_OK;
 }
 
-uturn_status_t uturn__durable_point(struct uturn__run *run, uint64_t into)
+uturn_status_t uturn__durable_check(struct uturn__run *run, uint64_t into)
+{
+    const struct uturn__drun *d  = run->durable;
+    const uturn_run_options_t *o = &run->options;
+    int due = d->request != NULL ? (int)*d->request : 0;
+    if (due == 0 && d->interval > 0 && uturn__now() >= d->next_due)
+        due = UTURN_DURABLE_POINT;
+    const int rc =
+        o->durable_agree != NULL ? o->durable_agree(o->durable_user, &due) : 0;
+    if (rc != 0)
+        return uturn__fail(run->error, UTURN_E_CALLBACK,
+                           "the durable_agree callback returned %d (action "
+                           "%llu)",
+                           rc, (unsigned long long)run->index);
+    return due != 0 ? uturn__durable_point(run, into, due) : UTURN_OK;
+}
+
+uturn_status_t uturn__durable_point(struct uturn__run *run, uint64_t into,
+                                    int asked)
 {
     struct uturn__drun *d = run->durable;
     const double started  = uturn__now();
-    const int asked       = d->request != NULL ? *d->request : 0;
     struct uturn__manifest m;
     describe(run, into, &m);
     uturn_status_t st = uturn__levels_drain(run);
@@ -247,8 +278,8 @@ uturn_status_t uturn__durable_point(struct uturn__run *run, uint64_t into)
         return st;
     run->report.durable_points += 1;
     run->report.durable_point = d->point;
-    if (asked != 0 && *d->request == asked)
-        *d->request = 0; /* a request made since stays */
+    if (d->request != NULL && *d->request != 0 && *d->request <= asked)
+        *d->request = 0; /* served; a larger one made since stays */
     if (asked == UTURN_DURABLE_STOP)
         return uturn__fail(run->error, UTURN_E_STOPPED,
                            "stopped at durable point %llu in %s, as asked; "

@@ -84,7 +84,9 @@ static uturn_status_t read_point(struct uturn__run *run)
     struct uturn__drun *d = run->durable;
     const int mode        = run->options.durable_mode;
     char why[256];
-    const int rc = uturn__durable_load(d->dirfd, &d->resume, why, sizeof why);
+    const int rc = uturn__durable_load(d->dirfd,
+                                       run->options.durable_resume_point,
+                                       &d->resume, why, sizeof why);
     if (rc != 0 && rc != UTURN__DURABLE_NONE)
         return uturn__fail(run->error, UTURN_E_IO,
                            "durable directory %s cannot be resumed: %s",

@@ -295,9 +295,10 @@ uturn_status_t uturn__durable_open(struct uturn__run *run);
  * run gives back the lock. */
 void uturn__durable_close(struct uturn__run *run, uturn_status_t status);
 /* Write a durable point: `into` forward steps done into the action at
- * run->index (an advance), else 0. UTURN_E_STOPPED once written when
- * the request said stop. */
-uturn_status_t uturn__durable_point(struct uturn__run *run, uint64_t into);
+ * run->index (an advance), else 0; `asked` what was asked for
+ * (UTURN_DURABLE_STOP: UTURN_E_STOPPED once written). */
+uturn_status_t uturn__durable_point(struct uturn__run *run, uint64_t into,
+                                    int asked);
 /* A resumed run: the generator taken to the point's action (its batch in
  * ex->batch, from *from of *count), the slots, live state and adjoint
  * re-made, the counts the point's. */
@@ -307,13 +308,10 @@ uturn_status_t uturn__durable_resume(struct uturn__run *run, size_t *from,
 uturn_status_t uturn__durable_stored(struct uturn__run *run,
                                      const uturn_action_t *a);
 void uturn__durable_freed(struct uturn__run *run, uint64_t slot);
-/* Whether a point is due: asked for, or the interval passed. */
-static inline bool uturn__durable_due(const struct uturn__run *run)
-{
-    const struct uturn__drun *d = run->durable;
-    return (d->request != NULL && *d->request != 0) ||
-           (d->interval > 0 && uturn__now() >= d->next_due);
-}
+/* A point if one is due (asked for, or the interval passed; agreed with
+ * the other processes when a layer says so): `into` as for
+ * uturn__durable_point(). */
+uturn_status_t uturn__durable_check(struct uturn__run *run, uint64_t into);
 
 /* Give back the region and every table (executor.c). */
 void uturn__executor_trim(uturn_executor_t *ex);

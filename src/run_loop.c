@@ -122,10 +122,9 @@ static uturn_status_t advance(struct uturn__run *run, const uturn_action_t *a)
             if (st != UTURN_OK)
                 return st;
         }
-        if (run->durable != NULL && i + 1 < a->step_end &&
-            uturn__durable_due(run)) {
+        if (run->durable != NULL && i + 1 < a->step_end) {
             run->live               = i + 1;
-            const uturn_status_t st = uturn__durable_point(run, i + 1 - a->step);
+            const uturn_status_t st = uturn__durable_check(run, i + 1 - a->step);
             if (st != UTURN_OK)
                 return st;
         }
@@ -575,9 +574,8 @@ static uturn_status_t run_batch(struct uturn__run *run, size_t from,
         run->index += status == UTURN_OK;
         if (ahead)
             uturn__level_ahead(run, batch, i + 1, count);
-        if (status == UTURN_OK && run->durable != NULL &&
-            uturn__durable_due(run))
-            status = uturn__durable_point(run, 0);
+        if (status == UTURN_OK && run->durable != NULL)
+            status = uturn__durable_check(run, 0);
     }
     if (status == UTURN_OK && run->online)
         status = uturn__run_online_step(run, &batch[count - 1]);

@@ -225,6 +225,10 @@ module uturn
     real(c_double) :: durable_interval
     type(c_ptr) :: durable_request
     integer(c_int) :: durable_mode
+    ! for layers across processes (the MPI layer): leave null/0
+    type(c_funptr) :: durable_agree, durable_commit
+    type(c_ptr) :: durable_user
+    integer(c_int64_t) :: durable_resume_point
   end type
 
   type, bind(c) :: uturn_report_t

@@ -287,6 +287,15 @@ contains
         c_sizeof(run_options%durable_request))
     call field("durable_mode", c_loc(run_options%durable_mode), &
         c_sizeof(run_options%durable_mode))
+    call field("durable_agree", c_loc(run_options%durable_agree), &
+        c_sizeof(run_options%durable_agree))
+    call field("durable_commit", c_loc(run_options%durable_commit), &
+        c_sizeof(run_options%durable_commit))
+    call field("durable_user", c_loc(run_options%durable_user), &
+        c_sizeof(run_options%durable_user))
+    call field("durable_resume_point", &
+        c_loc(run_options%durable_resume_point), &
+        c_sizeof(run_options%durable_resume_point))
   end subroutine
 
   subroutine report_layout()

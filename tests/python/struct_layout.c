@@ -145,6 +145,10 @@ static void models(void)
     FIELD(uturn_run_options_t, durable_interval);
     FIELD(uturn_run_options_t, durable_request);
     FIELD(uturn_run_options_t, durable_mode);
+    FIELD(uturn_run_options_t, durable_agree);
+    FIELD(uturn_run_options_t, durable_commit);
+    FIELD(uturn_run_options_t, durable_user);
+    FIELD(uturn_run_options_t, durable_resume_point);
     SIZE(uturn_run_options_t);
 }
 

@@ -229,7 +229,10 @@ class RunOptions(_Struct):
                 ("durable_tag", ctypes.c_char_p),
                 ("durable_interval", ctypes.c_double),
                 ("durable_request", _P(ctypes.c_int)),
-                ("durable_mode", ctypes.c_int)]
+                ("durable_mode", ctypes.c_int),
+                # for layers across processes (the MPI layer); not Python's
+                ("durable_agree", _vp), ("durable_commit", _vp),
+                ("durable_user", _vp), ("durable_resume_point", u64)]
 
 
 class Report(_Struct):
