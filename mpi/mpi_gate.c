@@ -36,6 +36,11 @@ static int pass(struct uturn__mpi_gate *g)
     return g->state == UTURN__GATE_OPEN ? 0 : UTURN__MPI_REFUSED;
 }
 
+int uturn__mpi_gate_pass(struct uturn__mpi_gate *g)
+{
+    return pass(g);
+}
+
 static int gated_forward(void *user, uint64_t step)
 {
     struct uturn__mpi_gate *g = user;
@@ -139,6 +144,25 @@ static uint64_t passed_state_size(void *user, uint64_t step)
     return g->user.state_size(g->user.user, step);
 }
 
+/* A durable run's adjoint state (durable points come after the gate has
+ * opened, at a durable vote, and a resume's load after the gate's vote
+ * too): passed through. */
+static int passed_save_adjoint(void *user, void *dst, uint64_t bytes)
+{
+    struct uturn__mpi_gate *g = user;
+    if (g->state != UTURN__GATE_OPEN && pass(g) != 0)
+        return UTURN__MPI_REFUSED;
+    return g->user.save_adjoint(g->user.user, dst, bytes);
+}
+
+static int passed_load_adjoint(void *user, const void *src, uint64_t bytes)
+{
+    struct uturn__mpi_gate *g = user;
+    if (g->state != UTURN__GATE_OPEN && pass(g) != 0)
+        return UTURN__MPI_REFUSED;
+    return g->user.load_adjoint(g->user.user, src, bytes);
+}
+
 /* Callbacks the caller left NULL stay NULL, so that the executor refuses
  * the model exactly as it would without the layer. */
 void uturn__mpi_gate_model(struct uturn__mpi_gate *g, uturn_model_t *out)
@@ -156,4 +180,8 @@ void uturn__mpi_gate_model(struct uturn__mpi_gate *g, uturn_model_t *out)
     out->agree             = gated_agree;
     out->forward_record =
         m->forward_record != NULL ? gated_forward_record : NULL;
+    out->save_adjoint =
+        m->save_adjoint != NULL ? passed_save_adjoint : NULL;
+    out->load_adjoint =
+        m->load_adjoint != NULL ? passed_load_adjoint : NULL;
 }

@@ -271,6 +271,36 @@ struct uturn__mpi_gate {
     bool no_end;        /* no rank has is_last and there is no max_steps */
 };
 
+/* The gate's vote, if it has not been taken (the first callback, or the
+ * first durable vote, takes it): 0 open, else UTURN__MPI_REFUSED. */
+int uturn__mpi_gate_pass(struct uturn__mpi_gate *g);
+
+/* A durable run across ranks (mpi_durable.c). */
+struct uturn__mpi_durable {
+    struct uturn__mpi_gate *gate;
+    bool active;        /* the run options name a durable directory */
+    bool failure_seen;  /* a vote carried a rank's failure */
+    uint64_t resume;    /* the committed point resumed from, or 0 */
+    uint64_t committed; /* the last point committed by this run */
+    uint64_t votes;
+    char root[4096];    /* the caller's directory */
+    char dir[4200];     /* this rank's part: root/rank-R */
+};
+/* Before the run: the root's commit record read on rank 0 and agreed,
+ * the mode chosen (or a refusal, the same on every rank), a fresh start's
+ * leftovers cleared, and @p run pointed at this rank's part with the
+ * layer's durable_agree and durable_commit. Collective. */
+uturn_status_t uturn__mpi_durable_begin(struct uturn__mpi_durable *d,
+                                        struct uturn__mpi_gate *g,
+                                        uturn_run_options_t *run,
+                                        uturn_error_t *error);
+/* After this rank's run: its last durable vote (carrying its failure),
+ * unless it saw a failure in one. */
+void uturn__mpi_durable_end(struct uturn__mpi_durable *d, bool failed);
+/* After the agreed end: a complete run's commit record and root go. */
+void uturn__mpi_durable_done(const struct uturn__mpi_durable *d,
+                             uturn_status_t agreed);
+
 /* The model the executor runs: @p g's, every callback through the gate. */
 void uturn__mpi_gate_model(struct uturn__mpi_gate *g, uturn_model_t *out);
 /* The gate's vote, with this rank's verdict; sets the state. */

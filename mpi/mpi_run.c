@@ -21,7 +21,32 @@ struct running {
     uturn_report_t report;
     uturn_status_t status; /* this rank's own */
     uturn_error_t error;   /* and what it said */
+    struct uturn__mpi_durable durable;
 };
+
+/* This rank's checks of what it was given. */
+static uturn_status_t check(struct running *r, const uturn_mpi_plan_t *mp,
+                            const uturn_executor_t *ex,
+                            const uturn_model_t *model)
+{
+    if (ex == NULL || model == NULL)
+        return uturn__mpi_fail(&r->error, UTURN_E_INVALID_ARG,
+                               "executor and model must not be NULL");
+    uturn__mpi_model_read(model, &r->gate.user);
+    if (r->gate.user.agree != NULL)
+        return uturn__mpi_fail(&r->error, UTURN_E_INVALID_ARG,
+                               "the model's agree is the MPI layer's own: "
+                               "leave it NULL");
+    if (mp->step_bytes != NULL && r->run.step_bytes != NULL)
+        return uturn__mpi_fail(&r->error, UTURN_E_INVALID_ARG,
+                               "the plan has this rank's per-step sizes: "
+                               "leave the run options' step_bytes NULL");
+    if (mp->step_bytes != NULL)
+        r->run.step_bytes = mp->step_bytes;
+    if (r->run.budget_bytes == 0)
+        r->run.budget_bytes = mp->budget_bytes;
+    return UTURN_OK;
+}
 
 static uturn_status_t begin(struct running *r, const uturn_mpi_plan_t *mp,
                             const uturn_executor_t *ex,
@@ -40,14 +65,6 @@ static uturn_status_t begin(struct running *r, const uturn_mpi_plan_t *mp,
     uturn_error_init(&r->error);
     uturn__mpi_run_options_read(options, &r->options);
     uturn__mpi_core_options_read(r->options.run, &r->run);
-    if (ex == NULL || model == NULL)
-        return uturn__mpi_fail(&r->error, UTURN_E_INVALID_ARG,
-                               "executor and model must not be NULL");
-    uturn__mpi_model_read(model, &r->gate.user);
-    if (r->gate.user.agree != NULL)
-        return uturn__mpi_fail(&r->error, UTURN_E_INVALID_ARG,
-                               "the model's agree is the MPI layer's own: "
-                               "leave it NULL");
     uturn_stats_t s;
     uturn_stats_init(&s);
     uturn_plan_stats(uturn__mpi_plan_of(mp), &s);
@@ -57,21 +74,11 @@ static uturn_status_t begin(struct running *r, const uturn_mpi_plan_t *mp,
     uturn_plan_problem(uturn__mpi_plan_of(mp), &p);
     r->gate.online    = s.online;
     r->gate.max_steps = p.max_steps;
-    if (mp->step_bytes != NULL && r->run.step_bytes != NULL)
-        return uturn__mpi_fail(&r->error, UTURN_E_INVALID_ARG,
-                               "the plan has this rank's per-step sizes: "
-                               "leave the run options' step_bytes NULL");
-    if (r->run.durable_dir != NULL)
-        return uturn__mpi_fail(&r->error, UTURN_E_UNSUPPORTED,
-                               "durable runs across MPI ranks are not "
-                               "supported yet (a point needs every rank's "
-                               "part, committed together): leave the run "
-                               "options' durable_dir NULL");
-    if (mp->step_bytes != NULL)
-        r->run.step_bytes = mp->step_bytes;
-    if (r->run.budget_bytes == 0)
-        r->run.budget_bytes = mp->budget_bytes;
-    return UTURN_OK;
+    const uturn_status_t st = check(r, mp, ex, model);
+    /* collective: made whatever this rank's checks found */
+    const uturn_status_t ds = uturn__mpi_durable_begin(
+        &r->durable, &r->gate, &r->run, st == UTURN_OK ? &r->error : NULL);
+    return st != UTURN_OK ? st : ds;
 }
 
 /* This rank failed after its first callback, and the other ranks may be
@@ -189,6 +196,7 @@ static uturn_status_t settle(struct running *r, uturn_mpi_report_t *combined,
         if (g->no_end)
             refuse_no_end(r);
         failed_alone(r);
+        uturn__mpi_durable_end(&r->durable, r->status != UTURN_OK);
         last_vote(r, &last);
         v = &last;
     }
@@ -229,6 +237,7 @@ collective(const uturn_mpi_plan_t *plan, uturn_executor_t *executor,
     uturn_error_t agreed_error;
     uturn_error_init(&agreed_error);
     const uturn_status_t agreed = settle(&r, &all, &agreed_error);
+    uturn__mpi_durable_done(&r.durable, agreed);
     uturn__mpi_export(observed, &r.seen, sizeof r.seen);
     uturn__mpi_export(report, &r.report, sizeof r.report);
     uturn__mpi_export(combined, &all, sizeof all);

@@ -1,0 +1,259 @@
+/*
+ * Durable runs across MPI ranks. Each rank's part lives in DIR/rank-R
+ * (the executor's durable directory on that rank); DIR/commit says which
+ * point every rank has written: rank 0 replaces it (temporary file,
+ * fsync, rename, directory fsync) once a vote has found every rank's
+ * manifest of that point on disk, and until then each rank keeps its
+ * previous point too. A job killed at any moment resumes, on the same
+ * number of ranks, from the point DIR/commit names.
+ *
+ * Points come at the same action on every rank: whether one is due is
+ * voted at every place the executor may make one (durable_agree: the
+ * largest of what the ranks found). Each vote is three numbers, the last
+ * a failure notice, as the online end votes: a rank that fails with
+ * local callbacks joins the next vote with it (its catch-up), and every
+ * rank that did not see a failure votes once more after its run, so the
+ * ranks always make the same votes.
+ */
+#define _GNU_SOURCE
+#include "mpi_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+/* DIR/commit's text for point P of N ranks, with its checksum line. */
+static int commit_text(uint64_t point, int ranks, char *out, size_t cap)
+{
+    int n = snprintf(out, cap,
+                     "uturn-durable-commit 1\npoint %" PRIu64 "\nranks %d\n",
+                     point, ranks);
+    if (n < 0 || (size_t)n >= cap)
+        return -1;
+    const uint64_t sum = XXH3_64bits(out, (size_t)n);
+    const int m =
+        snprintf(out + n, cap - (size_t)n, "sum %016" PRIx64 "\n", sum);
+    return m < 0 || (size_t)(n + m) >= cap ? -1 : n + m;
+}
+
+/* Read DIR/commit: 0 and *point, *ranks; ENOENT; EBADMSG (damaged). */
+static int read_commit(const char *root, uint64_t *point, uint64_t *ranks)
+{
+    char path[4096], text[256], want[256];
+    snprintf(path, sizeof path, "%s/commit", root);
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return errno;
+    const size_t len = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[len]  = '\0';
+    int n      = 0;
+    int ranks_ = 0;
+    if (sscanf(text, "uturn-durable-commit 1\npoint %" SCNu64 "\nranks %d\n%n",
+               point, &ranks_, &n) != 2 ||
+        ranks_ < 1)
+        return EBADMSG;
+    *ranks      = (uint64_t)ranks_;
+    const int m = commit_text(*point, ranks_, want, sizeof want);
+    return m > 0 && (size_t)m == len && memcmp(want, text, len) == 0 ? 0
+                                                                     : EBADMSG;
+}
+
+static int write_commit(const char *root, uint64_t point, int ranks)
+{
+    char path[4096], tmp[4096], text[256];
+    snprintf(path, sizeof path, "%s/commit", root);
+    snprintf(tmp, sizeof tmp, "%s/commit.tmp", root);
+    const int len = commit_text(point, ranks, text, sizeof text);
+    const int fd  = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (len < 0 || fd < 0)
+        return fd < 0 ? errno : EINVAL;
+    int rc = write(fd, text, (size_t)len) == len ? 0 : EIO;
+    if (rc == 0 && fsync(fd) != 0)
+        rc = errno;
+    close(fd);
+    if (rc == 0 && rename(tmp, path) != 0)
+        rc = errno;
+    const int dir = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (rc == 0 && (dir < 0 || fsync(dir) != 0))
+        rc = errno;
+    if (dir >= 0)
+        close(dir);
+    return rc;
+}
+
+/* One durable vote: [what this rank found, 0, failure]. */
+static bool vote(struct uturn__mpi_durable *d, uint64_t *due, bool failed)
+{
+    uint64_t v[3] = {*due, 0, failed};
+    uturn__mpi_max_u64(&d->gate->comm, v, 3);
+    d->votes += 1;
+    *due = v[0];
+    if (v[2] != 0)
+        d->failure_seen = true;
+    return v[2] == 0;
+}
+
+static int agree(void *user, int *due)
+{
+    struct uturn__mpi_durable *d = user;
+    if (uturn__mpi_gate_pass(d->gate) != 0)
+        return UTURN__MPI_REFUSED;
+    uint64_t v = *due > 0 ? (uint64_t)*due : 0;
+    if (!vote(d, &v, false))
+        return UTURN__MPI_REFUSED;
+    *due = (int)v;
+    return 0;
+}
+
+/* Every rank has point P on disk (its manifest is written when this is
+ * called): rank 0 records it, and the ranks learn that it did. */
+static int commit(void *user, uint64_t point)
+{
+    struct uturn__mpi_durable *d    = user;
+    const struct uturn__mpi_comm *c = &d->gate->comm;
+    uint64_t none                   = 0;
+    if (!vote(d, &none, false))
+        return UTURN__MPI_REFUSED;
+    const int rc = c->rank == 0 ? write_commit(d->root, point, c->size) : 0;
+    if (rc != 0)
+        fprintf(stderr,
+                "uturn_mpi: durable directory %s: its commit record "
+                "could not be written: %s\n",
+                d->root, strerror(rc));
+    if (!vote(d, &none, rc != 0))
+        return UTURN__MPI_REFUSED;
+    d->committed = point;
+    return 0;
+}
+
+/* What the root holds, as rank 0 found it, on every rank: [errno of
+ * reading its commit record, point, ranks, errno of making the root]. */
+static void read_root(struct uturn__mpi_durable *d, uint64_t found[4])
+{
+    struct uturn__mpi_comm *c = &d->gate->comm;
+    if (c->rank == 0) {
+        const bool made = mkdir(d->root, 0700) == 0 || errno == EEXIST;
+        found[3]        = made ? 0 : (uint64_t)errno;
+        found[0] =
+            made ? (uint64_t)read_commit(d->root, &found[1], &found[2]) : 0;
+    }
+    uturn__mpi_bcast(c, found, 4 * sizeof *found, 0);
+}
+
+/* The mode the ranks agree on, or a refusal (the same on every rank). */
+static uturn_status_t choose(struct uturn__mpi_durable *d,
+                             const uint64_t found[4], int mode,
+                             uturn_error_t *error)
+{
+    const int size = d->gate->comm.size;
+    const int err  = (int)found[0];
+    if (found[3] != 0)
+        return uturn__mpi_fail(error, UTURN_E_IO,
+                               "durable directory %s cannot be made: %s",
+                               d->root, strerror((int)found[3]));
+    if (err != 0 && err != ENOENT)
+        return uturn__mpi_fail(error, UTURN_E_IO,
+                               "durable directory %s: its commit record "
+                               "cannot be read: %s",
+                               d->root,
+                               err == EBADMSG ? "damaged" : strerror(err));
+    const bool held = err == 0;
+    if (held && found[2] != (uint64_t)size)
+        return uturn__mpi_fail(error, UTURN_E_INVALID_ARG,
+                               "durable directory %s holds a run of %" PRIu64
+                               " ranks; this one has %d (resume on as many)",
+                               d->root, found[2], size);
+    if (held && mode == UTURN_DURABLE_NEW)
+        return uturn__mpi_fail(error, UTURN_E_INVALID_ARG,
+                               "durable directory %s holds point %" PRIu64
+                               " of an earlier run; resume it or remove it",
+                               d->root, found[1]);
+    if (!held && mode == UTURN_DURABLE_RESUME)
+        return uturn__mpi_fail(error, UTURN_E_INVALID_ARG,
+                               "durable directory %s holds no committed "
+                               "durable point to resume",
+                               d->root);
+    d->resume = held ? found[1] : 0;
+    return UTURN_OK;
+}
+
+/* A fresh start: what a killed run left in this rank's part goes, on
+ * every rank, or every rank fails. */
+static uturn_status_t clear_part(struct uturn__mpi_durable *d,
+                                 uturn_error_t *error)
+{
+    uturn_error_t mine;
+    uturn_error_init(&mine);
+    struct stat st;
+    const bool there = stat(d->dir, &st) == 0;
+    uint64_t v[3]    = {0, 0, 0};
+    v[2]             = there && uturn_durable_remove(d->dir, &mine) != UTURN_OK;
+    uturn__mpi_max_u64(&d->gate->comm, v, 3);
+    if (v[2] == 0)
+        return UTURN_OK;
+    return uturn__mpi_fail(error, UTURN_E_IO,
+                           "durable directory %s: a rank's part could not be "
+                           "cleared for a new run%s%s",
+                           d->root, mine.message[0] != '\0' ? ": " : "",
+                           mine.message);
+}
+
+uturn_status_t uturn__mpi_durable_begin(struct uturn__mpi_durable *d,
+                                        struct uturn__mpi_gate *g,
+                                        uturn_run_options_t *run,
+                                        uturn_error_t *error)
+{
+    memset(d, 0, sizeof *d);
+    d->gate = g;
+    if (run->durable_dir == NULL)
+        return UTURN_OK;
+    d->active = true;
+    if (g->online)
+        return uturn__mpi_fail(error, UTURN_E_UNSUPPORTED,
+                               "durable online runs across MPI ranks are not "
+                               "supported yet: plan with the step count");
+    snprintf(d->root, sizeof d->root, "%s", run->durable_dir);
+    snprintf(d->dir, sizeof d->dir, "%s/rank-%d", d->root, g->comm.rank);
+    uint64_t found[4] = {0, 0, 0, 0};
+    read_root(d, found);
+    uturn_status_t st = choose(d, found, run->durable_mode, error);
+    if (st == UTURN_OK && d->resume == 0)
+        st = clear_part(d, error);
+    if (st != UTURN_OK)
+        return st;
+    run->durable_dir = d->dir;
+    run->durable_mode =
+        d->resume != 0 ? UTURN_DURABLE_RESUME : UTURN_DURABLE_NEW;
+    run->durable_resume_point = d->resume;
+    run->durable_agree        = agree;
+    run->durable_commit       = commit;
+    run->durable_user         = d;
+    return UTURN_OK;
+}
+
+void uturn__mpi_durable_end(struct uturn__mpi_durable *d, bool failed)
+{
+    if (!d->active || d->failure_seen || d->gate->state != UTURN__GATE_OPEN)
+        return;
+    uint64_t none = 0;
+    vote(d, &none, failed);
+}
+
+void uturn__mpi_durable_done(const struct uturn__mpi_durable *d,
+                             uturn_status_t agreed)
+{
+    if (!d->active || agreed != UTURN_OK || d->gate->comm.rank != 0)
+        return;
+    char path[4200];
+    snprintf(path, sizeof path, "%s/commit", d->root);
+    unlink(path);
+    rmdir(d->root); /* when empty: every rank's part is gone */
+}

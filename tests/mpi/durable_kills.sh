@@ -1,0 +1,39 @@
+#!/bin/bash
+# Kill a durable MPI run at random points and resume it, each time in a
+# new job (tests/mpi/mpi_durable.c checks the gradient and the forward
+# steps of every run that completes).
+#
+#   durable_kills.sh POINTS SEED LAUNCHER... PROGRAM
+#
+# runs LAUNCHER... PROGRAM DIR RANK AT: first once whole (its callback
+# count bounds the kill points), then POINTS times a job whose rank RANK
+# raises SIGKILL at its AT-th callback (random, from SEED), which must end
+# abnormally, followed by a job that resumes and must print "ok".
+set -u
+points=$1
+seed=$2
+shift 2
+RANDOM=$seed
+ranks=$(printf '%s\n' "$@" | grep -A1 -E '^(-n|-np)$' | tail -1)
+dir=$(mktemp -d)/run
+trap 'rm -rf "$(dirname "$dir")"' EXIT
+out=$("$@" "$dir" -1 0 2>&1)
+printf '%s\n' "$out"
+calls=$(printf '%s\n' "$out" | sed -n 's/^ok calls \([0-9]*\) .*/\1/p')
+[ -n "$calls" ] || { echo "FAIL: the whole run did not say ok"; exit 1; }
+for k in $(seq 1 "$points"); do
+  rank=$((RANDOM % ranks))
+  at=$((1 + (RANDOM * 32768 + RANDOM) % calls))
+  echo "kill $k: rank $rank at callback $at of $calls"
+  "$@" "$dir" "$rank" "$at" >/dev/null 2>&1
+  status=$?
+  if [ "$status" -eq 0 ]; then
+    echo "FAIL: the job killed at $at ended normally"; exit 1
+  fi
+  out=$("$@" "$dir" -1 0 2>&1)
+  printf '%s\n' "$out" | grep -E "^(ok|FAIL)"
+  printf '%s\n' "$out" | grep -q "^ok " || {
+    printf '%s\n' "$out"; echo "FAIL: the resume after kill $k"; exit 1; }
+  [ ! -e "$dir" ] || { echo "FAIL: a complete run left $dir"; exit 1; }
+done
+echo "durable_kills: $points kills on $ranks ranks, every resume ok"
