@@ -30,6 +30,18 @@ for k in $(seq 1 "$points"); do
   if [ "$status" -eq 0 ]; then
     echo "FAIL: the job killed at $at ended normally"; exit 1
   fi
+  if [ "$k" -eq 1 ] && [ -e "$dir/commit" ]; then
+    # on another number of ranks: refused, the point kept
+    other=(); prev=""
+    for a in "$@"; do
+      case $prev in -n|-np) a=$((ranks + 1)) ;; esac
+      other+=("$a"); prev=$a
+    done
+    out=$("${other[@]}" "$dir" -1 0 2>&1)
+    printf '%s\n' "$out" | grep -q "holds a run of $ranks ranks; this one has $((ranks + 1))" || {
+      printf '%s\n' "$out"; echo "FAIL: a resume on $((ranks + 1)) ranks was not refused"; exit 1; }
+    echo "a resume on $((ranks + 1)) ranks is refused"
+  fi
   out=$("$@" "$dir" -1 0 2>&1)
   printf '%s\n' "$out" | grep -E "^(ok|FAIL)"
   printf '%s\n' "$out" | grep -q "^ok " || {
