@@ -23,9 +23,10 @@ static void learnt(struct uturn__run *run, uint64_t found, size_t count)
 }
 
 /* The generator at action m->action: its batch in ex->batch, from *from.
- * *from may be *count (the point came after the batch's last action):
- * what the run asks after a batch (an online plan: is this state the
- * last?) then comes once it resumes. */
+ * *from may be *count (the point came right after the batch's last
+ * action; one inside an advance is in the batch that has it): what the
+ * run asks after a batch (an online plan: is this state the last?) then
+ * comes once it resumes. */
 static uturn_status_t skip(struct uturn__run *run, size_t *from, size_t *count)
 {
     const struct uturn__manifest *m = &run->durable->resume;
@@ -33,7 +34,9 @@ static uturn_status_t skip(struct uturn__run *run, size_t *from, size_t *count)
     uint64_t done                   = 0;
     for (;;) {
         *count = g->fill(run->ex->gen, run->ex->batch, UTURN__BATCH);
-        if (*count == 0 || done + *count >= m->action)
+        const uint64_t end = done + *count; /* the point may be inside */
+        if (*count == 0 || end > m->action ||
+            (end == m->action && m->into == 0))
             break;
         done += *count;
         learnt(run, m->found, *count);

@@ -301,3 +301,44 @@ Test(durable_refusals, what_durable_runs_need_or_lack_is_named)
     cr_assert_eq(s.calls + s.forward, 0);
     rig_close(&r);
 }
+
+/* A stop after every forward step of the run, each resumed: points inside
+ * every advance and after every one, wherever the executor's batches of
+ * actions begin and end (a point inside the first advance of a batch was
+ * once refused as "not in this plan"). */
+static void stop_everywhere(enum config c, uint64_t n)
+{
+    struct rig r;
+    rig_open_in(&r, c, n, access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp");
+    double want[DIM];
+    reference(n, want);
+    struct sim whole = {0};
+    struct outcome o;
+    durable_run(&r, &whole, UTURN_DURABLE_NEW, &o);
+    cr_assert_eq(o.status, UTURN_OK, "%s", o.message);
+    for (uint64_t f = 1; f < whole.forward; f++) {
+        struct sim s = {.stop_at = (int)f};
+        durable_run(&r, &s, UTURN_DURABLE_NEW, &o);
+        cr_assert_eq(o.status, UTURN_E_STOPPED, "stop at %llu: %s",
+                     (unsigned long long)f, o.message);
+        struct sim t = {.no_x0 = true};
+        durable_run(&r, &t, UTURN_DURABLE_RESUME, &o);
+        cr_assert_eq(o.status, UTURN_OK, "stop at %llu: %s",
+                     (unsigned long long)f, o.message);
+        cr_assert_eq(memcmp(o.xbar, want, sizeof want), 0,
+                     "stop at forward step %llu", (unsigned long long)f);
+        cr_assert_eq(t.forward, whole.forward - f);
+    }
+    rig_close(&r);
+}
+
+Test(durable_refusals, a_stop_after_any_forward_step_resumes, .timeout = 600)
+{
+    stop_everywhere(MEMORY, 60);
+}
+
+Test(durable_refusals, a_stop_after_any_forward_step_resumes_online_disk,
+     .timeout = 600)
+{
+    stop_everywhere(ONLINE_DISK, 150);
+}
