@@ -19,7 +19,7 @@
 #include "internal.h"
 
 #define UTURN__DURABLE_TAG        201 /* the tag's bytes, its NUL included */
-#define UTURN__DURABLE_MAX_LEVELS 8
+#define UTURN__DURABLE_MAX_LEVELS UTURN__MAX_LEVELS
 
 /* A checkpoint a point names: plan slot, state, bytes, XXH3-64. */
 struct uturn__dslot {

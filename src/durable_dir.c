@@ -14,6 +14,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* What went wrong with a durable file: EINVAL is what reading says of a
+ * link, a FIFO or anything else that is not a regular file. */
+static const char *file_error(int rc)
+{
+    return rc == EINVAL ? "not a regular file (a link, a FIFO, ..)"
+                        : strerror(rc);
+}
+
 /* Every file m names is there with its bytes; else why names it. */
 static int check_files(int dirfd, const struct uturn__manifest *m, char *why,
                        size_t why_cap)
@@ -41,7 +49,7 @@ static int check_files(int dirfd, const struct uturn__manifest *m, char *why,
             snprintf(why, why_cap, "its file %s %s", name,
                      rc == EBADMSG ? "does not hold the bytes the manifest "
                                      "names (damaged)"
-                                   : strerror(rc));
+                                   : file_error(rc));
             return rc;
         }
     }
@@ -57,7 +65,8 @@ int uturn__durable_load(int dirfd, uint64_t point,
     uturn__dfile_manifest_name(point, name, sizeof name);
     int rc = uturn__dfile_read(dirfd, name, &text, &len);
     if (rc != 0) {
-        snprintf(why, why_cap, "its manifest cannot be read: %s", strerror(rc));
+        snprintf(why, why_cap, "its manifest cannot be read: %s",
+                 file_error(rc));
         return rc == ENOENT ? UTURN__DURABLE_NONE : rc;
     }
     char reason[160];
@@ -138,7 +147,13 @@ uturn_status_t uturn_durable_inspect(const char *directory,
     info->in_use = in_use(dirfd);
     struct uturn__manifest m;
     char why[256];
-    const int rc = uturn__durable_load(dirfd, 0, &m, why, sizeof why);
+    int rc = uturn__durable_load(dirfd, 0, &m, why, sizeof why);
+    /* a running run replaces its point under us: its previous point's
+     * files go once the new manifest is in place, so read again */
+    for (int tries = 0; rc == ENOENT && info->in_use && tries < 100; tries++) {
+        usleep(1000);
+        rc = uturn__durable_load(dirfd, 0, &m, why, sizeof why);
+    }
     close(dirfd);
     if (rc == UTURN__DURABLE_NONE)
         return UTURN_OK; /* no point there */

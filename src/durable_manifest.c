@@ -125,7 +125,9 @@ static bool next_line(struct reader *r)
     r->line[nl - r->p] = '\0';
     r->p               = nl + 1;
     r->number++;
-    return true;
+    /* numbers are unsigned: no sign anywhere past the first line (sscanf
+     * would read "-1" as 2^64 - 1) */
+    return r->number == 1 || strpbrk(r->line, "+-") == NULL;
 }
 
 /* "key N" with exactly that key and one number. */

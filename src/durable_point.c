@@ -239,6 +239,18 @@ static uturn_status_t commit(struct uturn__run *run,
     return UTURN_OK;
 }
 
+/* The request is served up to `asked`: cleared, unless a larger one (a
+ * stop) came meanwhile, from a signal handler between the test and the
+ * store: compare and swap, so that it is never lost. */
+static void served(volatile sig_atomic_t *request, int asked)
+{
+    sig_atomic_t now = *request;
+    while (now != 0 && now <= asked &&
+           !__atomic_compare_exchange_n(request, &now, 0, false,
+                                        __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+        ;
+}
+
 uturn_status_t uturn__durable_check(struct uturn__run *run, uint64_t into)
 {
     const struct uturn__drun *d  = run->durable;
@@ -278,8 +290,8 @@ uturn_status_t uturn__durable_point(struct uturn__run *run, uint64_t into,
         return st;
     run->report.durable_points += 1;
     run->report.durable_point = d->point;
-    if (d->request != NULL && *d->request != 0 && *d->request <= asked)
-        *d->request = 0; /* served; a larger one made since stays */
+    if (d->request != NULL)
+        served(d->request, asked);
     if (asked == UTURN_DURABLE_STOP)
         return uturn__fail(run->error, UTURN_E_STOPPED,
                            "stopped at durable point %llu in %s, as asked; "

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,8 +107,9 @@ static uturn_status_t read_point(struct uturn__run *run)
     }
     d->resuming = rc == 0;
     if (d->resuming) {
-        d->point = d->resume.point;
-        return check_identity(run, &d->resume);
+        d->point                = d->resume.point;
+        const uturn_status_t st = check_identity(run, &d->resume);
+        return st == UTURN_OK ? uturn__durable_verify(run, &d->resume) : st;
     }
     /* a fresh start: what a run killed before its first point left */
     struct uturn__manifest none;
@@ -130,6 +132,8 @@ static uturn_status_t open_dir(struct uturn__run *run)
         return uturn__fail(run->error, UTURN_E_IO,
                            "durable directory %s cannot be opened: %s", path,
                            strerror(errno));
+    if (realpath(path, d->real) == NULL)
+        d->real[0] = '\0';
     const int rc = uturn__dfile_lock(d->dirfd, &d->lockfd);
     if (rc == EWOULDBLOCK)
         return uturn__fail(run->error, UTURN_E_IO,
@@ -154,14 +158,31 @@ uturn_status_t uturn__durable_open(struct uturn__run *run)
         return st;
     struct uturn__drun *d = calloc(1, sizeof *d);
     char *path            = strdup(run->options.durable_dir);
+    /* the scratch for the adjoint now: a size that cannot be had is
+     * refused before any callback, not at the first point */
+    unsigned char *scratch =
+        d != NULL && run->model.adjoint_bytes <= SIZE_MAX
+            ? malloc((size_t)run->model.adjoint_bytes)
+            : NULL;
+    if (d != NULL && scratch == NULL && path != NULL) {
+        free(d);
+        free(path);
+        return uturn__fail(run->error, UTURN_E_NOMEM,
+                           "out of memory for the durable run's %llu bytes "
+                           "of adjoint state (adjoint_bytes)",
+                           (unsigned long long)run->model.adjoint_bytes);
+    }
     if (d == NULL || path == NULL) {
         free(d);
         free(path);
+        free(scratch);
         return uturn__fail(run->error, UTURN_E_NOMEM,
                            "out of memory for a durable run");
     }
     d->dirfd = d->lockfd = -1;
     d->path              = path;
+    d->scratch           = scratch;
+    d->scratch_cap       = run->model.adjoint_bytes;
     d->interval          = run->options.durable_interval;
     d->next_due          = run->started + d->interval;
     d->request           = run->options.durable_request;
@@ -177,8 +198,9 @@ void uturn__durable_close(struct uturn__run *run, uturn_status_t status)
     if (d == NULL)
         return;
     if (status == UTURN_OK && d->dirfd >= 0 &&
-        uturn__dfile_sweep(d->dirfd, NULL) == 0)
-        rmdir(d->path); /* only when empty */
+        uturn__dfile_sweep(d->dirfd, NULL) == 0 && d->real[0] != '\0')
+        rmdir(d->real); /* only when empty; where it was, whatever the
+                           process's working directory is now */
     if (d->lockfd >= 0)
         close(d->lockfd);
     if (d->dirfd >= 0)

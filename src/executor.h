@@ -275,6 +275,7 @@ struct uturn__dheld {
 struct uturn__drun {
     int dirfd, lockfd;
     char *path; /* for messages; the caller's text, copied */
+    char real[4096]; /* its absolute path at the start ("": unknown) */
     char tag[UTURN__DURABLE_TAG];
     double interval, next_due;
     volatile sig_atomic_t *request;
@@ -291,6 +292,11 @@ struct uturn__drun {
  * made, locked and read; a point to resume from checked against the plan
  * and the model. Sets run->durable (NULL when the run is not durable). */
 uturn_status_t uturn__durable_open(struct uturn__run *run);
+/* The point to resume from against the plan's actions up to it (held
+ * checkpoints, live state, counts), before any callback
+ * (durable_check.c). */
+uturn_status_t uturn__durable_verify(struct uturn__run *run,
+                                     const struct uturn__manifest *m);
 /* After the run, on every path: a complete run removes its files; every
  * run gives back the lock. */
 void uturn__durable_close(struct uturn__run *run, uturn_status_t status);

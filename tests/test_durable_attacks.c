@@ -1,0 +1,177 @@
+#define _GNU_SOURCE /* mkdtemp, nftw */
+/*
+ * Durable runs against what an outside review tried: a manifest edited
+ * with its checksum made right again (a slot outside the plan, a slot
+ * moved, a live state or a count changed) is refused before any
+ * callback, never resumed into a wrong gradient or a write out of bounds;
+ * a user's files that only look like durable ones stay; a link planted
+ * under a durable file's name is never followed; a FIFO never hangs a
+ * call; an adjoint_bytes that cannot be had is refused before any
+ * callback.
+ */
+#include "durable_sim.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#define N 120
+
+static void stopped(struct rig *r, int stop_at)
+{
+    struct sim s = {.stop_at = stop_at};
+    struct outcome o;
+    durable_run(r, &s, UTURN_DURABLE_NEW, &o);
+    cr_assert_eq(o.status, UTURN_E_STOPPED, "%s", o.message);
+}
+
+/* In the manifest, replace the first `from` (the start of a line) by
+ * `to`, the whole line when `line`, and make its checksum line right
+ * again: an edit the checksum cannot see. */
+static void edit(const struct rig *r, const char *from, const char *to,
+                 bool line)
+{
+    char path[PATH_MAX], text[65536], out[65536];
+    FILE *f = fopen(scratch_join(path, r->dir, "manifest"), "r");
+    cr_assert_not_null(f);
+    const size_t len = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[len]      = '\0';
+    const char *at = strstr(text, from);
+    cr_assert_not_null(at, "no line %s", from);
+    const char *rest = line ? strchr(at, '\n') : at + strlen(from);
+    const char *sum  = strstr(text, "\nsum ") + 1;
+    int n = snprintf(out, sizeof out, "%.*s%s%.*s", (int)(at - text), text, to,
+                     (int)(sum - rest), rest);
+    n += snprintf(out + n, sizeof out - (size_t)n, "sum %016llx\n",
+                  (unsigned long long)XXH3_64bits(out, (size_t)n));
+    f = fopen(path, "w");
+    cr_assert_not_null(f);
+    cr_assert_eq(fwrite(out, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+}
+
+static void refused(struct rig *r, uturn_status_t status, const char *why)
+{
+    struct sim s = {.no_x0 = true};
+    struct outcome o;
+    durable_run(r, &s, UTURN_DURABLE_RESUME, &o);
+    cr_assert_eq(o.status, status, "%s", o.message);
+    cr_assert(strstr(o.message, why) != NULL, "'%s' not in: %s", why,
+              o.message);
+    cr_assert_eq(s.calls, 0, "a callback ran before the refusal");
+}
+
+Test(durable_attacks, an_edited_manifest_with_a_right_checksum_is_refused)
+{
+    static const struct {
+        const char *from, *to;
+        bool line;
+        uturn_status_t status;
+        const char *why;
+    } edits[] = {
+        {"slot 0 0 ", "slot 999 0 ", false, UTURN_E_INVALID_ARG, "lead"},
+        {"slot 1 ", "slot 0 ", false, UTURN_E_INVALID_ARG, "lead"},
+        {"live ", "live none", true, UTURN_E_INVALID_ARG, "lead"},
+        {"counts 50 ", "counts 10 ", false, UTURN_E_INVALID_ARG, "lead"},
+        {"action ", "action 1", true, UTURN_E_INVALID_ARG, "lead"},
+        {"slot 0 0 ", "slot -1 0 ", false, UTURN_E_IO, "manifest is damaged"},
+    };
+    for (size_t k = 0; k < sizeof edits / sizeof edits[0]; k++) {
+        struct rig r;
+        rig_open(&r, MEMORY, N);
+        stopped(&r, 50);
+        edit(&r, edits[k].from, edits[k].to, edits[k].line);
+        refused(&r, edits[k].status, edits[k].why);
+        rig_close(&r);
+    }
+}
+
+Test(durable_attacks, files_that_only_look_durable_stay)
+{
+    struct rig r;
+    rig_open(&r, MEMORY, N);
+    cr_assert_eq(mkdir(r.dir, 0700), 0);
+    const char *mine[] = {"state-of-the-art.txt", "live-plot.py",
+                          "adjoint-notes.md", "results.tmp", "manifest-draft"};
+    char path[PATH_MAX];
+    for (int k = 0; k < 5; k++) {
+        FILE *f = fopen(scratch_join(path, r.dir, mine[k]), "w");
+        cr_assert_not_null(f);
+        fclose(f);
+    }
+    struct sim s = {0};
+    struct outcome o;
+    durable_run(&r, &s, UTURN_DURABLE_NEW, &o); /* complete: it cleans up */
+    cr_assert_eq(o.status, UTURN_OK, "%s", o.message);
+    cr_assert_gt(o.rep.durable_points, 1);
+    for (int k = 0; k < 5; k++)
+        cr_assert_eq(access(scratch_join(path, r.dir, mine[k]), F_OK), 0,
+                     "%s was removed", mine[k]);
+    cr_assert_eq(uturn_durable_remove(r.dir, NULL), UTURN_OK);
+    cr_assert_eq(scratch_count(r.dir), 5, "remove took a user's file");
+    rig_close(&r);
+}
+
+Test(durable_attacks, a_link_under_a_durable_name_is_never_followed)
+{
+    struct rig r;
+    rig_open(&r, MEMORY, N);
+    stopped(&r, 50);
+    char victim[PATH_MAX], link[PATH_MAX];
+    scratch_join(victim, r.parent, "victim");
+    FILE *f = fopen(victim, "w");
+    cr_assert_not_null(f);
+    fputs("precious", f);
+    fclose(f);
+    /* the next point's adjoint and manifest go through these names */
+    const char *names[] = {"adjoint-2.tmp", "manifest.tmp", "live-2.tmp"};
+    for (int k = 0; k < 3; k++)
+        cr_assert_eq(symlink(victim, scratch_join(link, r.dir, names[k])), 0);
+    struct sim s = {.no_x0 = true};
+    struct outcome o;
+    durable_run(&r, &s, UTURN_DURABLE_RESUME, &o);
+    cr_assert_eq(o.status, UTURN_OK, "%s", o.message);
+    char buf[16] = {0};
+    f            = fopen(victim, "r");
+    cr_assert_not_null(f);
+    cr_assert_eq(fread(buf, 1, sizeof buf - 1, f), 8);
+    fclose(f);
+    cr_assert_str_eq(buf, "precious", "a link was followed");
+    rig_close(&r);
+}
+
+Test(durable_attacks, a_fifo_never_hangs_a_call, .timeout = 30)
+{
+    struct rig r;
+    rig_open(&r, MEMORY, N);
+    cr_assert_eq(mkdir(r.dir, 0700), 0);
+    char path[PATH_MAX];
+    cr_assert_eq(mkfifo(scratch_join(path, r.dir, "manifest"), 0600), 0);
+    uturn_durable_info_t info;
+    uturn_durable_info_init(&info);
+    cr_assert_eq(uturn_durable_inspect(r.dir, &info, NULL), UTURN_E_IO);
+    refused(&r, UTURN_E_IO, "manifest cannot be read");
+    rig_close(&r);
+}
+
+Test(durable_attacks, an_adjoint_too_large_to_hold_is_refused_first)
+{
+    struct rig r;
+    rig_open(&r, MEMORY, N);
+    struct sim s    = {0};
+    uturn_model_t m = sim_model(&s);
+    m.adjoint_bytes = UINT64_MAX / 2;
+    uturn_run_options_t o;
+    uturn_run_options_init(&o);
+    o.durable_dir = r.dir;
+    uturn_error_t err;
+    uturn_error_init(&err);
+    cr_assert_eq(uturn_executor_run(r.ex, r.plan, &m, &o, NULL, NULL, &err),
+                 UTURN_E_NOMEM);
+    cr_assert(strstr(err.message, "adjoint_bytes") != NULL, "%s", err.message);
+    cr_assert_eq(s.calls + s.forward, 0);
+    rig_close(&r);
+}
