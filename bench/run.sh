@@ -32,7 +32,7 @@ uturn=$build/tools/uturn
 # and a section function in bench/write_results.py (see bench/README.md).
 parts=(revolve executor dp_exact dp_approx dp_search hrevolve levels_costs
   levels_io online_ratios online_decide online_reverse online_bytes
-  online_disk planners sweeps petsc dp_scale)
+  online_disk planners sweeps durable petsc dp_scale)
 
 part_revolve() {
   run $build/bench/bench_revolve
@@ -88,6 +88,24 @@ part_online_reverse() {
 part_online_bytes() { run $build/bench/bench_online bytes; }
 
 part_online_disk() { run $build/bench/bench_online_disk; }
+
+# Durable runs killed with SIGKILL at 100 random points per configuration
+# and resumed in a new process (counts); then the MPI ring chain on 2 and 4
+# ranks, 100 kills each, every one resumed in a new job (about 10 minutes).
+part_durable() {
+  run $build/bench/bench_durable 100
+  [ -x $build/bench/bench_mpi_durable ] || {
+    echo "bench/run.sh: no $build/bench/bench_mpi_durable (the MPI layer)" >&2
+    return 1
+  }
+  local np
+  for np in 2 4; do
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+      OMPI_MCA_mpi_yield_when_idle=1 \
+      run bash tests/mpi/durable_kills.sh 100 ${np}4242 \
+      mpiexec -n $np --oversubscribe $build/bench/bench_mpi_durable
+  done
+}
 
 # Burgers, 4096 points x 2000 steps: a state is 32 KiB, store-all 62.5 MiB
 # (large enough that the runs, not process start-up, are what is timed).

@@ -623,6 +623,55 @@ def sweeps(raw):
     return body, summary
 
 
+@section("durable", "Durable runs: killed at 100 random points, resumed")
+def durable(raw):
+    c = raw.find(r"bench_durable")[0]
+    rows = md_rows(c.text())[1:]
+    kills = sum(int(r[2]) for r in rows)
+    good = sum(min(int(r[3]), int(r[4]), int(r[5])) for r in rows)
+    lost = max(int(r[7]) for r in rows) if rows else 0
+    mpi = raw.find(r"durable_kills\.sh")
+    mpi_lines = []
+    mpi_kills = mpi_ok = 0
+    for m in mpi:
+        done = re.search(r"durable_kills: (\d+) kills on (\d+) ranks, every "
+                         r"resume ok", m.text())
+        oks = len(re.findall(r"^ok calls", m.text(), re.M)) - 1
+        k = len(re.findall(r"^kill \d+:", m.text(), re.M))
+        mpi_kills += k
+        mpi_ok += oks if done else 0
+        mpi_lines.append("- %s: %d kills, %d resumed with the reference's "
+                         "gradient on every rank and exactly the plan's "
+                         "remaining forward steps%s"
+                         % (code(m.line), k, oks if done else 0,
+                            "" if done else " (**the run stopped early**)"))
+    body = ("A durable run (a point asked for every 7 forward steps) killed "
+            "with SIGKILL at a random callback, then resumed in a new "
+            "process; counts, not times. Command: %s.\n\n%s\n\n"
+            "Across MPI ranks (tests/mpi/mpi_durable.c, the ring chain whose "
+            "every step exchanges with both neighbours; one rank killed at a "
+            "random callback, the job resumed in a new one):\n\n%s"
+            % (code(c.line), c.text().strip(), "\n".join(mpi_lines)))
+    summary = [Row("durable runs: kills resumed bitwise with exactly the "
+                   "plan's remaining forward steps (%d configurations)"
+                   % len(rows),
+                   "%d of %d" % (good, kills), "every one (issue 26)",
+                   "%.3f" % (good / kills if kills else 0),
+                   verdict(good, kills, at_most=False), code(c.line),
+                   counts(raw.load_of(c))),
+               Row("durable runs: forward steps lost to a kill, at most",
+                   str(lost), "≤ the 7 between points", "—",
+                   verdict(lost, 7), code(c.line), counts(raw.load_of(c)))]
+    if mpi:
+        summary.append(Row(
+            "durable MPI runs (2 and 4 ranks): kills resumed bitwise",
+            "%d of %d" % (mpi_ok, mpi_kills), "every one (issue 26)",
+            "%.3f" % (mpi_ok / mpi_kills if mpi_kills else 0),
+            verdict(mpi_ok, mpi_kills, at_most=False), code(mpi[0].line),
+            counts(raw.load_of(mpi[0]))))
+    return body, summary
+
+
 LEVELS_RUN = re.compile(
     r"memory only, same actions\s+([\d.]+) s.*?synchronous I/O\s+([\d.]+) s"
     r".*?([\d.]+)x memory-only.*?overlapped I/O\s+([\d.]+) s.*?([\d.]+)x "
