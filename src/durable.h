@@ -43,6 +43,7 @@ struct uturn__manifest {
     uint64_t action, into; /* actions done; steps done into the next */
     uint64_t live, live_bytes, live_hash; /* live UTURN_NONE: none */
     uint64_t adjoint_hash;
+    uint64_t records, record_bytes, records_hash; /* step records */
     struct uturn__dcounts counts;
     struct uturn__dslot *slots; /* nslots of them, allocated */
     uint64_t nslots;

@@ -56,8 +56,33 @@ static int check_files(int dirfd, const struct uturn__manifest *m, char *why,
     return 0;
 }
 
-int uturn__durable_load(int dirfd, uint64_t point,
-                        struct uturn__manifest *m, char *why, size_t why_cap)
+/* The step records the point counts: the first records * record_bytes
+ * bytes of the file `records`, with their hash (more may follow: a later
+ * point's, cut short by a kill). */
+static int check_records(int dirfd, const struct uturn__manifest *m, char *why,
+                         size_t why_cap)
+{
+    if (m->records == 0)
+        return 0;
+    unsigned char *bytes = NULL;
+    uint64_t len         = 0;
+    int rc               = uturn__dfile_read(dirfd, "records", &bytes, &len);
+    const uint64_t want  = m->records * m->record_bytes;
+    if (rc == 0 &&
+        (m->record_bytes == 0 || want / m->record_bytes != m->records ||
+         len < want || uturn__dfile_hash(bytes, want) != m->records_hash))
+        rc = EBADMSG;
+    free(bytes);
+    if (rc != 0)
+        snprintf(why, why_cap, "its file records %s",
+                 rc == EBADMSG ? "does not hold the records the manifest "
+                                 "names (damaged)"
+                               : file_error(rc));
+    return rc;
+}
+
+int uturn__durable_load(int dirfd, uint64_t point, struct uturn__manifest *m,
+                        char *why, size_t why_cap)
 {
     unsigned char *text = NULL;
     uint64_t len        = 0;
@@ -78,6 +103,8 @@ int uturn__durable_load(int dirfd, uint64_t point,
         return EBADMSG;
     }
     rc = check_files(dirfd, m, why, why_cap);
+    if (rc == 0)
+        rc = check_records(dirfd, m, why, why_cap);
     if (rc != 0)
         uturn__manifest_clear(m);
     return rc;

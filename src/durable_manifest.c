@@ -16,6 +16,7 @@
  *   into 0
  *   live 17 8000 1f2e3d4c5b6a7988      (or: live none)
  *   adjoint 9a8b7c6d5e4f3a2b
+ *   records COUNT BYTES HASH            (step records; 0 0 0: none)
  *   counts F R STORES RESTORES FREES PEAK_SLOTS PEAK_BYTES WORK MEM_PEAK
  *   level K STORES RESTORES PEAK        (one per level beyond memory)
  *   slot SLOT STEP BYTES HASH           (one per checkpoint held)
@@ -75,6 +76,8 @@ static void put_head(struct text *t, const struct uturn__manifest *m)
         put(t, "live %" PRIu64 " %" PRIu64 " %016" PRIx64 "\n", m->live,
             m->live_bytes, m->live_hash);
     put(t, "adjoint %016" PRIx64 "\n", m->adjoint_hash);
+    put(t, "records %" PRIu64 " %" PRIu64 " %016" PRIx64 "\n", m->records,
+        m->record_bytes, m->records_hash);
 }
 
 uturn_status_t uturn__manifest_format(const struct uturn__manifest *m,
@@ -171,6 +174,16 @@ static bool read_live(struct reader *r, struct uturn__manifest *m)
            r->line[used] == '\0' && m->live != UTURN_NONE;
 }
 
+static bool read_records(struct reader *r, struct uturn__manifest *m)
+{
+    int used = 0;
+    return next_line(r) &&
+           sscanf(r->line, "records %" SCNu64 " %" SCNu64 " %16" SCNx64 "%n",
+                  &m->records, &m->record_bytes, &m->records_hash,
+                  &used) == 3 &&
+           r->line[used] == '\0';
+}
+
 static bool read_head(struct reader *r, struct uturn__manifest *m)
 {
     return next_line(r) && strcmp(r->line, "uturn-durable 1") == 0 &&
@@ -184,7 +197,8 @@ static bool read_head(struct reader *r, struct uturn__manifest *m)
            m->levels <= UTURN__DURABLE_MAX_LEVELS && read_tag(r, m->tag) &&
            keyed(r, "action", "%" SCNu64, &m->action) &&
            keyed(r, "into", "%" SCNu64, &m->into) && read_live(r, m) &&
-           keyed(r, "adjoint", "%16" SCNx64, &m->adjoint_hash);
+           keyed(r, "adjoint", "%16" SCNx64, &m->adjoint_hash) &&
+           read_records(r, m);
 }
 
 static bool read_counts(struct reader *r, struct uturn__manifest *m)

@@ -281,6 +281,8 @@ uturn_status_t uturn__durable_point(struct uturn__run *run, uint64_t into,
     if (st == UTURN_OK)
         st = write_live(run, &m);
     if (st == UTURN_OK)
+        st = uturn__durable_records(run, &m);
+    if (st == UTURN_OK)
         st = commit(run, &m);
     uturn__manifest_clear(&m);
     const double now = uturn__now();

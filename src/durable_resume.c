@@ -171,6 +171,8 @@ uturn_status_t uturn__durable_resume(struct uturn__run *run, size_t *from,
         st = remake_slots(run);
     if (st == UTURN_OK)
         st = remake_live(run);
+    if (st == UTURN_OK)
+        st = uturn__durable_records_load(run);
     if (st != UTURN_OK)
         return st;
     set_counts(run, &m->counts);

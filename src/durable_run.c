@@ -46,7 +46,6 @@ static uturn_status_t check_run(const struct uturn__run *run)
         g->end != NULL && g->sized != NULL && g->sized(run->plan);
     const char *no = sized ? "online plans whose state sizes come as the "
                              "run goes"
-                     : m->record_bytes != 0 ? "step records"
                      : o->sweeps_on_request ? "sweeps on request"
                                             : NULL;
     if (no != NULL)
@@ -68,8 +67,10 @@ static uturn_status_t check_identity(const struct uturn__run *run,
         : m->levels != levels                          ? "plan (levels)"
         : m->state_bytes != run->model.state_bytes     ? "model (state_bytes)"
         : m->adjoint_bytes != run->model.adjoint_bytes ? "model (adjoint_bytes)"
-        : strcmp(m->tag, d->tag) != 0                  ? "model (durable_tag)"
-                                                       : NULL;
+        : m->records != 0 && m->record_bytes != run->model.record_bytes
+            ? "model (record_bytes)"
+        : strcmp(m->tag, d->tag) != 0 ? "model (durable_tag)"
+                                      : NULL;
     if (what == NULL)
         return UTURN_OK;
     return uturn__fail(run->error, UTURN_E_INVALID_ARG,
@@ -85,9 +86,9 @@ static uturn_status_t read_point(struct uturn__run *run)
     struct uturn__drun *d = run->durable;
     const int mode        = run->options.durable_mode;
     char why[256];
-    const int rc = uturn__durable_load(d->dirfd,
-                                       run->options.durable_resume_point,
-                                       &d->resume, why, sizeof why);
+    const int rc =
+        uturn__durable_load(d->dirfd, run->options.durable_resume_point,
+                            &d->resume, why, sizeof why);
     if (rc != 0 && rc != UTURN__DURABLE_NONE)
         return uturn__fail(run->error, UTURN_E_IO,
                            "durable directory %s cannot be resumed: %s",
@@ -160,10 +161,9 @@ uturn_status_t uturn__durable_open(struct uturn__run *run)
     char *path            = strdup(run->options.durable_dir);
     /* the scratch for the adjoint now: a size that cannot be had is
      * refused before any callback, not at the first point */
-    unsigned char *scratch =
-        d != NULL && run->model.adjoint_bytes <= SIZE_MAX
-            ? malloc((size_t)run->model.adjoint_bytes)
-            : NULL;
+    unsigned char *scratch = d != NULL && run->model.adjoint_bytes <= SIZE_MAX
+                                 ? malloc((size_t)run->model.adjoint_bytes)
+                                 : NULL;
     if (d != NULL && scratch == NULL && path != NULL) {
         free(d);
         free(path);
@@ -206,6 +206,7 @@ void uturn__durable_close(struct uturn__run *run, uturn_status_t status)
     if (d->dirfd >= 0)
         close(d->dirfd);
     uturn__manifest_clear(&d->resume);
+    uturn__durable_records_free(d);
     free(d->held);
     free(d->scratch);
     free(d->path);

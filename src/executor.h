@@ -286,6 +286,10 @@ struct uturn__drun {
     uint64_t scratch_cap;
     struct uturn__manifest resume; /* the point to resume from */
     bool resuming;
+    /* step records in the file `records` so far, and their running
+     * XXH3-64 (an XXH3_state_t) */
+    uint64_t records_done;
+    void *records_hash;
 };
 
 /* Before the run's first callback: the options checked, the directory
@@ -310,6 +314,13 @@ uturn_status_t uturn__durable_point(struct uturn__run *run, uint64_t into,
  * re-made, the counts the point's. */
 uturn_status_t uturn__durable_resume(struct uturn__run *run, size_t *from,
                                      size_t *count);
+/* Step records (durable_records.c): the ones written since the last
+ * point appended to the file `records`, their count and hash into m; at
+ * resume, read back; the hash's state freed. */
+uturn_status_t uturn__durable_records(struct uturn__run *run,
+                                      struct uturn__manifest *m);
+uturn_status_t uturn__durable_records_load(struct uturn__run *run);
+void uturn__durable_records_free(struct uturn__drun *d);
 /* A store or a free of plan slot a->slot, for the durable slot table. */
 uturn_status_t uturn__durable_stored(struct uturn__run *run,
                                      const uturn_action_t *a);

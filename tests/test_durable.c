@@ -173,3 +173,8 @@ Test(durable, killed_online_with_a_disk_level_and_resumed_bitwise,
 {
     kills(ONLINE_DISK, 120, 6, 0xa5a5a5a);
 }
+
+Test(durable, killed_with_step_records_and_resumed_bitwise, .timeout = 120)
+{
+    kills(RECORDS, 150, 8, 0x77777);
+}

@@ -34,11 +34,21 @@ struct sim {
     int block_fd;
 };
 
-static inline void step(const double *in, double *out, uint64_t i)
+/* The step's size: what an adaptive controller would choose. */
+static inline double step_size(uint64_t i)
 {
-    const double h = 0.02 * (1.0 + (double)(i % 3));
+    return 0.02 * (1.0 + (double)(i % 3));
+}
+
+static inline void step_with(const double *in, double *out, double h)
+{
     for (int j = 0; j < DIM; j++)
         out[j] = in[j] + h * sin(in[(j + 1) % DIM]) * in[j];
+}
+
+static inline void step(const double *in, double *out, uint64_t i)
+{
+    step_with(in, out, step_size(i));
 }
 
 static inline void step_bar(const double *in, const double *obar, double *ibar,
@@ -101,6 +111,28 @@ static inline int sim_forward(void *user, uint64_t i)
         s->request = UTURN_DURABLE_POINT;
     if (s->stop_at != 0 && s->forward == (uint64_t)s->stop_at)
         s->request = UTURN_DURABLE_STOP;
+    return 0;
+}
+
+/* The same step as an adaptive one: its size chosen in the first sweep
+ * and kept in its record, which every recomputation reads back (a lost
+ * record would make it 0). */
+static inline int sim_forward_record(void *user, uint64_t i, void *record,
+                                     bool again)
+{
+    struct sim *s = user;
+    double h      = step_size(i);
+    if (again)
+        memcpy(&h, record, sizeof h);
+    else
+        memcpy(record, &h, sizeof h);
+    callback(s);
+    double y[DIM];
+    step_with(s->x, y, h);
+    memcpy(s->x, y, sizeof y);
+    s->forward += 1;
+    if (s->forward % EVERY == 0)
+        s->request = UTURN_DURABLE_POINT;
     return 0;
 }
 
@@ -173,7 +205,15 @@ static inline uturn_model_t sim_model(struct sim *s)
 
 /* ---- configurations ---------------------------------------------------- */
 
-enum config { MEMORY, FILE_LEVEL, HREVOLVE, SWEEPS, ONLINE, ONLINE_DISK };
+enum config {
+    MEMORY,
+    FILE_LEVEL,
+    HREVOLVE,
+    SWEEPS,
+    ONLINE,
+    ONLINE_DISK,
+    RECORDS /* online, with step records */
+};
 
 struct rig {
     char parent[PATH_MAX], dir[PATH_MAX];
@@ -181,7 +221,8 @@ struct rig {
     uturn_executor_t *ex;
     uturn_plan_t *plan;
     uint64_t n;
-    bool online; /* the plan finds n as the run goes (is_last) */
+    bool online;  /* the plan finds n as the run goes (is_last) */
+    bool records; /* the model's steps keep records */
 };
 
 static inline uturn_plan_t *make_plan(enum config c, uint64_t n, uint64_t slots)
@@ -206,7 +247,7 @@ static inline uturn_plan_t *make_plan(enum config c, uint64_t n, uint64_t slots)
     }
     if (c == SWEEPS)
         p.sweeps = 3;
-    if (c == ONLINE || c == ONLINE_DISK) { /* n found as the run goes */
+    if (c == ONLINE || c == ONLINE_DISK || c == RECORDS) { /* n found late */
         p.planner = UTURN_PLANNER_ONLINE;
         p.steps   = 0;
     }
@@ -241,8 +282,9 @@ static inline void rig_open_in(struct rig *r, enum config c, uint64_t n,
     o.levels      = &r->level;
     o.level_count = 1;
     cr_assert_eq(uturn_executor_open(&o, &r->ex, NULL), UTURN_OK);
-    r->plan   = make_plan(c, n, 6);
-    r->online = c == ONLINE || c == ONLINE_DISK;
+    r->plan    = make_plan(c, n, 6);
+    r->online  = c == ONLINE || c == ONLINE_DISK || c == RECORDS;
+    r->records = c == RECORDS;
 }
 
 static inline void rig_open(struct rig *r, enum config c, uint64_t n)
@@ -279,6 +321,11 @@ static inline void durable_run(struct rig *r, struct sim *s, int mode,
     if (r->online) {
         s->last   = r->n;
         m.is_last = sim_is_last;
+    }
+    if (r->records) {
+        m.forward        = NULL;
+        m.record_bytes   = sizeof(double);
+        m.forward_record = sim_forward_record;
     }
     uturn_stats_init(&out->seen);
     uturn_report_init(&out->rep);
