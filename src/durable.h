@@ -44,6 +44,7 @@ struct uturn__manifest {
     uint64_t live, live_bytes, live_hash; /* live UTURN_NONE: none */
     uint64_t adjoint_hash;
     uint64_t records, record_bytes, records_hash; /* step records */
+    uint64_t shares, shares_hash; /* online plans' shares, x_0 first */
     struct uturn__dcounts counts;
     struct uturn__dslot *slots; /* nslots of them, allocated */
     uint64_t nslots;
@@ -87,6 +88,25 @@ void uturn__dfile_point_name(const char *what, uint64_t point, char *out,
 void uturn__dfile_manifest_name(uint64_t point, char *out, size_t cap);
 /* XXH3-64 of bytes. */
 uint64_t uturn__dfile_hash(const void *bytes, uint64_t len);
+
+/* A file that only grows (durable_grow.c): `name`, the units in it that a
+ * point counts, and the running XXH3-64 of them (an XXH3_state_t). */
+struct uturn__dgrow {
+    const char *name;
+    uint64_t done;
+    void *hash;
+};
+/* Append units [g->done, upto) of `unit` bytes at base, fsync; *written
+ * the bytes. 0 or an errno value. */
+int uturn__dgrow_append(int dirfd, struct uturn__dgrow *g,
+                        const unsigned char *base, uint64_t unit,
+                        uint64_t upto, uint64_t *written);
+uint64_t uturn__dgrow_digest(struct uturn__dgrow *g);
+/* Read the file's first count units (malloc'd into *bytes) and check
+ * them against hash; g goes on from there. 0, EBADMSG or an errno. */
+int uturn__dgrow_load(int dirfd, struct uturn__dgrow *g, uint64_t count,
+                      uint64_t unit, uint64_t hash, unsigned char **bytes);
+void uturn__dgrow_free(struct uturn__dgrow *g);
 
 /* Read, parse and check dir's manifest (manifest-P for point P != 0) and
  * every file it names: 0 and

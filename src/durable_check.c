@@ -17,6 +17,7 @@
 struct walked {
     uint64_t *held; /* step by slot, UTURN_NONE: empty */
     uint64_t cap, live, forward, reverse, stores, restores, frees;
+    bool ok;
 };
 
 static bool hold(struct walked *w, uint64_t slot, uint64_t step)
@@ -61,38 +62,41 @@ static bool apply(struct walked *w, const uturn_action_t *a)
     }
 }
 
-/* Walk the plan's first m->action actions and `into` steps of the next. */
-static bool walk(const uturn_plan_t *plan, const struct uturn__manifest *m,
-                 struct walked *w)
+static void apply_all(void *context, const uturn_action_t *a, size_t n)
 {
-    uturn_cursor_t *c = NULL;
-    if (uturn_cursor_create(plan, NULL, &c) != UTURN_OK)
-        return false;
-    uturn_action_t a[UTURN__BATCH];
-    uint64_t done = 0;
-    bool ok       = true;
-    while (ok && done < m->action) {
-        size_t got        = 0;
-        const size_t want = m->action - done < UTURN__BATCH
-                                ? (size_t)(m->action - done)
-                                : UTURN__BATCH;
-        ok = uturn_cursor_read(c, a, want, &got) == UTURN_OK && got != 0;
-        for (size_t i = 0; ok && i < got; i++)
-            ok = apply(w, &a[i]);
-        done += got;
-        if (ok && m->found != 0 && a[got - 1].op == UTURN_OP_ADVANCE &&
-            a[got - 1].step_end == m->found && plan->planner->end != NULL)
-            ok = uturn_cursor_end(c) == UTURN_OK;
+    struct walked *w = context;
+    for (size_t i = 0; i < n && w->ok; i++)
+        w->ok = apply(w, &a[i]);
+}
+
+/* Walk the plan's first m->action actions and `into` steps of the next,
+ * with a generator of its own. */
+static bool walk(const struct uturn__drun *d, const uturn_plan_t *plan,
+                 const struct uturn__manifest *m, struct walked *w)
+{
+    const struct uturn__planner *g = plan->planner;
+    size_t bytes                   = 0;
+    void *gen = g->state_size(plan, &bytes) == UTURN_OK ? malloc(bytes) : NULL;
+    uturn_action_t *batch = malloc(UTURN__BATCH * sizeof *batch);
+    bool ok               = gen != NULL && batch != NULL;
+    uint64_t done         = 0;
+    size_t count          = 0;
+    if (ok) {
+        g->start(plan, gen);
+        const struct uturn__replay r = {plan,      gen,        batch,     m,
+                                        d->shares, d->nshares, apply_all, w};
+        ok = uturn__replay_to(&r, &done, &count) && w->ok;
     }
-    size_t got = 0;
-    if (ok && m->into != 0)
-        ok = uturn_cursor_read(c, a, 1, &got) == UTURN_OK && got == 1 &&
-             a[0].op == UTURN_OP_ADVANCE && m->into < a[0].step_end - a[0].step;
-    if (ok && m->into != 0) {
+    const uturn_action_t *a =
+        ok && m->into != 0 ? &batch[m->action - done] : NULL;
+    if (a != NULL) {
+        ok = done + count > m->action && a->op == UTURN_OP_ADVANCE &&
+             m->into < a->step_end - a->step;
         w->forward += m->into;
-        w->live = a[0].step + m->into;
+        w->live = a->step + m->into;
     }
-    uturn_cursor_free(c);
+    free(gen);
+    free(batch);
     return ok;
 }
 
@@ -122,9 +126,9 @@ static const char *differs(const struct walked *w,
 uturn_status_t uturn__durable_verify(struct uturn__run *run,
                                      const struct uturn__manifest *m)
 {
-    struct walked w  = {NULL, 0, 0, 0, 0, 0, 0, 0};
+    struct walked w  = {NULL, 0, 0, 0, 0, 0, 0, 0, true};
     w.live           = 0; /* x_0, before any action */
-    const bool went  = walk(run->plan, m, &w);
+    const bool went  = walk(run->durable, run->plan, m, &w);
     const char *what = went ? differs(&w, m) : "its action";
     free(w.held);
     if (what == NULL)

@@ -56,27 +56,23 @@ static int check_files(int dirfd, const struct uturn__manifest *m, char *why,
     return 0;
 }
 
-/* The step records the point counts: the first records * record_bytes
- * bytes of the file `records`, with their hash (more may follow: a later
- * point's, cut short by a kill). */
-static int check_records(int dirfd, const struct uturn__manifest *m, char *why,
-                         size_t why_cap)
+/* A file that only grows (step records, shares): its first count units
+ * hold what the manifest's hash says (more may follow: a later point's,
+ * cut short by a kill). */
+static int check_grown(int dirfd, const char *name, uint64_t count,
+                       uint64_t unit, uint64_t hash, char *why, size_t why_cap)
 {
-    if (m->records == 0)
+    if (count == 0)
         return 0;
-    unsigned char *bytes = NULL;
-    uint64_t len         = 0;
-    int rc               = uturn__dfile_read(dirfd, "records", &bytes, &len);
-    const uint64_t want  = m->records * m->record_bytes;
-    if (rc == 0 &&
-        (m->record_bytes == 0 || want / m->record_bytes != m->records ||
-         len < want || uturn__dfile_hash(bytes, want) != m->records_hash))
-        rc = EBADMSG;
+    struct uturn__dgrow g = {name, 0, NULL};
+    unsigned char *bytes  = NULL;
+    const int rc = uturn__dgrow_load(dirfd, &g, count, unit, hash, &bytes);
+    uturn__dgrow_free(&g);
     free(bytes);
     if (rc != 0)
-        snprintf(why, why_cap, "its file records %s",
-                 rc == EBADMSG ? "does not hold the records the manifest "
-                                 "names (damaged)"
+        snprintf(why, why_cap, "its file %s %s", name,
+                 rc == EBADMSG ? "does not hold what the manifest names "
+                                 "(damaged)"
                                : file_error(rc));
     return rc;
 }
@@ -104,7 +100,11 @@ int uturn__durable_load(int dirfd, uint64_t point, struct uturn__manifest *m,
     }
     rc = check_files(dirfd, m, why, why_cap);
     if (rc == 0)
-        rc = check_records(dirfd, m, why, why_cap);
+        rc = check_grown(dirfd, "records", m->records, m->record_bytes,
+                         m->records_hash, why, why_cap);
+    if (rc == 0)
+        rc = check_grown(dirfd, "shares", m->shares, sizeof(uint64_t),
+                         m->shares_hash, why, why_cap);
     if (rc != 0)
         uturn__manifest_clear(m);
     return rc;

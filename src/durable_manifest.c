@@ -17,6 +17,7 @@
  *   live 17 8000 1f2e3d4c5b6a7988      (or: live none)
  *   adjoint 9a8b7c6d5e4f3a2b
  *   records COUNT BYTES HASH            (step records; 0 0 0: none)
+ *   shares COUNT HASH                   (an online plan's; 0 0: none)
  *   counts F R STORES RESTORES FREES PEAK_SLOTS PEAK_BYTES WORK MEM_PEAK
  *   level K STORES RESTORES PEAK        (one per level beyond memory)
  *   slot SLOT STEP BYTES HASH           (one per checkpoint held)
@@ -78,6 +79,7 @@ static void put_head(struct text *t, const struct uturn__manifest *m)
     put(t, "adjoint %016" PRIx64 "\n", m->adjoint_hash);
     put(t, "records %" PRIu64 " %" PRIu64 " %016" PRIx64 "\n", m->records,
         m->record_bytes, m->records_hash);
+    put(t, "shares %" PRIu64 " %016" PRIx64 "\n", m->shares, m->shares_hash);
 }
 
 uturn_status_t uturn__manifest_format(const struct uturn__manifest *m,
@@ -177,10 +179,14 @@ static bool read_live(struct reader *r, struct uturn__manifest *m)
 static bool read_records(struct reader *r, struct uturn__manifest *m)
 {
     int used = 0;
+    if (!next_line(r) ||
+        sscanf(r->line, "records %" SCNu64 " %" SCNu64 " %16" SCNx64 "%n",
+               &m->records, &m->record_bytes, &m->records_hash, &used) != 3 ||
+        r->line[used] != '\0')
+        return false;
     return next_line(r) &&
-           sscanf(r->line, "records %" SCNu64 " %" SCNu64 " %16" SCNx64 "%n",
-                  &m->records, &m->record_bytes, &m->records_hash,
-                  &used) == 3 &&
+           sscanf(r->line, "shares %" SCNu64 " %16" SCNx64 "%n", &m->shares,
+                  &m->shares_hash, &used) == 2 &&
            r->line[used] == '\0';
 }
 

@@ -151,6 +151,7 @@ static int sweep_dir(int dirfd, DIR *d, const struct uturn__manifest *m,
         const struct parsed f = parse(e->d_name);
         const bool whole = m == NULL && (strcmp(e->d_name, "manifest") == 0 ||
                                          strcmp(e->d_name, "records") == 0 ||
+                                         strcmp(e->d_name, "shares") == 0 ||
                                          strcmp(e->d_name, "lock") == 0);
         if (!whole &&
             (f.kind == NOT_OURS || (m != NULL && named(m, sorted, &f))))

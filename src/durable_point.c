@@ -207,10 +207,10 @@ static uturn_status_t write_slots(struct uturn__run *run,
 static uturn_status_t commit(struct uturn__run *run,
                              const struct uturn__manifest *m)
 {
-    struct uturn__drun *d         = run->durable;
-    const uturn_run_options_t *o  = &run->options;
-    char *text                    = NULL;
-    size_t len                    = 0;
+    struct uturn__drun *d        = run->durable;
+    const uturn_run_options_t *o = &run->options;
+    char *text                   = NULL;
+    size_t len                   = 0;
     char name[64];
     uturn__dfile_manifest_name(o->durable_commit != NULL ? m->point : 0, name,
                                sizeof name);
@@ -255,7 +255,7 @@ uturn_status_t uturn__durable_check(struct uturn__run *run, uint64_t into)
 {
     const struct uturn__drun *d  = run->durable;
     const uturn_run_options_t *o = &run->options;
-    int due = d->request != NULL ? (int)*d->request : 0;
+    int due                      = d->request != NULL ? (int)*d->request : 0;
     if (due == 0 && d->interval > 0 && uturn__now() >= d->next_due)
         due = UTURN_DURABLE_POINT;
     const int rc =

@@ -12,16 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The killed run learnt after a batch it did whole: an online plan's
- * first sweep ended at x_found (its model said "last" there). */
-static void learnt(struct uturn__run *run, uint64_t found, size_t count)
-{
-    const struct uturn__planner *g = run->plan->planner;
-    if (run->online && found != 0 && g->awaits_end(run->ex->gen) &&
-        run->ex->batch[count - 1].step_end == found)
-        g->end(run->ex->gen);
-}
-
 /* The generator at action m->action: its batch in ex->batch, from *from.
  * *from may be *count (the point came right after the batch's last
  * action; one inside an advance is in the batch that has it): what the
@@ -29,26 +19,21 @@ static void learnt(struct uturn__run *run, uint64_t found, size_t count)
  * comes once it resumes. */
 static uturn_status_t skip(struct uturn__run *run, size_t *from, size_t *count)
 {
-    const struct uturn__manifest *m = &run->durable->resume;
-    const struct uturn__planner *g  = run->plan->planner;
+    struct uturn__drun *d           = run->durable;
+    const struct uturn__manifest *m = &d->resume;
+    const struct uturn__replay r    = {run->plan, run->ex->gen, run->ex->batch,
+                                       m,         d->shares,    d->nshares,
+                                       NULL,      NULL};
     uint64_t done                   = 0;
-    for (;;) {
-        *count = g->fill(run->ex->gen, run->ex->batch, UTURN__BATCH);
-        const uint64_t end = done + *count; /* the point may be inside */
-        if (*count == 0 || end > m->action ||
-            (end == m->action && m->into == 0))
-            break;
-        done += *count;
-        learnt(run, m->found, *count);
-    }
-    const bool inside = *count != 0 && done + *count > m->action;
+    const bool went                 = uturn__replay_to(&r, &done, count);
+    const bool inside               = went && done + *count > m->action;
     uturn_action_t *a = &run->ex->batch[inside ? m->action - done : 0];
-    if (*count == 0 || (m->into != 0 && (!inside || a->op != UTURN_OP_ADVANCE ||
-                                         m->into >= a->step_end - a->step)))
+    if (!went || (m->into != 0 && (!inside || a->op != UTURN_OP_ADVANCE ||
+                                   m->into >= a->step_end - a->step)))
         return uturn__fail(run->error, UTURN_E_INVALID_ARG,
                            "durable directory %s: its point's action %llu "
                            "(%llu steps into it) is not in this plan",
-                           run->durable->path, (unsigned long long)m->action,
+                           d->path, (unsigned long long)m->action,
                            (unsigned long long)m->into);
     a->step += m->into;
     *from = (size_t)(m->action - done);

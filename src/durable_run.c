@@ -41,13 +41,7 @@ static uturn_status_t check_run(const struct uturn__run *run)
         return uturn__fail(run->error, UTURN_E_INVALID_ARG,
                            "durable_tag has %zu bytes; at most %d",
                            strlen(o->durable_tag), UTURN__DURABLE_TAG - 1);
-    const struct uturn__planner *g = run->plan->planner;
-    const bool sized =
-        g->end != NULL && g->sized != NULL && g->sized(run->plan);
-    const char *no = sized ? "online plans whose state sizes come as the "
-                             "run goes"
-                     : o->sweeps_on_request ? "sweeps on request"
-                                            : NULL;
+    const char *no = o->sweeps_on_request ? "sweeps on request" : NULL;
     if (no != NULL)
         return uturn__fail(run->error, UTURN_E_UNSUPPORTED,
                            "durable runs do not support %s yet", no);
@@ -108,8 +102,10 @@ static uturn_status_t read_point(struct uturn__run *run)
     }
     d->resuming = rc == 0;
     if (d->resuming) {
-        d->point                = d->resume.point;
-        const uturn_status_t st = check_identity(run, &d->resume);
+        d->point          = d->resume.point;
+        uturn_status_t st = check_identity(run, &d->resume);
+        if (st == UTURN_OK)
+            st = uturn__durable_shares_load(run);
         return st == UTURN_OK ? uturn__durable_verify(run, &d->resume) : st;
     }
     /* a fresh start: what a run killed before its first point left */
@@ -181,6 +177,8 @@ uturn_status_t uturn__durable_open(struct uturn__run *run)
     }
     d->dirfd = d->lockfd = -1;
     d->path              = path;
+    d->records.name      = "records";
+    d->share_file.name   = "shares";
     d->scratch           = scratch;
     d->scratch_cap       = run->model.adjoint_bytes;
     d->interval          = run->options.durable_interval;

@@ -286,11 +286,32 @@ struct uturn__drun {
     uint64_t scratch_cap;
     struct uturn__manifest resume; /* the point to resume from */
     bool resuming;
-    /* step records in the file `records` so far, and their running
-     * XXH3-64 (an XXH3_state_t) */
-    uint64_t records_done;
-    void *records_hash;
+    /* per-step data in files that only grow: step records, and an
+     * online plan's shares (each state's, x_0 first; read back at resume
+     * for the replay) */
+    struct uturn__dgrow records, share_file;
+    uint64_t *shares;
+    uint64_t nshares, shares_cap;
 };
+
+/* A generator taken to a durable point (durable_replay.c): gen started,
+ * batch of UTURN__BATCH; each (may be NULL) sees every action before the
+ * point. */
+struct uturn__replay {
+    const uturn_plan_t *plan;
+    void *gen;
+    uturn_action_t *batch;
+    const struct uturn__manifest *m;
+    const uint64_t *shares; /* an online plan's, or none */
+    uint64_t nshares;
+    void (*each)(void *context, const uturn_action_t *a, size_t n);
+    void *context;
+};
+/* Fill batches until the one that holds the point's action (or ends
+ * right before it): *done actions before that batch, *count in it. false:
+ * the plan ends first, or what the run learnt cannot be told again. */
+bool uturn__replay_to(const struct uturn__replay *r, uint64_t *done,
+                      size_t *count);
 
 /* Before the run's first callback: the options checked, the directory
  * made, locked and read; a point to resume from checked against the plan
@@ -320,6 +341,11 @@ uturn_status_t uturn__durable_resume(struct uturn__run *run, size_t *from,
 uturn_status_t uturn__durable_records(struct uturn__run *run,
                                       struct uturn__manifest *m);
 uturn_status_t uturn__durable_records_load(struct uturn__run *run);
+/* An online plan's share of x_step, as the run learnt it (in order). */
+uturn_status_t uturn__durable_share(struct uturn__run *run, uint64_t step,
+                                    uint64_t share);
+/* The point's shares, read back and checked (before any callback). */
+uturn_status_t uturn__durable_shares_load(struct uturn__run *run);
 void uturn__durable_records_free(struct uturn__drun *d);
 /* A store or a free of plan slot a->slot, for the durable slot table. */
 uturn_status_t uturn__durable_stored(struct uturn__run *run,

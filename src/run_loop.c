@@ -588,8 +588,10 @@ static uturn_status_t general_loop(struct uturn__run *run, size_t from,
                                    size_t count)
 {
     const struct uturn__planner *g = run->plan->planner;
-    uturn_status_t status =
-        run->online ? uturn__run_online_step(run, NULL) : UTURN_OK;
+    /* x_0's size, unless a resumed run's replay told it already */
+    uturn_status_t status = run->online && count == 0
+                                ? uturn__run_online_step(run, NULL)
+                                : UTURN_OK;
     if (status == UTURN_OK && count != 0)
         status = run_batch(run, from, count);
     while (status == UTURN_OK &&

@@ -149,6 +149,8 @@ static uturn_status_t learn(struct uturn__run *run, uint64_t step, bool ask)
         st = g->end(run->ex->gen);
     else if (sized)
         st = g->set_size(run->ex->gen, step, share);
+    if (st == UTURN_OK && sized && last == 0 && run->durable != NULL)
+        return uturn__durable_share(run, step, share);
     if (st == UTURN_OK)
         return UTURN_OK;
     return last != 0

@@ -113,9 +113,8 @@ static uint64_t whole_run(struct rig *r, const double *want,
     uturn_stats_init(planned);
     uturn_plan_stats(r->plan, planned);
     if (r->online) { /* the realised plan: what a run without points does */
-        struct sim s    = {.last = r->n};
-        uturn_model_t m = sim_model(&s);
-        m.is_last       = sim_is_last;
+        struct sim s          = {0};
+        const uturn_model_t m = rig_model(r, &s);
         cr_assert_eq(
             uturn_executor_run(r->ex, r->plan, &m, NULL, planned, NULL, NULL),
             UTURN_OK);
@@ -177,4 +176,10 @@ Test(durable, killed_online_with_a_disk_level_and_resumed_bitwise,
 Test(durable, killed_with_step_records_and_resumed_bitwise, .timeout = 120)
 {
     kills(RECORDS, 150, 8, 0x77777);
+}
+
+Test(durable, killed_online_with_sizes_as_they_come_and_resumed_bitwise,
+     .timeout = 120)
+{
+    kills(ONLINE_BYTES, 150, 8, 0x31415);
 }

@@ -289,14 +289,16 @@ Test(durable_refusals, what_durable_runs_need_or_lack_is_named)
     o.durable_mode = UTURN_DURABLE_NEW;
     uturn_problem_t p;
     uturn_problem_init(&p);
-    p.planner            = UTURN_PLANNER_ONLINE;
-    p.budget_bytes       = 64 * sizeof s.x; /* sizes as the run goes */
+    o.sweeps_on_request  = true; /* with a plan of several sweeps */
+    p.steps              = N;
+    p.slots              = 6;
+    p.sweeps             = 2;
     uturn_plan_t *online = NULL;
     cr_assert_eq(uturn_plan_create(&p, NULL, &online, NULL), UTURN_OK);
     cr_assert_eq(uturn_executor_run(r.ex, online, &m, &o, NULL, NULL, &err),
                  UTURN_E_UNSUPPORTED);
-    cr_assert(strstr(err.message, "state sizes come as the run goes") != NULL,
-              "%s", err.message);
+    cr_assert(strstr(err.message, "sweeps on request") != NULL, "%s",
+              err.message);
     uturn_plan_free(online);
     cr_assert_eq(s.calls + s.forward, 0);
     rig_close(&r);

@@ -136,6 +136,30 @@ static inline int sim_forward_record(void *user, uint64_t i, void *record,
     return 0;
 }
 
+static inline int sim_save(void *user, uint64_t step, void *dst, uint64_t bytes)
+{
+    struct sim *s = user;
+    (void)step;
+    memcpy(dst, s->x, sizeof s->x);
+    return bytes == sizeof s->x ? 0 : 1;
+}
+
+static inline int sim_load(void *user, uint64_t step, const void *src,
+                           uint64_t bytes)
+{
+    struct sim *s = user;
+    (void)step;
+    memcpy(s->x, src, sizeof s->x);
+    return bytes == sizeof s->x ? 0 : 1;
+}
+
+static inline uint64_t sim_state_size(void *user, uint64_t step)
+{
+    (void)user;
+    (void)step;
+    return DIM * sizeof(double);
+}
+
 static inline int sim_turn(void *user)
 {
     struct sim *s = user;
@@ -212,7 +236,8 @@ enum config {
     SWEEPS,
     ONLINE,
     ONLINE_DISK,
-    RECORDS /* online, with step records */
+    RECORDS,     /* online, with step records */
+    ONLINE_BYTES /* online, a byte budget, each state's size asked */
 };
 
 struct rig {
@@ -223,6 +248,7 @@ struct rig {
     uint64_t n;
     bool online;  /* the plan finds n as the run goes (is_last) */
     bool records; /* the model's steps keep records */
+    bool bytes;   /* save/load and state_size: sizes as the run goes */
 };
 
 static inline uturn_plan_t *make_plan(enum config c, uint64_t n, uint64_t slots)
@@ -247,9 +273,14 @@ static inline uturn_plan_t *make_plan(enum config c, uint64_t n, uint64_t slots)
     }
     if (c == SWEEPS)
         p.sweeps = 3;
-    if (c == ONLINE || c == ONLINE_DISK || c == RECORDS) { /* n found late */
+    if (c == ONLINE || c == ONLINE_DISK || c == RECORDS ||
+        c == ONLINE_BYTES) { /* n found as the run goes */
         p.planner = UTURN_PLANNER_ONLINE;
         p.steps   = 0;
+    }
+    if (c == ONLINE_BYTES) { /* a budget of 6 states, sizes as they come */
+        p.slots        = 0;
+        p.budget_bytes = 6 * DIM * sizeof(double);
     }
     if (c == ONLINE_DISK) {
         p.slots       = 0;
@@ -282,9 +313,11 @@ static inline void rig_open_in(struct rig *r, enum config c, uint64_t n,
     o.levels      = &r->level;
     o.level_count = 1;
     cr_assert_eq(uturn_executor_open(&o, &r->ex, NULL), UTURN_OK);
-    r->plan    = make_plan(c, n, 6);
-    r->online  = c == ONLINE || c == ONLINE_DISK || c == RECORDS;
+    r->plan = make_plan(c, n, 6);
+    r->online =
+        c == ONLINE || c == ONLINE_DISK || c == RECORDS || c == ONLINE_BYTES;
     r->records = c == RECORDS;
+    r->bytes   = c == ONLINE_BYTES;
 }
 
 static inline void rig_open(struct rig *r, enum config c, uint64_t n)
@@ -308,25 +341,38 @@ struct outcome {
     char message[256];
 };
 
-static inline void durable_run(struct rig *r, struct sim *s, int mode,
-                               struct outcome *out)
+/* The model for the rig's configuration. */
+static inline uturn_model_t rig_model(const struct rig *r, struct sim *s)
 {
     uturn_model_t m = sim_model(s);
-    uturn_run_options_t o;
-    uturn_run_options_init(&o);
-    o.durable_dir     = r->dir;
-    o.durable_tag     = "test_durable sim";
-    o.durable_request = &s->request;
-    o.durable_mode    = mode;
     if (r->online) {
         s->last   = r->n;
         m.is_last = sim_is_last;
+    }
+    if (r->bytes) { /* the same state through save/load, sized */
+        m.state      = NULL;
+        m.save       = sim_save;
+        m.load       = sim_load;
+        m.state_size = sim_state_size;
     }
     if (r->records) {
         m.forward        = NULL;
         m.record_bytes   = sizeof(double);
         m.forward_record = sim_forward_record;
     }
+    return m;
+}
+
+static inline void durable_run(struct rig *r, struct sim *s, int mode,
+                               struct outcome *out)
+{
+    uturn_model_t m = rig_model(r, s);
+    uturn_run_options_t o;
+    uturn_run_options_init(&o);
+    o.durable_dir     = r->dir;
+    o.durable_tag     = "test_durable sim";
+    o.durable_request = &s->request;
+    o.durable_mode    = mode;
     uturn_stats_init(&out->seen);
     uturn_report_init(&out->rep);
     uturn_error_t err;
