@@ -23,7 +23,9 @@
 #include <unistd.h>
 #include <uturn.h>
 
-#define DIM   16
+#define DIM 16
+#include "durable_model.h"
+
 #define N     300
 #define EVERY 7
 
@@ -40,44 +42,10 @@ struct sim {
     struct shared *out;
 };
 
-static void step(const double *in, double *out, uint64_t i)
-{
-    const double h = 0.02 * (1.0 + (double)(i % 3));
-    for (int j = 0; j < DIM; j++)
-        out[j] = in[j] + h * sin(in[(j + 1) % DIM]) * in[j];
-}
-
-static void step_bar(const double *in, const double *obar, double *ibar,
-                     uint64_t i)
-{
-    const double h = 0.02 * (1.0 + (double)(i % 3));
-    for (int j = 0; j < DIM; j++)
-        ibar[j] = obar[j] * (1.0 + h * sin(in[(j + 1) % DIM]));
-    for (int j = 0; j < DIM; j++) {
-        const int k = (j + 1) % DIM;
-        ibar[k] += obar[j] * h * cos(in[k]) * in[j];
-    }
-}
-
-static void start(double *x)
-{
-    for (int j = 0; j < DIM; j++)
-        x[j] = 0.4 + 0.013 * j;
-}
-
 static void reference(double grad[DIM])
 {
-    static double xs[N + 1][DIM];
-    start(xs[0]);
-    for (uint64_t i = 0; i < N; i++)
-        step(xs[i], xs[i + 1], i);
-    double bar[DIM], prev[DIM];
-    memcpy(bar, xs[N], sizeof bar);
-    for (uint64_t i = N; i-- > 0;) {
-        step_bar(xs[i], bar, prev, i);
-        memcpy(bar, prev, sizeof bar);
-    }
-    memcpy(grad, bar, sizeof bar);
+    if (!model_reference(N, grad))
+        abort();
 }
 
 static void tick(struct sim *s)

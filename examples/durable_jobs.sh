@@ -18,9 +18,12 @@ dir=$(mktemp -d)/adjoint
 for job in $(seq 1 50); do
   if (( job % 3 == 0 )); then signal=KILL; else signal=USR1; fi
   echo "job $job (ends with SIG$signal after ${limit}s)"
-  # --preserve-status: the program's own exit (3: stopped), 137 killed
-  (timeout --preserve-status -s "$signal" "$limit" "$prog" "$dir" \
-     --every 0.05 "$@") 2>&1
+  # --preserve-status: the program's own exit (3: stopped), 137 killed;
+  # --foreground: timeout signals the program alone and waits for it to
+  # end (else it signals its whole group, itself included, and a killed
+  # program may still hold the directory when the next job starts)
+  timeout --foreground --preserve-status -s "$signal" "$limit" "$prog" \
+    "$dir" --every 0.05 "$@" 2>&1
   rc=$?
   case $rc in
     0) echo "the adjoint finished in job $job"; rmdir "$(dirname "$dir")"

@@ -19,14 +19,6 @@
 
 #define N 120
 
-static void stopped(struct rig *r, int stop_at)
-{
-    struct sim s = {.stop_at = stop_at};
-    struct outcome o;
-    durable_run(r, &s, UTURN_DURABLE_NEW, &o);
-    cr_assert_eq(o.status, UTURN_E_STOPPED, "%s", o.message);
-}
-
 /* In the manifest, replace the first `from` (the start of a line) by
  * `to`, the whole line when `line`, and make its checksum line right
  * again: an edit the checksum cannot see. */
@@ -53,17 +45,6 @@ static void edit(const struct rig *r, const char *from, const char *to,
     fclose(f);
 }
 
-static void refused(struct rig *r, uturn_status_t status, const char *why)
-{
-    struct sim s = {.no_x0 = true};
-    struct outcome o;
-    durable_run(r, &s, UTURN_DURABLE_RESUME, &o);
-    cr_assert_eq(o.status, status, "%s", o.message);
-    cr_assert(strstr(o.message, why) != NULL, "'%s' not in: %s", why,
-              o.message);
-    cr_assert_eq(s.calls, 0, "a callback ran before the refusal");
-}
-
 Test(durable_attacks, an_edited_manifest_with_a_right_checksum_is_refused)
 {
     static const struct {
@@ -82,9 +63,10 @@ Test(durable_attacks, an_edited_manifest_with_a_right_checksum_is_refused)
     for (size_t k = 0; k < sizeof edits / sizeof edits[0]; k++) {
         struct rig r;
         rig_open(&r, MEMORY, N);
-        stopped(&r, 50);
+        durable_stopped(&r, 50);
         edit(&r, edits[k].from, edits[k].to, edits[k].line);
-        refused(&r, edits[k].status, edits[k].why);
+        durable_refused(&r, UTURN_DURABLE_RESUME, edits[k].status,
+                        edits[k].why);
         rig_close(&r);
     }
 }
@@ -119,7 +101,7 @@ Test(durable_attacks, a_link_under_a_durable_name_is_never_followed)
 {
     struct rig r;
     rig_open(&r, MEMORY, N);
-    stopped(&r, 50);
+    durable_stopped(&r, 50);
     char victim[PATH_MAX], link[PATH_MAX];
     scratch_join(victim, r.parent, "victim");
     FILE *f = fopen(victim, "w");
@@ -153,7 +135,8 @@ Test(durable_attacks, a_fifo_never_hangs_a_call, .timeout = 30)
     uturn_durable_info_t info;
     uturn_durable_info_init(&info);
     cr_assert_eq(uturn_durable_inspect(r.dir, &info, NULL), UTURN_E_IO);
-    refused(&r, UTURN_E_IO, "manifest cannot be read");
+    durable_refused(&r, UTURN_DURABLE_RESUME, UTURN_E_IO,
+                    "manifest cannot be read");
     rig_close(&r);
 }
 

@@ -15,31 +15,6 @@
 
 #define N 120
 
-/* A run stopped at its durable point after `stop_at` forward steps. */
-static void stopped(struct rig *r, int stop_at)
-{
-    struct sim s = {.stop_at = stop_at};
-    struct outcome o;
-    durable_run(r, &s, UTURN_DURABLE_NEW, &o);
-    cr_assert_eq(o.status, UTURN_E_STOPPED, "%s", o.message);
-    cr_assert(strstr(o.message, "resume to finish") != NULL, "%s", o.message);
-    cr_assert_eq(s.request, 0, "the request is served");
-}
-
-/* A resume that is refused before any callback, with `why` in its
- * message. */
-static void refused(struct rig *r, int mode, uturn_status_t status,
-                    const char *why)
-{
-    struct sim s = {0};
-    struct outcome o;
-    durable_run(r, &s, mode, &o);
-    cr_assert_eq(o.status, status, "%s", o.message);
-    cr_assert(strstr(o.message, why) != NULL, "'%s' not in: %s", why,
-              o.message);
-    cr_assert_eq(s.calls, 0, "a callback ran before the refusal");
-}
-
 /* The resumed run's gradient is the reference. */
 static void resumes(struct rig *r)
 {
@@ -57,7 +32,7 @@ Test(durable_refusals, a_stop_on_request_resumes_in_the_same_process)
 {
     struct rig r;
     rig_open(&r, MEMORY, N);
-    stopped(&r, 60);
+    durable_stopped(&r, 60);
     uturn_durable_info_t info;
     uturn_durable_info_init(&info);
     cr_assert_eq(uturn_durable_inspect(r.dir, &info, NULL), UTURN_OK);
@@ -121,11 +96,11 @@ Test(durable_refusals, another_plan_or_model_is_refused)
 {
     struct rig r;
     rig_open(&r, MEMORY, N);
-    stopped(&r, 50);
+    durable_stopped(&r, 50);
     uturn_plan_t *mine = r.plan;
     r.plan             = make_plan(MEMORY, N, 7); /* another slot count */
-    refused(&r, UTURN_DURABLE_RESUME, UTURN_E_INVALID_ARG,
-            "another plan (fingerprint)");
+    durable_refused(&r, UTURN_DURABLE_RESUME, UTURN_E_INVALID_ARG,
+                    "another plan (fingerprint)");
     uturn_plan_free(r.plan);
     r.plan          = mine;
     struct sim s    = {0};
@@ -174,12 +149,13 @@ Test(durable_refusals, a_damaged_manifest_is_refused)
     for (long at = 0; at < 3; at++) { /* first, middle, last byte */
         struct rig r;
         rig_open(&r, MEMORY, N);
-        stopped(&r, 50);
+        durable_stopped(&r, 50);
         char path[PATH_MAX];
         struct stat st;
         cr_assert_eq(stat(scratch_join(path, r.dir, "manifest"), &st), 0);
         flip(r.dir, "manifest", at == 0 ? 0 : at == 1 ? st.st_size / 2 : -2);
-        refused(&r, UTURN_DURABLE_AUTO, UTURN_E_IO, "manifest is damaged");
+        durable_refused(&r, UTURN_DURABLE_AUTO, UTURN_E_IO,
+                        "manifest is damaged");
         rig_close(&r);
     }
 }
@@ -190,9 +166,9 @@ Test(durable_refusals, a_damaged_checkpoint_is_refused)
     for (int k = 0; k < 3; k++) {
         struct rig r;
         rig_open(&r, MEMORY, N);
-        stopped(&r, 50);
+        durable_stopped(&r, 50);
         flip(r.dir, files[k], -1);
-        refused(&r, UTURN_DURABLE_RESUME, UTURN_E_IO, "(damaged)");
+        durable_refused(&r, UTURN_DURABLE_RESUME, UTURN_E_IO, "(damaged)");
         rig_close(&r);
     }
 }
@@ -201,7 +177,7 @@ Test(durable_refusals, a_second_run_on_the_directory_is_refused)
 {
     struct rig r;
     rig_open(&r, MEMORY, N);
-    stopped(&r, 50);
+    durable_stopped(&r, 50);
     int fd[2];
     cr_assert_eq(pipe(fd), 0);
     const pid_t pid = fork();
@@ -221,7 +197,8 @@ Test(durable_refusals, a_second_run_on_the_directory_is_refused)
         usleep(5000);
     }
     cr_assert(info.in_use);
-    refused(&r, UTURN_DURABLE_AUTO, UTURN_E_IO, "in use by another run");
+    durable_refused(&r, UTURN_DURABLE_AUTO, UTURN_E_IO,
+                    "in use by another run");
     cr_assert_eq(uturn_durable_remove(r.dir, NULL), UTURN_E_IO);
     cr_assert_eq(write(fd[1], "g", 1), 1);
     int wst = 0;
@@ -234,11 +211,11 @@ Test(durable_refusals, modes_say_what_the_directory_must_hold)
 {
     struct rig r;
     rig_open(&r, MEMORY, N);
-    refused(&r, UTURN_DURABLE_RESUME, UTURN_E_INVALID_ARG,
-            "holds no durable point");
-    stopped(&r, 40);
-    refused(&r, UTURN_DURABLE_NEW, UTURN_E_INVALID_ARG,
-            "holds a point of an earlier run");
+    durable_refused(&r, UTURN_DURABLE_RESUME, UTURN_E_INVALID_ARG,
+                    "holds no durable point");
+    durable_stopped(&r, 40);
+    durable_refused(&r, UTURN_DURABLE_NEW, UTURN_E_INVALID_ARG,
+                    "holds a point of an earlier run");
     cr_assert_eq(uturn_durable_remove(r.dir, NULL), UTURN_OK);
     cr_assert_eq(access(r.dir, F_OK), -1);
     rig_close(&r);
@@ -248,7 +225,7 @@ Test(durable_refusals, leftovers_of_a_kill_mid_point_do_not_matter)
 {
     struct rig r;
     rig_open(&r, MEMORY, N);
-    stopped(&r, 50);
+    durable_stopped(&r, 50);
     /* what a kill between the files and the rename leaves */
     char path[PATH_MAX];
     const char *names[] = {"manifest.tmp", "adjoint-9.tmp", "state-3-ff.tmp",

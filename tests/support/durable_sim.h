@@ -20,6 +20,8 @@
 #define DIM   24
 #define EVERY 7 /* a durable point asked for every EVERY forward steps */
 
+#include "durable_model.h"
+
 struct sim {
     double x[DIM];
     double xbar[DIM + 1];    /* the adjoint and J: the adjoint state */
@@ -34,64 +36,32 @@ struct sim {
     int block_fd;
 };
 
-/* The step's size: what an adaptive controller would choose. */
-static inline double step_size(uint64_t i)
-{
-    return 0.02 * (1.0 + (double)(i % 3));
-}
-
-static inline void step_with(const double *in, double *out, double h)
-{
-    for (int j = 0; j < DIM; j++)
-        out[j] = in[j] + h * sin(in[(j + 1) % DIM]) * in[j];
-}
-
-static inline void step(const double *in, double *out, uint64_t i)
-{
-    step_with(in, out, step_size(i));
-}
-
-static inline void step_bar(const double *in, const double *obar, double *ibar,
-                            uint64_t i)
-{
-    const double h = 0.02 * (1.0 + (double)(i % 3));
-    for (int j = 0; j < DIM; j++)
-        ibar[j] = obar[j] * (1.0 + h * sin(in[(j + 1) % DIM]));
-    for (int j = 0; j < DIM; j++) {
-        const int k = (j + 1) % DIM;
-        ibar[k] += obar[j] * h * cos(in[k]) * in[j];
-    }
-}
-
-static inline void start(double *x)
-{
-    for (int j = 0; j < DIM; j++)
-        x[j] = 0.4 + 0.013 * j;
-}
-
 /* The truth: every state kept, reversed by hand, independent of uturn. */
 static inline void reference(uint64_t n, double grad[DIM])
 {
-    double(*xs)[DIM] = calloc(n + 1, sizeof *xs);
-    cr_assert_not_null(xs);
-    start(xs[0]);
-    for (uint64_t i = 0; i < n; i++)
-        step(xs[i], xs[i + 1], i);
-    double bar[DIM], prev[DIM];
-    for (int j = 0; j < DIM; j++)
-        bar[j] = xs[n][j];
-    for (uint64_t i = n; i-- > 0;) {
-        step_bar(xs[i], bar, prev, i);
-        memcpy(bar, prev, sizeof bar);
-    }
-    memcpy(grad, bar, sizeof bar);
-    free(xs);
+    cr_assert(model_reference(n, grad), "out of memory");
 }
 
 static inline void callback(struct sim *s)
 {
     if (++s->calls == s->kill_at)
         raise(SIGKILL);
+}
+
+/* One step of size h on the live state; a point asked for every EVERY
+ * steps, and a stop at stop_at. */
+static inline int stepped(struct sim *s, double h)
+{
+    callback(s);
+    double y[DIM];
+    step_with(s->x, y, h);
+    memcpy(s->x, y, sizeof y);
+    s->forward += 1;
+    if (s->forward % EVERY == 0)
+        s->request = UTURN_DURABLE_POINT;
+    if (s->stop_at != 0 && s->forward == (uint64_t)s->stop_at)
+        s->request = UTURN_DURABLE_STOP;
+    return 0;
 }
 
 static inline int sim_forward(void *user, uint64_t i)
@@ -102,16 +72,7 @@ static inline int sim_forward(void *user, uint64_t i)
         cr_assert_eq(read(s->block_fd, &byte, 1), 1);
         s->block = false;
     }
-    callback(s);
-    double y[DIM];
-    step(s->x, y, i);
-    memcpy(s->x, y, sizeof y);
-    s->forward += 1;
-    if (s->forward % EVERY == 0)
-        s->request = UTURN_DURABLE_POINT;
-    if (s->stop_at != 0 && s->forward == (uint64_t)s->stop_at)
-        s->request = UTURN_DURABLE_STOP;
-    return 0;
+    return stepped(s, step_size(i));
 }
 
 /* The same step as an adaptive one: its size chosen in the first sweep
@@ -120,20 +81,12 @@ static inline int sim_forward(void *user, uint64_t i)
 static inline int sim_forward_record(void *user, uint64_t i, void *record,
                                      bool again)
 {
-    struct sim *s = user;
-    double h      = step_size(i);
+    double h = step_size(i);
     if (again)
         memcpy(&h, record, sizeof h);
     else
         memcpy(record, &h, sizeof h);
-    callback(s);
-    double y[DIM];
-    step_with(s->x, y, h);
-    memcpy(s->x, y, sizeof y);
-    s->forward += 1;
-    if (s->forward % EVERY == 0)
-        s->request = UTURN_DURABLE_POINT;
-    return 0;
+    return stepped(user, h);
 }
 
 static inline int sim_save(void *user, uint64_t step, void *dst, uint64_t bytes)
@@ -383,6 +336,31 @@ static inline void durable_run(struct rig *r, struct sim *s, int mode,
     out->forward_calls = s->forward;
     out->calls         = s->calls;
     snprintf(out->message, sizeof out->message, "%s", err.message);
+}
+
+/* A run stopped at its durable point after `stop_at` forward steps. */
+static inline void durable_stopped(struct rig *r, int stop_at)
+{
+    struct sim s = {.stop_at = stop_at};
+    struct outcome o;
+    durable_run(r, &s, UTURN_DURABLE_NEW, &o);
+    cr_assert_eq(o.status, UTURN_E_STOPPED, "%s", o.message);
+    cr_assert(strstr(o.message, "resume to finish") != NULL, "%s", o.message);
+    cr_assert_eq(s.request, 0, "the request is served");
+}
+
+/* A run in `mode` refused before any callback, with `why` in its
+ * message; its live state does not start at x_0 (no resume may use it). */
+static inline void durable_refused(struct rig *r, int mode,
+                                   uturn_status_t status, const char *why)
+{
+    struct sim s = {.no_x0 = true};
+    struct outcome o;
+    durable_run(r, &s, mode, &o);
+    cr_assert_eq(o.status, status, "%s", o.message);
+    cr_assert(strstr(o.message, why) != NULL, "'%s' not in: %s", why,
+              o.message);
+    cr_assert_eq(s.calls, 0, "a callback ran before the refusal");
 }
 
 #endif
