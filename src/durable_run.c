@@ -41,10 +41,10 @@ static uturn_status_t check_run(const struct uturn__run *run)
         return uturn__fail(run->error, UTURN_E_INVALID_ARG,
                            "durable_tag has %zu bytes; at most %d",
                            strlen(o->durable_tag), UTURN__DURABLE_TAG - 1);
-    const char *no = o->sweeps_on_request ? "sweeps on request" : NULL;
-    if (no != NULL)
+    if (o->sweeps_on_request)
         return uturn__fail(run->error, UTURN_E_UNSUPPORTED,
-                           "durable runs do not support %s yet", no);
+                           "durable runs do not support sweeps on request "
+                           "yet");
     return UTURN_OK;
 }
 
