@@ -1615,9 +1615,18 @@ UTURN_EXPORT uturn_status_t uturn_executor_plan(
  *   UTURN_E_INVALID_ARG  a NULL pointer, a model without its callbacks or
  *                        state, a plan with more steps than the model;
  *                        the executor holds a trajectory for further
- *                        sweeps (uturn_executor_sweep());
+ *                        sweeps (uturn_executor_sweep()); a durable
+ *                        directory whose point is another plan's or
+ *                        model's, or not where the plan's actions lead,
+ *                        or the durable mode's wrong for it;
  *   UTURN_E_UNSUPPORTED  sweeps_on_request with a parsed plan of several
- *                        sweeps;
+ *                        sweeps, or in a durable run;
+ *   UTURN_E_IO           a durable directory that cannot be made, read or
+ *                        written, is damaged, or another run holds it
+ *                        (before any callback, but for a write at a
+ *                        point); a level's I/O;
+ *   UTURN_E_STOPPED      a durable run stopped at a point, as its
+ *                        durable_request asked: resume it to finish;
  *   UTURN_E_INFEASIBLE   the plan does not fit the budget here; or an
  *                        online plan's first sweep stopped before is_last
  *                        said the end (online with levels past its reach:
