@@ -254,9 +254,12 @@ static bool durable_refusal(MPI_Comm comm, bool online, uturn_status_t want,
 
 bool case_durable_refused(MPI_Comm comm)
 {
-    return durable_refusal(comm, false, UTURN_E_IO,
-                           "durable directory /nonexistent/uturn-durable "
-                           "cannot be made") &
-           durable_refusal(comm, true, UTURN_E_UNSUPPORTED,
-                           "durable online runs across MPI ranks");
+    /* both, whatever the first found: each is collective */
+    const bool made = durable_refusal(comm, false, UTURN_E_IO,
+                                      "durable directory "
+                                      "/nonexistent/uturn-durable cannot be "
+                                      "made");
+    const bool online = durable_refusal(comm, true, UTURN_E_UNSUPPORTED,
+                                        "durable online runs across MPI ranks");
+    return made && online;
 }
