@@ -129,8 +129,8 @@ static bool named(const struct uturn__manifest *m,
     switch (f->kind) {
     case STATE: {
         const struct uturn__dslot key = {0, f->a, 0, f->b};
-        return bsearch(&key, sorted, (size_t)m->nslots, sizeof key, by_state) !=
-               NULL;
+        return m->nslots != 0 && bsearch(&key, sorted, (size_t)m->nslots,
+                                         sizeof key, by_state) != NULL;
     }
     case LIVE:
         return m->live != UTURN_NONE && f->a == m->point;

@@ -140,6 +140,9 @@ Test(durable_attacks, a_fifo_never_hangs_a_call, .timeout = 30)
     rig_close(&r);
 }
 
+/* Not in a sanitizer build: AddressSanitizer ends the process at any
+ * allocation it cannot make, where the library would have failed it. */
+#ifndef UTURN_TEST_SANITIZED
 Test(durable_attacks, an_adjoint_too_large_to_hold_is_refused_first)
 {
     struct rig r;
@@ -158,3 +161,4 @@ Test(durable_attacks, an_adjoint_too_large_to_hold_is_refused_first)
     cr_assert_eq(s.calls + s.forward, 0);
     rig_close(&r);
 }
+#endif
