@@ -1189,8 +1189,9 @@ typedef struct uturn_run_options {
      * previous point's files stay until durable_commit(P) returns 0 (every
      * process has written point P, and the layer has recorded that); a
      * resume then reads manifest-P for P = durable_resume_point (0: the
-     * manifest of a single process). Non-zero from either stops the run
-     * like any callback. */
+     * manifest of a single process), and a complete run leaves its files
+     * for the layer to remove once its commit record is gone. Non-zero
+     * from either stops the run like any callback. */
     int (*durable_agree)(void *user, int *due);
     int (*durable_commit)(void *user, uint64_t point);
     void *durable_user;

@@ -96,8 +96,11 @@ static bool vote(struct uturn__mpi_durable *d, uint64_t *due, bool failed)
     uturn__mpi_max_u64(&d->gate->comm, v, 3);
     d->votes += 1;
     *due = v[0];
-    if (v[2] != 0)
-        d->failure_seen = true;
+    if (v[2] != 0) { /* another rank's failure: its message is the run's */
+        d->failure_seen    = true;
+        d->gate->blameless = !failed;
+        d->gate->state     = UTURN__GATE_SHUT;
+    }
     return v[2] == 0;
 }
 
@@ -206,6 +209,25 @@ static uturn_status_t clear_part(struct uturn__mpi_durable *d,
                            mine.message);
 }
 
+/* Every rank's durable_mode the same, and a mode at all (one vote). */
+static uturn_status_t same_mode(struct uturn__mpi_durable *d, int mode,
+                                uturn_error_t *error)
+{
+    const uint64_t m = (uint64_t)(int64_t)mode;
+    uint64_t v[3]    = {m, ~m, 0};
+    uturn__mpi_max_u64(&d->gate->comm, v, 3);
+    if (v[0] != ~v[1])
+        return uturn__mpi_fail(error, UTURN_E_INVALID_ARG,
+                               "durable_mode differs between the ranks: give "
+                               "every rank the same");
+    if (mode < UTURN_DURABLE_NEW || mode > UTURN_DURABLE_AUTO)
+        return uturn__mpi_fail(error, UTURN_E_INVALID_ARG,
+                               "durable_mode %d is none of UTURN_DURABLE_NEW, "
+                               "_RESUME and _AUTO",
+                               mode);
+    return UTURN_OK;
+}
+
 uturn_status_t uturn__mpi_durable_begin(struct uturn__mpi_durable *d,
                                         struct uturn__mpi_gate *g,
                                         uturn_run_options_t *run,
@@ -224,7 +246,9 @@ uturn_status_t uturn__mpi_durable_begin(struct uturn__mpi_durable *d,
     snprintf(d->dir, sizeof d->dir, "%s/rank-%d", d->root, g->comm.rank);
     uint64_t found[4] = {0, 0, 0, 0};
     read_root(d, found);
-    uturn_status_t st = choose(d, found, run->durable_mode, error);
+    uturn_status_t st = same_mode(d, run->durable_mode, error);
+    if (st == UTURN_OK)
+        st = choose(d, found, run->durable_mode, error);
     if (st == UTURN_OK && d->resume == 0)
         st = clear_part(d, error);
     if (st != UTURN_OK)
@@ -247,13 +271,32 @@ void uturn__mpi_durable_end(struct uturn__mpi_durable *d, bool failed)
     vote(d, &none, failed);
 }
 
-void uturn__mpi_durable_done(const struct uturn__mpi_durable *d,
-                             uturn_status_t agreed)
+/* Rank 0 removes the commit record (synced); the parts go after it, so
+ * that a kill in between leaves either a resumable point or none. */
+static void remove_commit(const struct uturn__mpi_durable *d)
 {
-    if (!d->active || agreed != UTURN_OK || d->gate->comm.rank != 0)
-        return;
     char path[4200];
     snprintf(path, sizeof path, "%s/commit", d->root);
     unlink(path);
-    rmdir(d->root); /* when empty: every rank's part is gone */
+    const int dir = open(d->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dir >= 0) {
+        fsync(dir);
+        close(dir);
+    }
+}
+
+void uturn__mpi_durable_done(struct uturn__mpi_durable *d,
+                             uturn_status_t agreed)
+{
+    if (!d->active || agreed != UTURN_OK)
+        return;
+    struct uturn__mpi_comm *c = &d->gate->comm;
+    if (c->rank == 0)
+        remove_commit(d);
+    uint64_t v[3] = {0, 0, 0};
+    uturn__mpi_max_u64(c, v, 3); /* the record is gone everywhere */
+    uturn_durable_remove(d->dir, NULL);
+    uturn__mpi_max_u64(c, v, 3); /* and every part */
+    if (c->rank == 0)
+        rmdir(d->root); /* when empty */
 }

@@ -297,8 +297,9 @@ uturn_status_t uturn__mpi_durable_begin(struct uturn__mpi_durable *d,
 /* After this rank's run: its last durable vote (carrying its failure),
  * unless it saw a failure in one. */
 void uturn__mpi_durable_end(struct uturn__mpi_durable *d, bool failed);
-/* After the agreed end: a complete run's commit record and root go. */
-void uturn__mpi_durable_done(const struct uturn__mpi_durable *d,
+/* After the agreed end of a complete run: the commit record goes, then
+ * every rank's part, then the root when empty. Collective. */
+void uturn__mpi_durable_done(struct uturn__mpi_durable *d,
                              uturn_status_t agreed);
 
 /* The model the executor runs: @p g's, every callback through the gate. */

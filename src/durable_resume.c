@@ -36,7 +36,9 @@ static uturn_status_t skip(struct uturn__run *run, size_t *from, size_t *count)
                            d->path, (unsigned long long)m->action,
                            (unsigned long long)m->into);
     a->step += m->into;
-    *from = (size_t)(m->action - done);
+    d->shifted_action = m->action;
+    d->shifted_by     = m->into;
+    *from             = (size_t)(m->action - done);
     if (run->online)
         uturn__run_online_known(run);
     return UTURN_OK;

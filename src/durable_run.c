@@ -178,6 +178,7 @@ uturn_status_t uturn__durable_open(struct uturn__run *run)
     d->dirfd = d->lockfd = -1;
     d->path              = path;
     d->records.name      = "records";
+    d->shifted_action    = UTURN_NONE;
     d->share_file.name   = "shares";
     d->scratch           = scratch;
     d->scratch_cap       = run->model.adjoint_bytes;
@@ -195,7 +196,10 @@ void uturn__durable_close(struct uturn__run *run, uturn_status_t status)
     struct uturn__drun *d = run->durable;
     if (d == NULL)
         return;
-    if (status == UTURN_OK && d->dirfd >= 0 &&
+    /* a run across processes: its layer removes the parts, once the
+     * commit record is gone (a kill in between must leave a point) */
+    const bool layer = run->options.durable_commit != NULL;
+    if (status == UTURN_OK && !layer && d->dirfd >= 0 &&
         uturn__dfile_sweep(d->dirfd, NULL) == 0 && d->real[0] != '\0')
         rmdir(d->real); /* only when empty; where it was, whatever the
                            process's working directory is now */

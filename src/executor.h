@@ -290,6 +290,9 @@ struct uturn__drun {
      * online plan's shares (each state's, x_0 first; read back at resume
      * for the replay) */
     struct uturn__dgrow records, share_file;
+    /* a resumed run's first advance starts `shifted_by` steps into the
+     * plan's action `shifted_action` (UTURN_NONE: none) */
+    uint64_t shifted_action, shifted_by;
     uint64_t *shares;
     uint64_t nshares, shares_cap;
 };

@@ -124,7 +124,14 @@ static uturn_status_t advance(struct uturn__run *run, const uturn_action_t *a)
         }
         if (run->durable != NULL && i + 1 < a->step_end) {
             run->live               = i + 1;
-            const uturn_status_t st = uturn__durable_check(run, i + 1 - a->step);
+            /* into the action as the plan has it: a resumed advance
+             * starts where the point was, `shifted` steps in */
+            const uint64_t shifted =
+                run->index == run->durable->shifted_action
+                    ? run->durable->shifted_by
+                    : 0;
+            const uturn_status_t st =
+                uturn__durable_check(run, i + 1 - a->step + shifted);
             if (st != UTURN_OK)
                 return st;
         }
