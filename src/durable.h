@@ -65,6 +65,10 @@ void uturn__manifest_clear(struct uturn__manifest *m);
 /* Write bytes to dir/name through dir/name.tmp: write, fsync, rename. */
 int uturn__dfile_write(int dirfd, const char *name, const void *bytes,
                        uint64_t len);
+/* Write len bytes at offset `at` of fd, whole (EINTR and short writes
+ * retried). */
+int uturn__dfile_write_at(int fd, const void *bytes, uint64_t len,
+                          uint64_t at);
 /* Read dir/name whole into a malloc'd buffer (*len bytes). */
 int uturn__dfile_read(int dirfd, const char *name, unsigned char **bytes,
                       uint64_t *len);

@@ -24,16 +24,18 @@ uint64_t uturn__dfile_hash(const void *bytes, uint64_t len)
     return XXH3_64bits(bytes, (size_t)len);
 }
 
-static int write_all(int fd, const unsigned char *p, uint64_t len)
+int uturn__dfile_write_at(int fd, const void *bytes, uint64_t len, uint64_t at)
 {
+    const unsigned char *p = bytes;
     while (len > 0) {
         const size_t chunk = len > (1u << 30) ? (1u << 30) : (size_t)len;
-        const ssize_t w    = write(fd, p, chunk);
+        const ssize_t w    = pwrite(fd, p, chunk, (off_t)at);
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0)
             return w < 0 ? errno : EIO;
         p += w;
+        at += (uint64_t)w;
         len -= (uint64_t)w;
     }
     return 0;
@@ -50,7 +52,7 @@ int uturn__dfile_write(int dirfd, const char *name, const void *bytes,
         dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0)
         return errno;
-    int rc = write_all(fd, bytes, len);
+    int rc = uturn__dfile_write_at(fd, bytes, len, 0);
     if (rc == 0 && fsync(fd) != 0)
         rc = errno;
     if (close(fd) != 0 && rc == 0)

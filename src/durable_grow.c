@@ -27,22 +27,6 @@ static int start_hash(struct uturn__dgrow *g)
     return g->hash == NULL || XXH3_64bits_reset(state_of(g)) ? ENOMEM : 0;
 }
 
-static int write_at(int fd, const unsigned char *p, uint64_t len, uint64_t at)
-{
-    while (len > 0) {
-        const ssize_t w =
-            pwrite(fd, p, len > (1u << 30) ? (1u << 30) : len, (off_t)at);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return w < 0 ? errno : EIO;
-        p += w;
-        at += (uint64_t)w;
-        len -= (uint64_t)w;
-    }
-    return 0;
-}
-
 int uturn__dgrow_append(int dirfd, struct uturn__dgrow *g,
                         const unsigned char *base, uint64_t unit, uint64_t upto,
                         uint64_t *written)
@@ -59,7 +43,7 @@ int uturn__dgrow_append(int dirfd, struct uturn__dgrow *g,
         return errno;
     const unsigned char *from = base + g->done * unit;
     const uint64_t len        = (upto - g->done) * unit;
-    int rc                    = write_at(fd, from, len, g->done * unit);
+    int rc = uturn__dfile_write_at(fd, from, len, g->done * unit);
     if (rc == 0 && fsync(fd) != 0)
         rc = errno;
     close(fd);
