@@ -24,6 +24,12 @@
  *  bytes          states of different sizes: the online plan (sizes given
  *                 as they come) against dp planned offline with every size
  *                 known, on random chains.
+ *  wide           byte budgets of 10^3, 10^4 and 10^5 states at x_1's
+ *                 size, past the 256 the online family plans: sizes alike,
+ *                 or growing to twice over the run (the plan gives up
+ *                 slots as they grow): ns per first-sweep step (median of
+ *                 3), forward steps, and their ratio to t(n+1, s) for the
+ *                 s at x_1 and for the slots left at the end.
  *
  * White-box (schedules/planner.h) for the copies of the generator state.
  */
@@ -414,6 +420,92 @@ static void bytes(void)
     }
 }
 
+/* Sizes for the wide budgets: alike (64 bytes), or growing from 64 to
+ * 128 bytes over the run. */
+static uint64_t wide_size(bool grow, uint64_t i, uint64_t n)
+{
+    return grow ? 64 + 64 * i / n : 64;
+}
+
+struct wide {
+    double ns;
+    uint64_t forward;
+};
+
+/* A byte budget of s states at x_1's size, n steps: the first sweep timed
+ * (ns per step: the decisions, the frees as the states grow, and the
+ * reads), then the reversal read for the counts. */
+static struct wide wide_run(uint64_t s, uint64_t n, bool grow)
+{
+    struct wide w = {0, 0};
+    uturn_problem_t p;
+    uturn_problem_init(&p);
+    p.planner          = UTURN_PLANNER_ONLINE;
+    p.budget_bytes     = s * 64 + 63;
+    uturn_plan_t *plan = NULL;
+    uturn_cursor_t *c  = NULL;
+    if (uturn_plan_create(&p, NULL, &plan, NULL) != UTURN_OK ||
+        uturn_cursor_create(plan, NULL, &c) != UTURN_OK)
+        return w;
+    uturn_cursor_set_size(c, 0, 64);
+    uturn_action_t a[64];
+    size_t count    = 0;
+    bool ended      = false;
+    const double t0 = now();
+    while (!ended && uturn_cursor_read(c, a, 64, &count) == UTURN_OK &&
+           count > 0) {
+        const uturn_action_t *l = &a[count - 1];
+        if (l->op != UTURN_OP_ADVANCE)
+            continue;
+        if (l->step_end == n)
+            ended = uturn_cursor_end(c) == UTURN_OK;
+        else
+            uturn_cursor_set_size(c, l->step_end,
+                                  wide_size(grow, l->step_end, n));
+    }
+    w.ns = 1e9 * (now() - t0) / (double)n;
+    while (uturn_cursor_read(c, a, 64, &count) == UTURN_OK && count > 0)
+        ;
+    uturn_stats_t st;
+    uturn_stats_init(&st);
+    uturn_cursor_stats(c, &st);
+    w.forward = ended ? st.forward_steps : 0;
+    uturn_cursor_free(c);
+    uturn_plan_free(plan);
+    return w;
+}
+
+static double wide_ns(uint64_t s, uint64_t n)
+{
+    return wide_run(s, n, (s & 1) != 0).ns; /* odd s: growing sizes */
+}
+
+static void wide(void)
+{
+    printf("| states at x_1's size (s) | n | sizes | ns per first-sweep "
+           "step, median of 3 | forward steps | slots at the end (e) | "
+           "forward / t(n+1, s) | forward / t(n+1, e) |\n"
+           "|---|---|---|---|---|---|---|---|\n");
+    static const uint64_t ss[] = {1000, 10000, 100000};
+    for (size_t i = 0; i < sizeof ss / sizeof ss[0]; i++)
+        for (int grow = 0; grow < 2; grow++) {
+            const uint64_t s = ss[i], n = s >= 10000 ? 10000000 : 1000000;
+            const double ns = median3(wide_ns, s + (uint64_t)grow, n);
+            const struct wide w = wide_run(s + (uint64_t)grow, n, grow);
+            const uint64_t sg   = s + (uint64_t)grow;
+            const uint64_t e    = 1 + (sg * 64 + 63 - 64) /
+                                      wide_size(grow, n - 1, n);
+            printf("| %llu | %llu | %s | %.1f | %llu | %llu | %.4f | %.4f "
+                   "|\n",
+                   (unsigned long long)sg, (unsigned long long)n,
+                   grow ? "64 to 128 bytes" : "64 bytes", ns,
+                   (unsigned long long)w.forward, (unsigned long long)e,
+                   (double)w.forward / (double)optimum(n + 1, sg),
+                   (double)w.forward / (double)optimum(n + 1, e));
+            fflush(stdout);
+        }
+}
+
 int main(int argc, char **argv)
 {
     const char *what = argc > 1 ? argv[1] : "ratios";
@@ -425,8 +517,10 @@ int main(int argc, char **argv)
         bytes();
     else if (strcmp(what, "reverse") == 0)
         reverse();
+    else if (strcmp(what, "wide") == 0)
+        wide();
     else
         fprintf(stderr, "usage: bench_online ratios [S...] | decide | "
-                        "reverse | bytes\n");
+                        "reverse | bytes | wide\n");
     return 0;
 }

@@ -440,16 +440,19 @@ UTURN_EXPORT void uturn_level_stats_init_size(uturn_level_stats_t *stats,
  * state while they fit (n <= slots: forward steps = n), is exactly
  * optimal up to (s+1)(s+2)/2 steps, decides each first-sweep step in
  * constant time (amortised), and reverses each range of states it kept
- * by revolve. A byte budget whose sizes come as the run goes still plans
- * at most UTURN_ONLINE_MAX_SLOTS_BYTES slots' worth.
+ * by revolve. A byte budget whose sizes come as the run goes plans as
+ * many states as fit at x_1's size, up to this many (the cursor's state
+ * grows to them at x_1).
  * Since: 0.2
  */
 #define UTURN_ONLINE_MAX_SLOTS (1ull << 30)
 
 /**
- * The most slots an online plan with a byte budget and sizes given as
- * the run goes holds (its reversal is a search that grows like slots^4 in
- * bad cases); a budget that holds more states plans this many.
+ * An online plan with a byte budget and sizes given as the run goes whose
+ * budget holds at most this many states at x_1's size is planned with the
+ * exact reversal (a search that grows like slots^4 in bad cases); one
+ * that holds more, with the rules of uniform slots at that many, freeing
+ * slots as larger states come (docs/model.md section 8).
  * Since: 0.3
  */
 #define UTURN_ONLINE_MAX_SLOTS_BYTES 256

@@ -1,24 +1,17 @@
 /*
- * online: the planner for a step count found as the run goes (steps 0).
- * Its capacity is slots (or a byte budget with slot_bytes: uniform), or a
- * byte budget alone: then the size of each state is given as it is
- * reached (uturn_cursor_set_size(), or the model's state_size in the
- * executor) and the plan never holds more than the budget. The rules and
+ * online: the planner for a step count found as the run goes (steps 0),
+ * here with uniform slots (slots, or a byte budget with slot_bytes) of
+ * fewer than 4 (plan.c gives 4 and more to online_slots.c, and a byte
+ * budget alone, whose sizes come as the run goes, to online_bytes.c,
+ * which plans small ones with this family's bytes mode). The rules and
  * the reversal are in online_sweep.c, online_rules.c, online_dp.c and
  * online_walk.c (see online.h).
  */
 #include "online.h"
 
 /* The slots past which the reversal's search (its cost grows like s^4 in
- * bad cases) is refused; a byte budget's plan holds at most this many.
- * Uniform plans of 4 slots and more are online_slots.c's (any count). */
+ * bad cases) is refused. */
 #define MAX_SLOTS UTURN_ONLINE_MAX_SLOTS_BYTES
-
-/* A byte budget with no state size: the sizes come as the run goes. */
-static bool bytes_mode(const uturn_plan_t *plan)
-{
-    return plan->problem.budget_bytes != 0 && plan->problem.slot_bytes == 0;
-}
 
 static uturn_status_t check_capacity(const uturn_plan_t *plan,
                                      uturn_error_t *error)
@@ -29,8 +22,6 @@ static uturn_status_t check_capacity(const uturn_plan_t *plan,
                            "online needs a capacity: slots, a byte budget "
                            "and slot_bytes, or a byte budget alone (each "
                            "state's size then given as it is reached)");
-    if (bytes_mode(plan))
-        return UTURN_OK;
     if (p->slots == 0) {
         char given[128];
         uturn__capacity_text(p, given, sizeof given);
@@ -58,8 +49,7 @@ static uturn_status_t prepare(uturn_plan_t *plan, uturn_error_t *error)
     const uturn_problem_t *p = &plan->problem;
     /* A budget that holds more than MAX_SLOTS: the plan uses MAX_SLOTS
      * (less memory than allowed; stats.slots says so). */
-    const uint64_t s =
-        bytes_mode(plan) || p->slots > MAX_SLOTS ? MAX_SLOTS : p->slots;
+    const uint64_t s = p->slots > MAX_SLOTS ? MAX_SLOTS : p->slots;
     return uturn__online_capacity(plan, s,
                                   uturn__ol_state_bytes(s, p->max_steps),
                                   error);
@@ -73,21 +63,16 @@ static uturn_status_t state_size(const uturn_plan_t *plan, size_t *bytes)
 
 static void start(const uturn_plan_t *plan, void *state)
 {
-    const uturn_problem_t *p = &plan->problem;
-    if (bytes_mode(plan))
-        uturn__ol_start_bytes(state, plan->stats.slots, p->max_steps,
-                              p->budget_bytes);
-    else
-        uturn__ol_start(state, plan->stats.slots, p->max_steps);
+    uturn__ol_start(state, plan->stats.slots, plan->problem.max_steps);
 }
 
-/* The mode, the slots (or the budget) and max_steps fix the stream. */
+/* The slots and max_steps fix the stream (the 0: the mode of 0.3, when
+ * this planner also took byte budgets). */
 static void fingerprint(const uturn_plan_t *plan, struct uturn__hasher *h)
 {
-    const uturn_problem_t *p = &plan->problem;
-    uturn__hash_u64(h, bytes_mode(plan));
-    uturn__hash_u64(h, bytes_mode(plan) ? p->budget_bytes : p->slots);
-    uturn__hash_u64(h, p->max_steps);
+    uturn__hash_u64(h, 0);
+    uturn__hash_u64(h, plan->problem.slots);
+    uturn__hash_u64(h, plan->problem.max_steps);
 }
 
 /* The planner's own status as the library's (a missing size is the
@@ -120,7 +105,8 @@ static uint64_t forward_total(const void *state)
 
 static bool sized(const uturn_plan_t *plan)
 {
-    return bytes_mode(plan);
+    (void)plan;
+    return false;
 }
 
 const struct uturn__planner uturn__online = {

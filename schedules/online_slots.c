@@ -47,7 +47,7 @@ struct uturn__os_view uturn__os_view(void *state)
     struct uturn__os_view v;
     unsigned char *p = state;
     v.h              = state;
-    const size_t s   = (size_t)v.h->s;
+    const size_t s   = (size_t)v.h->cap;
     p += w8(sizeof(struct uturn__os_hdr));
     v.free_slots = (uint64_t *)(void *)p;
     p += 8 * (s + 1);
@@ -93,22 +93,27 @@ static uturn_status_t state_size(const uturn_plan_t *plan, size_t *bytes)
     return *bytes != 0 ? UTURN_OK : UTURN_E_NOMEM;
 }
 
-static void start(const uturn_plan_t *plan, void *state)
+void uturn__os_init(void *state, uint64_t s, uint64_t max_steps)
 {
     struct uturn__os_hdr *h = state;
-    const uint64_t s        = plan->stats.slots;
     *h                      = (struct uturn__os_hdr){.s         = s,
-                                                     .max_steps = plan->problem.max_steps,
+                                                     .max_steps = max_steps,
                                                      .lim2      = (s + 1) * (s + 2) / 2,
                                                      .add       = s <= 6 ? 1 : 0,
+                                                     .cap       = s,
+                                                     .ks        = s,
                                                      .phase     = OS_START};
     struct uturn__os_view v = uturn__os_view(state);
     for (uint64_t i = s; i-- > 0;)
         uturn__os_push(&v, i); /* slot 0 on top */
 }
 
-/* The decision about x_m, then the advance to x_{m+1}. */
-static size_t sweep_step(struct uturn__os_view *v, uturn_action_t *out)
+static void start(const uturn_plan_t *plan, void *state)
+{
+    uturn__os_init(state, plan->stats.slots, plan->problem.max_steps);
+}
+
+size_t uturn__os_sweep_step(struct uturn__os_view *v, uturn_action_t *out)
 {
     struct uturn__os_hdr *h = v->h;
     struct uturn__os_decision d;
@@ -140,7 +145,7 @@ static size_t fill(void *state, uturn_action_t *out, size_t capacity)
     }
     if (h->phase == OS_BAND || h->phase == OS_MERGE) {
         if (h->max_steps == 0 || h->m < h->max_steps)
-            return sweep_step(&v, out);
+            return uturn__os_sweep_step(&v, out);
         uturn__os_end_sweep(&v); /* max_steps: the sweep ends by itself */
     }
     return uturn__os_reverse(&v, out, capacity);

@@ -49,6 +49,8 @@ enum uturn__os_phase { OS_START, OS_BAND, OS_MERGE, OS_REVERSE, OS_DONE };
 
 struct uturn__os_hdr {
     uint64_t s, max_steps, lim2, add;
+    uint64_t cap; /* slots the arrays are laid out for (s <= cap) */
+    uint64_t ks;  /* merge: the s the merge keys were made for (>= s) */
     uint64_t m;                      /* the live step of the first sweep */
     uint64_t k;                      /* checkpoints held */
     uint64_t n;                      /* steps, once known (0 before) */
@@ -98,6 +100,11 @@ struct uturn__os_view {
 /* Bytes of the state for s slots (0 when it does not fit). */
 size_t uturn__os_state_bytes(uint64_t s);
 struct uturn__os_view uturn__os_view(void *state);
+/* The state for s slots (cap = ks = s), before x_0 is stored. */
+void uturn__os_init(void *state, uint64_t s, uint64_t max_steps);
+/* The decision about x_m, then the advance to x_{m+1} (at most 3
+ * actions). */
+size_t uturn__os_sweep_step(struct uturn__os_view *v, uturn_action_t *out);
 
 /* A decision about x_m: stored (in slot), after freeing free_slot. */
 struct uturn__os_decision {
@@ -122,6 +129,13 @@ struct uturn__os_decision uturn__os_band_step(struct uturn__os_view *v);
 /* online_slots_merge.c: the merge phase, from the band's held list. */
 void uturn__os_to_merge(struct uturn__os_view *v);
 struct uturn__os_decision uturn__os_merge_step(struct uturn__os_view *v);
+/* Fewer slots (a byte budget's larger states, online_bytes.c): with
+ * h->s lowered below k, free the checkpoint whose removal raises the
+ * reversal's cost the least (the merge phase's rule; k >= 2) and return
+ * its slot. Then uturn__os_rekey() makes the keys and the store threshold
+ * for the new s, O(k). */
+uint64_t uturn__os_evict(struct uturn__os_view *v);
+void uturn__os_rekey(struct uturn__os_view *v);
 /* online_slots_end.c: the end at n = m (the held set into e[]), and the
  * reversal's next actions (capacity at least 3). */
 void uturn__os_end_sweep(struct uturn__os_view *v);

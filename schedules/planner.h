@@ -62,6 +62,14 @@ struct uturn__planner {
     void (*pause_sweeps)(void *state);
     bool (*paused)(const void *state);
     void (*resume)(void *state);
+    /* Online planners whose state grows once the sizes say how many slots
+     * the budget holds (NULL for the others): after each set_size(), the
+     * bytes of the block the state must move into (0: it stays where it
+     * is; SIZE_MAX: more than can be had), and the move of the state into
+     * such a block. A fill() before the move fails the plan (UTURN_E_NOMEM);
+     * uturn__gen_set_size() does both for every caller. */
+    size_t (*state_need)(const void *state);
+    void (*state_move)(const void *old, void *fresh);
 };
 
 /* Write one action; returns 1, the number written. Every generator uses
@@ -106,6 +114,15 @@ static inline uturn_status_t uturn__online_capacity(uturn_plan_t *plan,
     return UTURN_OK;
 }
 
+/* g->set_size() on the generator state *state of *bytes bytes, then its
+ * growth when the planner asks (state_need, state_move), into memory from
+ * @p alloc (the old block freed). UTURN_E_NOMEM when the larger state
+ * cannot be had: the plan then stops (its next fill gives nothing). */
+uturn_status_t uturn__gen_set_size(const struct uturn__planner *g,
+                                   const uturn_allocator_t *alloc,
+                                   unsigned char **state, size_t *bytes,
+                                   uint64_t step, uint64_t size);
+
 /* Add actions a[0 .. n) to *s: actions, forward_steps, stores, frees,
  * restores, reverse_steps, and peak_slots from *held, the slots held
  * (updated). An online cursor's count (cursor.c). */
@@ -120,6 +137,8 @@ extern const struct uturn__planner uturn__dp;
 extern const struct uturn__planner uturn__hrevolve;
 extern const struct uturn__planner uturn__online;
 extern const struct uturn__planner uturn__online_slots;
+/* online's byte budgets whose sizes come as the run goes (same id). */
+extern const struct uturn__planner uturn__online_bytes;
 /* online's problems with several levels (same id and name). */
 extern const struct uturn__planner uturn__online_disk;
 extern const struct uturn__planner uturn__parsed;

@@ -4,7 +4,6 @@
  * that the live state is the last. */
 #include "planner.h"
 
-#include <stdalign.h>
 #include <string.h>
 
 #define BUFFERED 64
@@ -22,7 +21,8 @@ struct uturn_cursor {
     bool costed;              /* online: some level has a write or read cost */
     uturn_stats_t counted; /* online: what was generated so far */
     uturn_action_t buffer[BUFFERED];
-    alignas(16) unsigned char state[];
+    unsigned char *state; /* the generator's, grown by some online plans */
+    size_t state_bytes;
 };
 
 static const uturn_level_t *level_of(const uturn_cursor_t *c, uint64_t slot)
@@ -104,15 +104,19 @@ uturn_status_t uturn_cursor_create(const uturn_plan_t *plan,
     uturn_status_t status = plan->planner->state_size(plan, &state_bytes);
     if (status != UTURN_OK)
         return status;
-    if (state_bytes > SIZE_MAX - sizeof(uturn_cursor_t))
-        return UTURN_E_NOMEM;
     uturn_allocator_t resolved = plan->alloc;
     if (alloc != NULL)
         uturn__alloc_resolve(alloc, &resolved);
-    const size_t bytes     = sizeof(uturn_cursor_t) + state_bytes;
+    const size_t bytes     = sizeof(uturn_cursor_t);
     uturn_cursor_t *cursor = uturn__alloc(&resolved, bytes);
-    if (cursor == NULL)
+    unsigned char *state   = uturn__alloc(&resolved, state_bytes);
+    if (cursor == NULL || state == NULL) {
+        uturn__free(&resolved, cursor, bytes);
+        uturn__free(&resolved, state, state_bytes);
         return UTURN_E_NOMEM;
+    }
+    cursor->state       = state;
+    cursor->state_bytes = state_bytes;
     cursor->alloc   = resolved;
     cursor->planner = plan->planner;
     cursor->bytes   = bytes;
@@ -224,7 +228,8 @@ uturn_status_t uturn_cursor_set_size(uturn_cursor_t *cursor, uint64_t step,
         return UTURN_E_INVALID_ARG;
     if (!cursor->online || cursor->planner->set_size == NULL)
         return UTURN_E_UNSUPPORTED;
-    return cursor->planner->set_size(cursor->state, step, bytes);
+    return uturn__gen_set_size(cursor->planner, &cursor->alloc, &cursor->state,
+                               &cursor->state_bytes, step, bytes);
 }
 
 uturn_status_t uturn_cursor_stats(const uturn_cursor_t *cursor,
@@ -255,5 +260,6 @@ void uturn_cursor_free(uturn_cursor_t *cursor)
     if (cursor == NULL)
         return;
     const uturn_allocator_t alloc = cursor->alloc;
+    uturn__free(&alloc, cursor->state, cursor->state_bytes);
     uturn__free(&alloc, cursor, cursor->bytes);
 }

@@ -76,15 +76,20 @@ static bool walk(const struct uturn__drun *d, const uturn_plan_t *plan,
 {
     const struct uturn__planner *g = plan->planner;
     size_t bytes                   = 0;
-    void *gen = g->state_size(plan, &bytes) == UTURN_OK ? malloc(bytes) : NULL;
-    uturn_action_t *batch = malloc(UTURN__BATCH * sizeof *batch);
+    const uturn_allocator_t *alloc = &plan->alloc;
+    unsigned char *gen             = g->state_size(plan, &bytes) == UTURN_OK
+                                         ? uturn__alloc(alloc, bytes)
+                                         : NULL;
+    uturn_action_t *batch = uturn__alloc(alloc, UTURN__BATCH * sizeof *batch);
     bool ok               = gen != NULL && batch != NULL;
     uint64_t done         = 0;
     size_t count          = 0;
     if (ok) {
         g->start(plan, gen);
-        const struct uturn__replay r = {plan,      gen,        batch,     m,
-                                        d->shares, d->nshares, apply_all, w};
+        const struct uturn__replay r = {
+            plan,      &gen,       &bytes,    alloc,
+            batch,     m,          d->shares, d->nshares,
+            apply_all, w};
         ok = uturn__replay_to(&r, &done, &count) && w->ok;
     }
     const uturn_action_t *a =
@@ -95,8 +100,8 @@ static bool walk(const struct uturn__drun *d, const uturn_plan_t *plan,
         w->forward += m->into;
         w->live = a->step + m->into;
     }
-    free(gen);
-    free(batch);
+    uturn__free(alloc, gen, bytes);
+    uturn__free(alloc, batch, UTURN__BATCH * sizeof *batch);
     return ok;
 }
 

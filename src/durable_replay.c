@@ -8,19 +8,26 @@
  */
 #include "executor.h"
 
+/* A share told again, the state grown as the run grew it. */
+static bool told(const struct uturn__replay *r, uint64_t step)
+{
+    return uturn__gen_set_size(r->plan->planner, r->alloc, r->gen,
+                               r->gen_bytes, step,
+                               r->shares[step]) == UTURN_OK;
+}
+
 /* What the run learnt after a batch it did whole, told again. */
 static bool learnt(const struct uturn__replay *r, size_t count)
 {
     const struct uturn__planner *g = r->plan->planner;
-    if (g->end == NULL || !g->awaits_end(r->gen))
+    if (g->end == NULL || !g->awaits_end(*r->gen))
         return true;
     const uint64_t step = r->batch[count - 1].step_end;
     if (r->m->found != 0 && step == r->m->found)
-        return g->end(r->gen) == UTURN_OK;
+        return g->end(*r->gen) == UTURN_OK;
     if (r->nshares == 0) /* a plan of slots: nothing to tell */
         return true;
-    return step < r->nshares &&
-           g->set_size(r->gen, step, r->shares[step]) == UTURN_OK;
+    return step < r->nshares && told(r, step);
 }
 
 bool uturn__replay_to(const struct uturn__replay *r, uint64_t *done,
@@ -29,10 +36,10 @@ bool uturn__replay_to(const struct uturn__replay *r, uint64_t *done,
     const struct uturn__planner *g  = r->plan->planner;
     const struct uturn__manifest *m = r->m;
     *done                           = 0;
-    if (r->nshares != 0 && g->set_size(r->gen, 0, r->shares[0]) != UTURN_OK)
+    if (r->nshares != 0 && !told(r, 0))
         return false;
     for (;;) {
-        *count             = g->fill(r->gen, r->batch, UTURN__BATCH);
+        *count             = g->fill(*r->gen, r->batch, UTURN__BATCH);
         const uint64_t end = *done + *count; /* the point may be inside */
         if (*count == 0 || end > m->action ||
             (end == m->action && m->into == 0))

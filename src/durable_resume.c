@@ -21,9 +21,16 @@ static uturn_status_t skip(struct uturn__run *run, size_t *from, size_t *count)
 {
     struct uturn__drun *d           = run->durable;
     const struct uturn__manifest *m = &d->resume;
-    const struct uturn__replay r    = {run->plan, run->ex->gen, run->ex->batch,
-                                       m,         d->shares,    d->nshares,
-                                       NULL,      NULL};
+    const struct uturn__replay r    = {run->plan,
+                                       &run->ex->gen,
+                                       &run->ex->gen_bytes,
+                                       &run->ex->alloc,
+                                       run->ex->batch,
+                                       m,
+                                       d->shares,
+                                       d->nshares,
+                                       NULL,
+                                       NULL};
     uint64_t done                   = 0;
     const bool went                 = uturn__replay_to(&r, &done, count);
     const bool inside               = went && done + *count > m->action;

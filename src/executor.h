@@ -302,7 +302,9 @@ struct uturn__drun {
  * point. */
 struct uturn__replay {
     const uturn_plan_t *plan;
-    void *gen;
+    unsigned char **gen; /* grown as the plan asks (uturn__gen_set_size) */
+    size_t *gen_bytes;
+    const uturn_allocator_t *alloc;
     uturn_action_t *batch;
     const struct uturn__manifest *m;
     const uint64_t *shares; /* an online plan's, or none */

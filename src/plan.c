@@ -9,7 +9,7 @@ static const struct uturn__planner *const registry[] = {
     &uturn__store_all, &uturn__periodic, &uturn__sqrt,
     &uturn__revolve,   &uturn__dp,       &uturn__hrevolve,
     &uturn__online,    &uturn__parsed,   &uturn__online_disk,
-    &uturn__online_slots, &uturn__revolve_sweeps,
+    &uturn__online_slots, &uturn__online_bytes, &uturn__revolve_sweeps,
     &uturn__revolve_sweeps_levels,
 };
 
@@ -101,14 +101,18 @@ static uturn_status_t copy_steps(uturn_plan_t *plan, uturn_error_t *error)
 }
 
 /* online's entries: several levels (online_disk), uniform slots from 4
- * up at any count (online_slots), or the online family's rules (fewer
- * slots, or a byte budget whose sizes come as the run goes). */
+ * up at any count (online_slots), a byte budget whose sizes come as the
+ * run goes (online_bytes), or the online family's rules (fewer slots). */
 static void choose_online(uturn_plan_t *plan)
 {
     const uturn_problem_t *p = &plan->problem;
     const bool bytes_mode    = p->budget_bytes != 0 && p->slot_bytes == 0;
-    if (plan->planner->id == UTURN_PLANNER_ONLINE && plan->level_count <= 1 &&
-        plan->has_capacity && !bytes_mode && p->slots >= 4)
+    if (plan->planner->id != UTURN_PLANNER_ONLINE || plan->level_count > 1 ||
+        !plan->has_capacity)
+        return;
+    if (bytes_mode)
+        plan->planner = &uturn__online_bytes;
+    else if (p->slots >= 4)
         plan->planner = &uturn__online_slots;
 }
 

@@ -148,7 +148,8 @@ static uturn_status_t learn(struct uturn__run *run, uint64_t step, bool ask)
     if (last != 0)
         st = g->end(run->ex->gen);
     else if (sized)
-        st = g->set_size(run->ex->gen, step, share);
+        st = uturn__gen_set_size(g, &run->ex->alloc, &run->ex->gen,
+                                 &run->ex->gen_bytes, step, share);
     if (st == UTURN_OK && sized && last == 0 && run->durable != NULL)
         return uturn__durable_share(run, step, share);
     if (st == UTURN_OK)

@@ -8,6 +8,9 @@
  * sparser ones a hash map. */
 #define TABLE_FACTOR 4
 #define TABLE_EXTRA  4096
+/* Sized: per-id arrays past this many ids are grown as stores need them,
+ * from this many (16 bytes an id). */
+#define SIZED_DIRECT ((uint64_t)1 << 16)
 
 /* Grow *array to at least n entries of size bytes each. The contents are
  * not kept: every table is laid out again at the start of a run. */
@@ -104,7 +107,7 @@ uturn_status_t uturn__space_begin(struct uturn__space *sp,
     const uint64_t fits =
         plan->sized ? (plan->span <= table_limit(plan->peak) ? plan->span : 0)
                     : positions;
-    if (plan->span <= fits)
+    if (plan->span <= fits && (!plan->sized || plan->span <= SIZED_DIRECT))
         sp->remap = UTURN__REMAP_NONE;
     else if (!plan->sized && plan->span <= table_limit(plan->peak))
         sp->remap = UTURN__REMAP_TABLE;
@@ -114,11 +117,46 @@ uturn_status_t uturn__space_begin(struct uturn__space *sp,
         sp->ids = plan->span;
     else
         sp->ids = plan->sized ? plan->peak : positions;
+    sp->ids_max = sp->ids;
+    if (plan->sized && sp->ids > SIZED_DIRECT)
+        sp->ids = SIZED_DIRECT;
     if (!begin_remap(sp, a, plan->span))
         return UTURN_E_NOMEM;
     if (plan->sized && !begin_sized(sp, a))
         return UTURN_E_NOMEM;
     return UTURN_OK;
+}
+
+/* Sized, every id in use: twice as many (up to ids_max), the new ones
+ * free, the per-id offsets and steps kept. */
+static bool more_ids(struct uturn__space *sp, const uturn_allocator_t *a)
+{
+    const uint64_t n = sp->ids > sp->ids_max / 2 ? sp->ids_max : 2 * sp->ids;
+    if (n <= sp->ids || n > SIZE_MAX / sizeof(uint64_t))
+        return false;
+    const size_t bytes = (size_t)n * sizeof(uint64_t);
+    uint64_t *ids = uturn__alloc(a, bytes), *offset = uturn__alloc(a, bytes),
+             *step = uturn__alloc(a, bytes);
+    if (ids == NULL || offset == NULL || step == NULL) {
+        uturn__free(a, ids, bytes);
+        uturn__free(a, offset, bytes);
+        uturn__free(a, step, bytes);
+        return false;
+    }
+    memcpy(offset, sp->offset, (size_t)sp->ids * sizeof *offset);
+    memcpy(step, sp->step, (size_t)sp->ids * sizeof *step);
+    uturn__free(a, sp->free_ids,
+                (size_t)sp->free_ids_cap * sizeof *sp->free_ids);
+    uturn__free(a, sp->offset, (size_t)sp->per_id_cap * sizeof *offset);
+    uturn__free(a, sp->step, (size_t)sp->per_id_cap * sizeof *step);
+    sp->free_ids = ids;
+    sp->offset   = offset;
+    sp->step     = step;
+    sp->free_ids_cap = sp->per_id_cap = n;
+    for (uint64_t i = n; i-- > sp->ids;)
+        sp->free_ids[sp->free_count++] = i;
+    sp->ids = n;
+    return true;
 }
 
 bool uturn__space_take_id(struct uturn__space *sp, const uturn_allocator_t *a,
@@ -128,7 +166,7 @@ bool uturn__space_take_id(struct uturn__space *sp, const uturn_allocator_t *a,
         *id = slot;
         return true;
     }
-    if (sp->free_count == 0)
+    if (sp->free_count == 0 && !(sp->sized && more_ids(sp, a)))
         return false;
     *id = sp->free_ids[--sp->free_count];
     if (sp->remap == UTURN__REMAP_TABLE) {

@@ -16,7 +16,9 @@
  *   frees come in reverse order of its stores, never moves a byte.
  *
  * Every table is kept from run to run and only grows, so a repeated plan
- * allocates nothing.
+ * allocates nothing. Sized plans whose peak is only a bound (an online
+ * plan on a byte budget may name up to 2^30 slots) start with few ids
+ * and double them as stores need, up to the peak.
  */
 #ifndef UTURN_SLOT_SPACE_H_INCLUDED
 #define UTURN_SLOT_SPACE_H_INCLUDED
@@ -37,7 +39,8 @@ typedef void (*uturn__mover)(void *context, uint64_t to, uint64_t from,
 struct uturn__space {
     enum uturn__remap remap;
     bool sized;
-    uint64_t ids;    /* ids 0 .. ids-1 exist */
+    uint64_t ids;     /* ids 0 .. ids-1 exist */
+    uint64_t ids_max; /* sized: ids grow up to this many as stores need */
     uint64_t stride; /* uniform */
     uint64_t region; /* sized: bytes of the region */
     /* slot -> id + 1 (0: not held) for TABLE, or the map for MAP */
@@ -68,7 +71,8 @@ uturn_status_t uturn__space_begin(struct uturn__space *sp,
                                   const uturn_allocator_t *a,
                                   const struct uturn__space_plan *plan);
 /* Take an id for a slot being stored; false if the plan breaks its own
- * peak (more slots held than it declared). */
+ * peak (more slots held than it declared), or (sized) no memory for more
+ * ids. */
 bool uturn__space_take_id(struct uturn__space *sp, const uturn_allocator_t *a,
                           uint64_t slot, uint64_t *id);
 /* The id of a held slot. */

@@ -38,8 +38,9 @@
  * Skipped for pace: levels whose period search or max_steps would make
  * hrevolve's tables evaluate more than ONLINE_WORK splits; byte budgets
  * and fewer than 4 slots with more than 64 slots' worth and more than 96
- * steps (the exact reversal's search grows like s^4); uniform plans of
- * more than 65536 slots (a cursor keeps about 160 bytes a slot);
+ * steps (the exact reversal's search grows like s^4) unless x_1's size
+ * leaves room for more than 256 (the uniform rules then plan); uniform
+ * plans of more than 65536 slots (a cursor keeps about 160 bytes a slot);
  * FUZZ_SLOW=1 tries them.
  */
 #include "fuzz_online.h"
@@ -482,8 +483,10 @@ static void check_run(const struct run *run, const uturn_plan_t *plan,
     CHECK(st.levels == (run->level_count != 0 ? run->level_count : 1));
     if (run->mode == RUN_SLOTS && run->p.slots != 0)
         CHECK(st.slots == run->p.slots);
-    if (run->mode == RUN_BYTES)
-        CHECK(st.slots <= UTURN_ONLINE_MAX_SLOTS_BYTES);
+    if (run->mode == RUN_BYTES) /* the most slot indices it may name */
+        CHECK(st.slots == (run->p.budget_bytes > UTURN_ONLINE_MAX_SLOTS_BYTES
+                               ? run->p.budget_bytes
+                               : UTURN_ONLINE_MAX_SLOTS_BYTES));
     if (run->mode == RUN_BUDGET)
         CHECK(st.slots <= MAX_SLOTS);
     struct outcome o;
@@ -544,6 +547,14 @@ static bool too_slow(const struct run *run)
         s = p->slots;
     else if (p->slot_bytes != 0)
         s = p->budget_bytes / p->slot_bytes;
+    if (run->mode == RUN_BYTES && run->sizes[0] <= p->budget_bytes) {
+        /* Past 256 slots at x_1's size, the uniform planner takes over
+         * (constant-time decisions, its cursor grown at x_1). */
+        const uint64_t one = run->sizes[1] != 0 ? run->sizes[1] : 1;
+        const uint64_t first = 1 + (p->budget_bytes - run->sizes[0]) / one;
+        if (first > UTURN_ONLINE_MAX_SLOTS_BYTES)
+            return first > 65536;
+    }
     if (run->mode == RUN_BYTES) {
         /* x_0, and every other slot at the largest size seen. */
         uint64_t largest = 1;

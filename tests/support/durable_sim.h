@@ -190,7 +190,9 @@ enum config {
     ONLINE,
     ONLINE_DISK,
     RECORDS,     /* online, with step records */
-    ONLINE_BYTES /* online, a byte budget, each state's size asked */
+    ONLINE_BYTES, /* online, a byte budget, each state's size asked */
+    ONLINE_BYTES_WIDE /* the same, a budget of 300 states: past the 256 of
+                         the online family, the plan's state grows at x_1 */
 };
 
 struct rig {
@@ -227,13 +229,17 @@ static inline uturn_plan_t *make_plan(enum config c, uint64_t n, uint64_t slots)
     if (c == SWEEPS)
         p.sweeps = 3;
     if (c == ONLINE || c == ONLINE_DISK || c == RECORDS ||
-        c == ONLINE_BYTES) { /* n found as the run goes */
+        c == ONLINE_BYTES || c == ONLINE_BYTES_WIDE) { /* n found as it goes */
         p.planner = UTURN_PLANNER_ONLINE;
         p.steps   = 0;
     }
     if (c == ONLINE_BYTES) { /* a budget of 6 states, sizes as they come */
         p.slots        = 0;
         p.budget_bytes = 6 * DIM * sizeof(double);
+    }
+    if (c == ONLINE_BYTES_WIDE) {
+        p.slots        = 0;
+        p.budget_bytes = 300 * DIM * sizeof(double);
     }
     if (c == ONLINE_DISK) {
         p.slots       = 0;
@@ -267,10 +273,10 @@ static inline void rig_open_in(struct rig *r, enum config c, uint64_t n,
     o.level_count = 1;
     cr_assert_eq(uturn_executor_open(&o, &r->ex, NULL), UTURN_OK);
     r->plan = make_plan(c, n, 6);
+    r->bytes = c == ONLINE_BYTES || c == ONLINE_BYTES_WIDE;
     r->online =
-        c == ONLINE || c == ONLINE_DISK || c == RECORDS || c == ONLINE_BYTES;
+        c == ONLINE || c == ONLINE_DISK || c == RECORDS || r->bytes;
     r->records = c == RECORDS;
-    r->bytes   = c == ONLINE_BYTES;
 }
 
 static inline void rig_open(struct rig *r, enum config c, uint64_t n)
