@@ -32,7 +32,7 @@ uturn=$build/tools/uturn
 # and a section function in bench/write_results.py (see bench/README.md).
 parts=(revolve executor dp_exact dp_approx dp_search hrevolve levels_costs
   levels_io online_ratios online_decide online_reverse online_bytes
-  online_disk planners sweeps durable petsc dp_scale)
+  online_wide online_disk planners sweeps durable petsc dp_scale)
 
 part_revolve() {
   run $build/bench/bench_revolve
@@ -86,6 +86,10 @@ part_online_reverse() {
 }
 
 part_online_bytes() { run $build/bench/bench_online bytes; }
+
+# Byte budgets of 10^3 to 10^5 states, sizes alike or growing (about a
+# minute).
+part_online_wide() { run $build/bench/bench_online wide; }
 
 part_online_disk() { run $build/bench/bench_online_disk; }
 
