@@ -15,6 +15,7 @@ struct uturn_cursor {
     size_t head, count;
     bool done;
     bool online;       /* the planner has an end() */
+    bool sweeping;     /* online, and not ended yet: reads stop at ends */
     uint64_t held;     /* online: slots held, for the peak */
     const uturn_plan_t *plan; /* online: its levels price stores, restores */
     uint64_t io_cost;         /* online: the write and read costs so far */
@@ -124,6 +125,7 @@ uturn_status_t uturn_cursor_create(const uturn_plan_t *plan,
     cursor->count   = 0;
     cursor->done    = false;
     cursor->online  = plan->planner->end != NULL;
+    cursor->sweeping = cursor->online;
     cursor->held    = 0;
     cursor->plan    = plan;
     cursor->io_cost = 0;
@@ -185,14 +187,15 @@ uturn_status_t uturn_cursor_read(uturn_cursor_t *cursor,
     bool go_on = written == 0;
     while (!cursor->done && capacity - written >= UTURN__FILL_MIN &&
            (go_on ||
-            !(cursor->online && cursor->planner->awaits_end(cursor->state)))) {
+            !(cursor->sweeping &&
+              cursor->planner->awaits_end(cursor->state)))) {
         const size_t got =
             generate(cursor, actions + written, capacity - written);
         cursor->done = got == 0;
         written += got;
         go_on        = false;
     }
-    if (written > 0 && cursor->online &&
+    if (written > 0 && cursor->sweeping &&
         cursor->planner->awaits_end(cursor->state)) {
         *count = written;
         return UTURN_OK;
@@ -201,7 +204,7 @@ uturn_status_t uturn_cursor_read(uturn_cursor_t *cursor,
      * online plan's read still stops at an advance where it may end. */
     while (written < capacity && uturn_cursor_next(cursor, actions + written)) {
         written++;
-        if (cursor->online && cursor->head == cursor->count &&
+        if (cursor->sweeping && cursor->head == cursor->count &&
             cursor->planner->awaits_end(cursor->state))
             break;
     }
@@ -218,7 +221,9 @@ uturn_status_t uturn_cursor_end(uturn_cursor_t *cursor)
     if (cursor->head != cursor->count ||
         !cursor->planner->awaits_end(cursor->state))
         return UTURN_E_INVALID_ARG;
-    return cursor->planner->end(cursor->state);
+    const uturn_status_t st = cursor->planner->end(cursor->state);
+    cursor->sweeping        = st != UTURN_OK; /* no more ends to stop at */
+    return st;
 }
 
 uturn_status_t uturn_cursor_set_size(uturn_cursor_t *cursor, uint64_t step,
