@@ -279,10 +279,14 @@ typedef enum uturn_dp_mode {
  * plan that runs the forward once and then reverses it k times, each
  * sweep beginning with its own turn (live = x_n) and reversing n-1 .. 0.
  * A checkpoint a later sweep reads is marked by a `persist` action after
- * its store and stays until a free. Only revolve plans several sweeps
- * this round (uniform states; one level, or two: then its persistent
+ * its store and stays until a free. Revolve and online plan several
+ * sweeps (uniform states). Online (steps 0; slots from 4 to
+ * UTURN_SWEEPS_MAX_SLOTS, one level) makes sweep 1 its online plan, with
+ * x_0 kept, and once the end has told n, the sweeps left are revolve's
+ * plan of that many over n steps, its first forward starting from x_0
+ * after sweep 1. Revolve takes one level, or two: then its persistent
  * checkpoints go to the further level when the whole cost is less, see
- * docs/model.md); on one level it gives the fewest
+ * docs/model.md; on one level it gives the fewest
  * forward steps among plans that store m persistent checkpoints in the
  * first forward and reverse each segment between them by revolve in
  * every sweep (docs/model.md, "Several reverse sweeps"), with at most

@@ -130,7 +130,7 @@ size_t uturn__os_sweep_step(struct uturn__os_view *v, uturn_action_t *out)
     return count;
 }
 
-static size_t fill(void *state, uturn_action_t *out, size_t capacity)
+size_t uturn__os_fill(void *state, uturn_action_t *out, size_t capacity)
 {
     struct uturn__os_view v = uturn__os_view(state);
     struct uturn__os_hdr *h = v.h;
@@ -160,7 +160,7 @@ static size_t fill_counted(void *state, uturn_action_t *out, size_t capacity,
         struct uturn__os_view v = uturn__os_view(state);
         return uturn__os_reverse_counted(&v, out, capacity, counted, held);
     }
-    const size_t count = fill(state, out, capacity);
+    const size_t count = uturn__os_fill(state, out, capacity);
     uturn__count_actions(counted, held, out, count);
     return count;
 }
@@ -212,7 +212,7 @@ const struct uturn__planner uturn__online_slots = {
     .prepare       = prepare,
     .state_size    = state_size,
     .start         = start,
-    .fill          = fill,
+    .fill          = uturn__os_fill,
     .fill_counted  = fill_counted,
     .fingerprint   = fingerprint,
     .levels        = false,

@@ -66,6 +66,7 @@ struct uturn__os_hdr {
     struct uturn__rv_node cur;
     uint64_t depth, ws;
     int phase, turned, walking, live, overflow;
+    int keep_x0; /* several sweeps: the reversal leaves x_0 in its slot */
 };
 
 /* A final segment of the merge phase's stack (index j: c_j = s - j). */
@@ -102,6 +103,8 @@ size_t uturn__os_state_bytes(uint64_t s);
 struct uturn__os_view uturn__os_view(void *state);
 /* The state for s slots (cap = ks = s), before x_0 is stored. */
 void uturn__os_init(void *state, uint64_t s, uint64_t max_steps);
+/* The planner's fill (planner.h). */
+size_t uturn__os_fill(void *state, uturn_action_t *out, size_t capacity);
 /* The decision about x_m, then the advance to x_{m+1} (at most 3
  * actions). */
 size_t uturn__os_sweep_step(struct uturn__os_view *v, uturn_action_t *out);

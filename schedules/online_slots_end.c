@@ -70,9 +70,10 @@ static size_t walk(struct uturn__os_view *v, uturn_action_t *out,
     struct uturn__os_hdr *h = v->h;
     if (!h->walking)
         next_segment(v);
+    const bool keep           = h->keep_x0 && h->seg == 0;
     struct uturn__rv_walker w = {h->cur,       v->stack,   h->depth,
                                  h->ws,        UINT64_MAX, v->free_slots,
-                                 h->live != 0, false,        false};
+                                 h->live != 0, false,      keep};
     const size_t count = uturn__rv_walk_fill_online(&w, out, capacity, tally);
     h->cur             = w.cur;
     h->depth           = w.depth;

@@ -139,6 +139,8 @@ extern const struct uturn__planner uturn__online;
 extern const struct uturn__planner uturn__online_slots;
 /* online's byte budgets whose sizes come as the run goes (same id). */
 extern const struct uturn__planner uturn__online_bytes;
+/* online's plans of several sweeps, uniform slots (same id). */
+extern const struct uturn__planner uturn__online_sweeps;
 /* online's problems with several levels (same id and name). */
 extern const struct uturn__planner uturn__online_disk;
 extern const struct uturn__planner uturn__parsed;

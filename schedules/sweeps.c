@@ -171,25 +171,35 @@ static uturn_status_t prepare(uturn_plan_t *plan, uturn_error_t *error)
     return uturn__sw_finish(plan, cost, error);
 }
 
+size_t uturn__sw_gen_bytes(uint64_t c)
+{
+    /* a walk has at most c slots: its stack and its slot map */
+    return sizeof(struct state) +
+           (size_t)c * (sizeof(struct uturn__rv_node) + sizeof(uint64_t));
+}
+
 static uturn_status_t state_size(const uturn_plan_t *plan, size_t *bytes)
 {
     const struct uturn__sw_data *d = plan->data;
-    /* a walk has at most c slots: its stack and its slot map */
-    const uint64_t c = d->x.s > d->x.c_fixed ? d->x.s : d->x.c_fixed;
-    *bytes           = sizeof(struct state) +
-             (size_t)c * (sizeof(struct uturn__rv_node) + sizeof(uint64_t));
+    *bytes = uturn__sw_gen_bytes(d->x.s > d->x.c_fixed ? d->x.s : d->x.c_fixed);
     return UTURN_OK;
+}
+
+void uturn__sw_gen_start(void *state, const struct uturn__sw_data *d,
+                         bool x0_held)
+{
+    struct state *st = state;
+    memset(st, 0, sizeof *st);
+    st->d     = d;
+    st->sweep = 1;
+    st->next  = x0_held ? 1 : 0;
+    const uint64_t c = d->x.s > d->x.c_fixed ? d->x.s : d->x.c_fixed;
+    st->map          = (uint64_t *)(st->stack + c);
 }
 
 static void start(const uturn_plan_t *plan, void *state)
 {
-    struct state *st = state;
-    memset(st, 0, sizeof *st);
-    st->d     = plan->data;
-    st->sweep = 1;
-    const uint64_t c =
-        st->d->x.s > st->d->x.c_fixed ? st->d->x.s : st->d->x.c_fixed;
-    st->map = (uint64_t *)(st->stack + c);
+    uturn__sw_gen_start(state, plan->data, false);
 }
 
 /* First forward: x_0, then x_{p_1} .. x_{p_{m-1}}, each stored in its
@@ -283,7 +293,8 @@ static size_t walk(struct state *st, uturn_action_t *out, size_t capacity)
     return count;
 }
 
-static size_t fill(void *state, uturn_action_t *restrict out, size_t capacity)
+size_t uturn__sw_gen_fill(void *state, uturn_action_t *restrict out,
+                          size_t capacity)
 {
     struct state *st = state;
     if (st->paused)
@@ -312,18 +323,18 @@ static size_t fill(void *state, uturn_action_t *restrict out, size_t capacity)
     return count;
 }
 
-static void pause_sweeps(void *state)
+void uturn__sw_gen_pause(void *state)
 {
     ((struct state *)state)->pausing = true;
 }
 
-static bool paused(const void *state)
+bool uturn__sw_gen_paused(const void *state)
 {
     return ((const struct state *)state)->paused;
 }
 
 /* On from a pause at a sweep's end: the next sweep's top segment. */
-static void resume(void *state)
+void uturn__sw_gen_resume(void *state)
 {
     struct state *st = state;
     if (!st->paused)
@@ -354,11 +365,11 @@ const struct uturn__planner uturn__revolve_sweeps = {
     .prepare      = prepare,
     .state_size   = state_size,
     .start        = start,
-    .fill         = fill,
+    .fill         = uturn__sw_gen_fill,
     .fingerprint  = fingerprint,
-    .pause_sweeps = pause_sweeps,
-    .paused       = paused,
-    .resume       = resume,
+    .pause_sweeps = uturn__sw_gen_pause,
+    .paused       = uturn__sw_gen_paused,
+    .resume       = uturn__sw_gen_resume,
 };
 
 /* revolve's entry for sweeps >= 2 on two levels (sweeps_levels.c). */
@@ -368,10 +379,10 @@ const struct uturn__planner uturn__revolve_sweeps_levels = {
     .prepare      = uturn__sw_prepare_levels,
     .state_size   = state_size,
     .start        = start,
-    .fill         = fill,
+    .fill         = uturn__sw_gen_fill,
     .fingerprint  = fingerprint,
     .levels       = true,
-    .pause_sweeps = pause_sweeps,
-    .paused       = paused,
-    .resume       = resume,
+    .pause_sweeps = uturn__sw_gen_pause,
+    .paused       = uturn__sw_gen_paused,
+    .resume       = uturn__sw_gen_resume,
 };

@@ -94,6 +94,22 @@ uturn_status_t uturn__sw_finish(uturn_plan_t *plan, uint64_t cost,
  * *s: the effective slots for one level. */
 uturn_status_t uturn__sw_check(const uturn_plan_t *plan, uint64_t slots,
                                uint64_t *s, uturn_error_t *error);
+/* The generator of a layout (sweeps.c), for the planners of several
+ * sweeps and for online plans of several sweeps (online_sweeps.c): its
+ * state's bytes for walks of at most c slots; its start, with x_0 already
+ * stored and marked persistent in base_slot (x0_held: the stream then
+ * begins with the advance to x_{p_1}, the live state x_0); its fill; and
+ * the pause at each sweep's end (planner.h's pause_sweeps, paused,
+ * resume). */
+size_t uturn__sw_gen_bytes(uint64_t c);
+void uturn__sw_gen_start(void *state, const struct uturn__sw_data *d,
+                         bool x0_held);
+size_t uturn__sw_gen_fill(void *state, uturn_action_t *restrict out,
+                          size_t capacity);
+void uturn__sw_gen_pause(void *state);
+bool uturn__sw_gen_paused(const void *state);
+void uturn__sw_gen_resume(void *state);
+
 /* revolve with levels and sweeps (sweeps_levels.c). */
 uturn_status_t uturn__sw_prepare_levels(uturn_plan_t *plan,
                                         uturn_error_t *error);

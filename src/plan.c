@@ -9,7 +9,8 @@ static const struct uturn__planner *const registry[] = {
     &uturn__store_all, &uturn__periodic, &uturn__sqrt,
     &uturn__revolve,   &uturn__dp,       &uturn__hrevolve,
     &uturn__online,    &uturn__parsed,   &uturn__online_disk,
-    &uturn__online_slots, &uturn__online_bytes, &uturn__revolve_sweeps,
+    &uturn__online_slots, &uturn__online_bytes, &uturn__online_sweeps,
+    &uturn__revolve_sweeps,
     &uturn__revolve_sweeps_levels,
 };
 
@@ -116,16 +117,27 @@ static void choose_online(uturn_plan_t *plan)
         plan->planner = &uturn__online_slots;
 }
 
-/* Several sweeps: revolve's second entry, and no other planner yet. */
+/* Several sweeps: revolve's second entry, online's for uniform slots,
+ * and no other planner yet. */
 static uturn_status_t choose_sweeps(uturn_plan_t *plan, uturn_error_t *error)
 {
     if (plan->problem.sweeps <= 1)
         return UTURN_OK;
+    if (plan->planner == &uturn__online_slots) {
+        plan->planner = &uturn__online_sweeps;
+        return UTURN_OK;
+    }
+    if (plan->planner->id == UTURN_PLANNER_ONLINE)
+        return uturn__fail(error, UTURN_E_UNSUPPORTED,
+                           "%llu sweeps: online plans of several sweeps "
+                           "take uniform slots, at least 4, on one level "
+                           "(slots, or a byte budget with slot_bytes)",
+                           (unsigned long long)plan->problem.sweeps);
     if (plan->planner->id != UTURN_PLANNER_REVOLVE)
         return uturn__fail(error, UTURN_E_UNSUPPORTED,
-                           "%llu sweeps: only revolve plans several sweeps "
-                           "(uniform states, one or two levels); %s plans "
-                           "one",
+                           "%llu sweeps: only revolve (uniform states, one "
+                           "or two levels) and online (uniform slots) plan "
+                           "several sweeps; %s plans one",
                            (unsigned long long)plan->problem.sweeps,
                            plan->planner->name);
     plan->planner = plan->level_count > 1 ? &uturn__revolve_sweeps_levels

@@ -184,11 +184,19 @@ Test(durable, killed_online_with_sizes_as_they_come_and_resumed_bitwise,
     kills(ONLINE_BYTES, 150, 8, 0x31415);
 }
 
+/* Three sweeps of an online plan: sweep 1 finds n, the two after it
+ * are revolve's plan for it; kills in any of them. */
+Test(durable, killed_online_with_three_sweeps_and_resumed_bitwise,
+     .timeout = 120)
+{
+    kills(ONLINE_SWEEPS, 150, 8, 0x5151);
+}
+
 /* A budget of 300 states: the plan's state grows at x_1 (past the 256 the
  * online family plans), in the killed run and in every resume's replay;
  * 400 steps, so the plan recomputes. */
 Test(durable, killed_online_with_a_budget_past_256_states_and_resumed_bitwise,
-     .timeout = 240)
+     .timeout = 120)
 {
     kills(ONLINE_BYTES_WIDE, 400, 8, 0x2718);
 }

@@ -221,7 +221,7 @@ Test(online_bytes, alike_sizes_give_the_uniform_plan_of_as_many_slots,
 /* 2^20 states of one byte: each is stored, none recomputed (the online
  * family planned at most 256 of them). */
 Test(online_bytes, a_budget_of_2_to_the_20_states_recomputes_nothing,
-     .timeout = 240)
+     .timeout = 120)
 {
     const uint64_t s      = (uint64_t)1 << 20;
     const struct drive dr = {s, s, NULL, 64};

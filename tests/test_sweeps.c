@@ -528,6 +528,7 @@ Test(sweeps, refusals_name_the_limit)
 struct chain {
     double x[DIM], xbar[DIM];
     uint64_t turns, base;   /* turns so far; the first one's functional */
+    uint64_t stop_at;       /* online plans: the last state, else 0 */
     double grad[KMAX][DIM]; /* dJ_j/dx_0, kept when sweep j ends */
 };
 
@@ -571,10 +572,17 @@ static void start_chain(struct chain *c, uint64_t base)
         c->x[e] = 0.3 + 0.2 * e;
 }
 
+/* Asked by online plans only: the state the run sets as its last. */
+static int chain_is_last(void *user, uint64_t step)
+{
+    return step == ((struct chain *)user)->stop_at;
+}
+
 static uturn_model_t chain_model(struct chain *c)
 {
     uturn_model_t m;
     uturn_model_init(&m);
+    m.is_last     = chain_is_last;
     m.user        = c;
     m.forward     = chain_forward;
     m.turn        = chain_turn;
@@ -1132,4 +1140,224 @@ Test(sweeps, two_levels_in_files_give_each_sweep_its_gradient)
     uturn_executor_free(ex);
     uturn_plan_free(plan);
     cr_assert_eq(rmdir(parent), 0, "the run left files in %s", parent);
+}
+
+/* ---- online plans of several sweeps ---------------------------------- */
+
+static uturn_plan_t *make_online(uint64_t s, uint64_t k, uint64_t max_steps)
+{
+    uturn_problem_t p;
+    uturn_problem_init(&p);
+    p.planner          = UTURN_PLANNER_ONLINE;
+    p.slots            = s;
+    p.sweeps           = k;
+    p.max_steps        = max_steps;
+    uturn_plan_t *plan = NULL;
+    uturn_error_t e;
+    uturn_error_init(&e);
+    cr_assert_eq(uturn_plan_create(&p, NULL, &plan, &e), UTURN_OK,
+                 "s=%llu k=%llu: %s", (unsigned long long)s,
+                 (unsigned long long)k, e.message);
+    return plan;
+}
+
+/* The plan's stream through a cursor, the end said at n, every action
+ * through a validator told k sweeps and n at the end; its forward steps
+ * (the cursor's and the validator's, which must agree). */
+static uint64_t online_walk(const uturn_plan_t *plan, uint64_t s, uint64_t k,
+                            uint64_t n)
+{
+    uturn_problem_t vp;
+    uturn_problem_init(&vp);
+    vp.slots             = s;
+    vp.sweeps            = k;
+    uturn_validator_t *v = NULL;
+    uturn_cursor_t *c    = NULL;
+    uturn_error_t e;
+    uturn_error_init(&e);
+    cr_assert_eq(uturn_validator_create(&vp, NULL, &v, &e), UTURN_OK, "%s",
+                 e.message);
+    cr_assert_eq(uturn_cursor_create(plan, NULL, &c), UTURN_OK);
+    uturn_action_t a[64];
+    size_t got = 0;
+    bool ended = false;
+    while (uturn_cursor_read(c, a, 64, &got) == UTURN_OK && got > 0) {
+        for (size_t i = 0; i < got; i++)
+            cr_assert_eq(uturn_validator_push(v, &a[i], &e), UTURN_OK,
+                         "s=%llu k=%llu n=%llu: %s", (unsigned long long)s,
+                         (unsigned long long)k, (unsigned long long)n,
+                         e.message);
+        if (!ended && a[got - 1].op == UTURN_OP_ADVANCE &&
+            a[got - 1].step_end == n) {
+            cr_assert_eq(uturn_cursor_end(c), UTURN_OK);
+            cr_assert_eq(uturn_validator_set_steps(v, n, NULL), UTURN_OK);
+            ended = true;
+        }
+    }
+    cr_assert(ended);
+    uturn_stats_t seen, counted;
+    uturn_stats_init(&seen);
+    uturn_stats_init(&counted);
+    cr_assert_eq(uturn_validator_finish(v, &seen, &e), UTURN_OK,
+                 "s=%llu k=%llu n=%llu: %s", (unsigned long long)s,
+                 (unsigned long long)k, (unsigned long long)n, e.message);
+    cr_assert_eq(uturn_cursor_stats(c, &counted), UTURN_OK);
+    cr_assert_eq(counted.forward_steps, seen.forward_steps);
+    const bool open = k == UTURN_SWEEPS_UNBOUNDED;
+    cr_assert_eq(seen.reverse_steps, (open ? 1 : k) * n);
+    uturn_cursor_free(c);
+    uturn_validator_free(v);
+    return seen.forward_steps;
+}
+
+/* Sweep 1 is the online plan of one sweep; the k - 1 after it are
+ * revolve's plan of k - 1 sweeps over the n found (one sweep: revolve):
+ * the forward steps are the sum of those two planners' counts, every
+ * action valid, for every n to 60 and samples to 2000. */
+Test(sweeps, online_sweep_1_learns_n_and_the_rest_is_revolves_plan)
+{
+    static const uint64_t far[] = {100, 251, 997, 2000};
+    for (uint64_t s = 4; s <= 9; s += 5)
+        for (uint64_t k = 2; k <= 4; k++) {
+            uturn_plan_t *plan = make_online(s, k, 0);
+            uturn_plan_t *one  = make_online(s, 1, 0);
+            for (uint64_t i = 1; i <= 64; i++) {
+                const uint64_t n = i <= 60 ? i : far[i - 61];
+                const uint64_t rest =
+                    k == 2 ? forward_of(n, s, 1) : forward_of(n, s, k - 1);
+                cr_assert_eq(online_walk(plan, s, k, n),
+                             online_walk(one, s, 1, n) + rest,
+                             "s=%llu k=%llu n=%llu", (unsigned long long)s,
+                             (unsigned long long)k, (unsigned long long)n);
+            }
+            uturn_plan_free(plan);
+            uturn_plan_free(one);
+        }
+}
+
+/* Unbounded: as a stream, sweep 1 and the free of x_0. */
+Test(sweeps, online_unbounded_stream_is_sweep_1)
+{
+    uturn_plan_t *plan = make_online(6, UTURN_SWEEPS_UNBOUNDED, 0);
+    uturn_plan_t *one  = make_online(6, 1, 0);
+    for (uint64_t n = 1; n <= 80; n += 7)
+        cr_assert_eq(online_walk(plan, 6, UTURN_SWEEPS_UNBOUNDED, n),
+                     online_walk(one, 6, 1, n));
+    uturn_plan_free(plan);
+    uturn_plan_free(one);
+}
+
+/* A run that stops where only the model knows: every sweep's gradient is
+ * its functional's store-all one, in one call and on request. */
+Test(sweeps, online_runs_give_each_sweep_its_store_all_gradient)
+{
+    const uint64_t n = 57, k = 3;
+    double truth[KMAX][DIM];
+    for (uint64_t j = 0; j < k + 1; j++)
+        store_all_gradient(n, j, truth[j]);
+    uturn_plan_t *plan = make_online(5, k, 0);
+    struct chain c;
+    start_chain(&c, 0);
+    c.stop_at = n;
+    uturn_stats_t seen;
+    uturn_stats_init(&seen);
+    uturn_executor_t *ex = NULL;
+    cr_assert_eq(uturn_executor_create(NULL, &ex, NULL), UTURN_OK);
+    const uturn_model_t m = chain_model(&c);
+    uturn_error_t e;
+    uturn_error_init(&e);
+    cr_assert_eq(uturn_executor_run(ex, plan, &m, NULL, &seen, NULL, &e),
+                 UTURN_OK, "%s", e.message);
+    cr_assert_eq(c.turns, k);
+    cr_assert_eq(seen.steps, n);
+    cr_assert_eq(seen.reverse_steps, k * n);
+    cr_assert_eq(seen.forward_steps, online_walk(plan, 5, k, n));
+    for (uint64_t j = 0; j < k; j++) {
+        cr_assert_eq(memcmp(c.grad[j], truth[j], sizeof truth[j]), 0,
+                     "sweep %llu", (unsigned long long)j);
+        finite_differences(n, j, c.grad[j]);
+    }
+    /* on request: sweep 1, then each further sweep when asked */
+    start_chain(&c, 0);
+    c.stop_at                   = n;
+    const uturn_run_options_t o = on_request();
+    uturn_report_t r;
+    uturn_report_init(&r);
+    cr_assert_eq(uturn_executor_run(ex, plan, &m, &o, NULL, &r, &e), UTURN_OK,
+                 "%s", e.message);
+    cr_assert(c.turns == 1 && r.trajectory_held && r.sweeps_done == 1);
+    for (uint64_t j = 2; j <= k; j++) {
+        cr_assert_eq(uturn_executor_sweep(ex, &m, &seen, &r, &e), UTURN_OK,
+                     "%s", e.message);
+        cr_assert(c.turns == j && r.sweeps_done == j);
+        cr_assert_eq(r.trajectory_held, j < k);
+    }
+    for (uint64_t j = 0; j < k; j++)
+        cr_assert_eq(memcmp(c.grad[j], truth[j], sizeof truth[j]), 0);
+    uturn_executor_free(ex);
+    uturn_plan_free(plan);
+}
+
+/* Unbounded on request: sweeps until released, each bitwise. */
+Test(sweeps, online_unbounded_on_request_until_released)
+{
+    const uint64_t n = 90;
+    uturn_plan_t *plan = make_online(6, UTURN_SWEEPS_UNBOUNDED, 0);
+    struct chain c;
+    start_chain(&c, 0);
+    c.stop_at                   = n;
+    const uturn_model_t m       = chain_model(&c);
+    const uturn_run_options_t o = on_request();
+    uturn_executor_t *ex        = NULL;
+    cr_assert_eq(uturn_executor_create(NULL, &ex, NULL), UTURN_OK);
+    uturn_report_t r;
+    uturn_report_init(&r);
+    uturn_error_t e;
+    uturn_error_init(&e);
+    cr_assert_eq(uturn_executor_run(ex, plan, &m, &o, NULL, &r, &e), UTURN_OK,
+                 "%s", e.message);
+    uint64_t further = 0;
+    for (uint64_t j = 2; j <= KMAX; j++) {
+        cr_assert_eq(uturn_executor_sweep(ex, &m, NULL, &r, &e), UTURN_OK,
+                     "%s", e.message);
+        cr_assert(r.trajectory_held && r.sweeps_done == j);
+        /* sweep 2 adds the layout's first forward from x_0; the steady
+         * layout's sweeps after it take the same each */
+        if (j > 3)
+            cr_assert_eq(r.sweep_forward_steps, further);
+        further = r.sweep_forward_steps;
+        double truth[DIM];
+        store_all_gradient(n, j - 1, truth);
+        cr_assert_eq(memcmp(c.grad[j - 1], truth, sizeof truth), 0);
+    }
+    uturn_executor_release(ex);
+    cr_assert_eq(uturn_executor_sweep(ex, &m, NULL, NULL, NULL),
+                 UTURN_E_INVALID_ARG);
+    uturn_executor_free(ex);
+    uturn_plan_free(plan);
+}
+
+/* max_steps ends sweep 1 by itself; too few slots or too many are refused
+ * by name. */
+Test(sweeps, online_limits)
+{
+    uturn_plan_t *plan = make_online(5, 2, 40);
+    cr_assert_eq(online_walk(plan, 5, 2, 40),
+                 online_walk(plan, 5, 2, 40)); /* and the same each time */
+    uturn_plan_free(plan);
+    uturn_problem_t p;
+    uturn_problem_init(&p);
+    p.planner = UTURN_PLANNER_ONLINE;
+    p.slots   = 3;
+    p.sweeps  = 2;
+    uturn_error_t e;
+    uturn_error_init(&e);
+    cr_assert_eq(uturn_plan_create(&p, NULL, &plan, &e), UTURN_E_UNSUPPORTED);
+    cr_assert(strstr(e.message, "at least 4") != NULL, "%s", e.message);
+    p.slots = UTURN_SWEEPS_MAX_SLOTS + 1;
+    cr_assert_eq(uturn_plan_create(&p, NULL, &plan, &e), UTURN_E_UNSUPPORTED);
+    cr_assert(strstr(e.message, "1024") != NULL, "%s", e.message);
+    p.slots        = 0;
+    p.budget_bytes = 4096; /* sizes as the run goes */
+    cr_assert_eq(uturn_plan_create(&p, NULL, &plan, &e), UTURN_E_UNSUPPORTED);
 }

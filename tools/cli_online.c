@@ -57,6 +57,7 @@ static uturn_status_t open_validator(struct walking *w, const uturn_plan_t *plan
     uturn_problem_t p;
     uturn_problem_init(&p);
     p.steps            = w->n;
+    p.sweeps           = s.sweeps; /* several: each with its own turn */
     const uint64_t lvs = plan_levels(plan, levels);
     p.step_bytes = w->sizes;
     if (lvs > 1) {
@@ -230,7 +231,9 @@ static uturn_status_t finish(struct walking *w, const uturn_plan_t *plan,
 /* The walk takes time in proportion to the plan's actions, at least its
  * forward steps: refuse at once what would take more than about a
  * minute, judged by the offline optimum's forward steps (revolve with the
- * plan's slots, which no online plan beats). */
+ * plan's slots and sweeps, which no online plan beats: with several
+ * sweeps, sweep 1 is online and the rest is revolve's plan of one sweep
+ * fewer). */
 static int within_reach(const uturn_plan_t *plan, uint64_t n)
 {
     uturn_stats_t s;
@@ -238,8 +241,9 @@ static int within_reach(const uturn_plan_t *plan, uint64_t n)
     uturn_plan_stats(plan, &s);
     uturn_problem_t p;
     uturn_problem_init(&p);
-    p.steps = n;
-    p.slots = s.slots;
+    p.steps  = n;
+    p.slots  = s.slots;
+    p.sweeps = s.sweeps; /* several: revolve's plan of as many */
     uturn_plan_t *offline = NULL;
     uturn_stats_t best;
     uturn_stats_init(&best);
@@ -254,8 +258,8 @@ static int within_reach(const uturn_plan_t *plan, uint64_t n)
              (unsigned long long)best.forward_steps);
     return cli_fail("online with %llu slots for %llu steps makes at least "
                     "%s forward steps (revolve's optimum), past the %llu "
-                    "this tool walks (about a minute): give fewer steps or "
-                    "more slots",
+                    "this tool walks (about a minute): give fewer steps, "
+                    "more slots or fewer sweeps",
                     (unsigned long long)s.slots, (unsigned long long)n, least,
                     (unsigned long long)CLI_ONLINE_MOST_FORWARD),
            CLI_CANNOT;

@@ -68,11 +68,12 @@ static void online_model(struct ended *e, bool own, uturn_model_t *model)
     model->is_last = own ? ended_is_last : NULL;
 }
 
-static bool online_plan(chain_t *c, uturn_executor_t *ex,
+static bool online_plan(chain_t *c, uturn_executor_t *ex, uint64_t sweeps,
                         uturn_mpi_plan_t **mp)
 {
     uturn_problem_t p;
     uturn_problem_init(&p);
+    p.sweeps       = sweeps;
     p.planner      = UTURN_PLANNER_ONLINE;
     p.steps        = 0;
     p.max_steps    = ONLINE_MAX;
@@ -150,13 +151,68 @@ bool case_online(MPI_Comm comm)
     uturn_executor_t *ex = NULL;
     ok &= check(uturn_executor_open(NULL, &ex, NULL) == UTURN_OK, "executor");
     uturn_mpi_plan_t *mp = NULL;
-    ok &= online_plan(&c, ex, &mp);
+    ok &= online_plan(&c, ex, 1, &mp);
     const bool own = size == 1 || rank != 0;
     struct ended e = {&c, rank == size - 1 ? ONLINE_END : ONLINE_LATE, 0, 0};
     if (mp != NULL) {
         ok &= online_run(mp, ex, &e, own);
         ok &= check(memcmp(grad, c.xbar, m * sizeof *grad) == 0,
                     "the gradient equals a store-all sweep of ONLINE_END");
+    }
+    uturn_mpi_plan_free(mp);
+    uturn_executor_free(ex);
+    free(grad);
+    chain_free(&ref);
+    chain_free(&c);
+    return ok;
+}
+
+/* Three sweeps of an online plan, on request: sweep 1 finds the end
+ * (ONLINE_END, agreed as above), uturn_mpi_sweep runs the two after it;
+ * each sweep seeds the same functional, so each gradient is the store-all
+ * one, bit for bit, on every rank. */
+bool case_online_sweeps(MPI_Comm comm)
+{
+    int rank = 0, size = 1;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    const uint64_t m = 1000u * (uint64_t)(rank % 2 + 1);
+    chain_t c, ref;
+    bool ok = check(chain_init(&c, comm, m, m, ONLINE_MAX), "chain_init") &&
+              check(chain_init(&ref, comm, m, m, ONLINE_END), "chain_init");
+    double *grad = calloc(m, sizeof *grad);
+    ok &= check(grad != NULL && chain_reference(&ref, grad), "reference");
+    uturn_executor_t *ex = NULL;
+    ok &= check(uturn_executor_open(NULL, &ex, NULL) == UTURN_OK, "executor");
+    uturn_mpi_plan_t *mp = NULL;
+    ok &= online_plan(&c, ex, 3, &mp);
+    struct ended e = {&c, rank == size - 1 ? ONLINE_END : ONLINE_LATE, 0, 0};
+    uturn_model_t model;
+    online_model(&e, size == 1 || rank != 0, &model);
+    uturn_run_options_t o;
+    uturn_run_options_init(&o);
+    o.sweeps_on_request = true;
+    uturn_mpi_run_options_t mo;
+    uturn_mpi_run_options_init(&mo);
+    mo.run = &o;
+    uturn_report_t rep;
+    uturn_report_init(&rep);
+    uturn_error_t err;
+    uturn_error_init(&err);
+    chain_reset(&c);
+    uturn_status_t st = mp == NULL ? UTURN_E_INVALID_ARG
+                                   : uturn_mpi_run(mp, ex, &model, &mo, NULL,
+                                                   &rep, NULL, &err);
+    ok &= check(st == UTURN_OK, err.message);
+    ok &= check(memcmp(grad, c.xbar, m * sizeof *grad) == 0, "sweep 1");
+    for (uint64_t j = 2; st == UTURN_OK && j <= 3; j++) {
+        memset(c.xbar, 0, m * sizeof *c.xbar);
+        st = uturn_mpi_sweep(mp, ex, &model, NULL, NULL, &rep, NULL, &err);
+        ok &= check(st == UTURN_OK, err.message);
+        ok &= check(memcmp(grad, c.xbar, m * sizeof *grad) == 0,
+                    "a further sweep's gradient");
+        ok &= check(rep.sweeps_done == j && rep.trajectory_held == (j < 3),
+                    "sweeps done");
     }
     uturn_mpi_plan_free(mp);
     uturn_executor_free(ex);

@@ -165,6 +165,8 @@ static bool run_case(const char *name, MPI_Comm comm, bool *known)
         return case_online_fail(comm);
     if (strcmp(name, "online_no_end") == 0)
         return case_online_no_end(comm);
+    if (strcmp(name, "online_sweeps") == 0)
+        return case_online_sweeps(comm);
     if (strcmp(name, "sweeps") == 0)
         return case_sweeps(comm);
     *known = false;

@@ -48,6 +48,7 @@ bool case_online_sized(MPI_Comm comm);
 bool case_stuck(MPI_Comm comm, bool abort_on_failure);
 bool case_online_fail(MPI_Comm comm);
 bool case_online_no_end(MPI_Comm comm);
+bool case_online_sweeps(MPI_Comm comm);
 bool case_sweeps(MPI_Comm comm);
 /* The run's gradient (c->xbar) against the reference, bit for bit. */
 bool same_gradient(chain_t *c);

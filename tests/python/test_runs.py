@@ -1396,6 +1396,25 @@ class Sweeps(Case):
             ex.release()
             self.assertEqual(chain.turned, 6)
 
+    def test_online_sweeps_on_request_once_is_last_ends_the_first(self):
+        chain = Chain()
+        prob = uturn.problem(0, planner="online", slots=5, sweeps=3)
+        with uturn.Executor() as ex, uturn.Plan.create(prob) as plan:
+            _, report = ex.run(plan, chain.state, chain.forward, chain.turn,
+                               chain.adjoint, is_last=lambda step: step == 33,
+                               sweeps_on_request=True)
+            self.assertTrue(report.trajectory_held)
+            self.assertEqual(report.steps, 33)
+            chain.check(self, 33)
+            for j in (2, 3):
+                chain.seen = []
+                seen, report = ex.sweep()
+                chain.check(self, 33)
+                self.assertEqual(report.sweeps_done, j)
+            self.assertFalse(report.trajectory_held)
+            self.assertEqual(seen.reverse_steps, 3 * 33)
+            self.assertEqual(chain.turned, 3)
+
     def test_release_drops_the_trajectory(self):
         chain = Chain()
         prob = uturn.problem(20, planner="revolve", slots=3, sweeps=4)

@@ -191,8 +191,9 @@ enum config {
     ONLINE_DISK,
     RECORDS,     /* online, with step records */
     ONLINE_BYTES, /* online, a byte budget, each state's size asked */
-    ONLINE_BYTES_WIDE /* the same, a budget of 300 states: past the 256 of
-                         the online family, the plan's state grows at x_1 */
+    ONLINE_BYTES_WIDE, /* the same, a budget of 300 states: past the 256
+                          of the online family, the state grows at x_1 */
+    ONLINE_SWEEPS      /* online, three sweeps: sweep 1 finds n */
 };
 
 struct rig {
@@ -226,10 +227,11 @@ static inline uturn_plan_t *make_plan(enum config c, uint64_t n, uint64_t slots)
         p.level_count = 2;
         p.sweeps      = c == FILE_LEVEL ? 2 : 1; /* revolve: two sweeps */
     }
-    if (c == SWEEPS)
+    if (c == SWEEPS || c == ONLINE_SWEEPS)
         p.sweeps = 3;
     if (c == ONLINE || c == ONLINE_DISK || c == RECORDS ||
-        c == ONLINE_BYTES || c == ONLINE_BYTES_WIDE) { /* n found as it goes */
+        c == ONLINE_BYTES || c == ONLINE_BYTES_WIDE ||
+        c == ONLINE_SWEEPS) { /* n found as it goes */
         p.planner = UTURN_PLANNER_ONLINE;
         p.steps   = 0;
     }
@@ -274,8 +276,8 @@ static inline void rig_open_in(struct rig *r, enum config c, uint64_t n,
     cr_assert_eq(uturn_executor_open(&o, &r->ex, NULL), UTURN_OK);
     r->plan = make_plan(c, n, 6);
     r->bytes = c == ONLINE_BYTES || c == ONLINE_BYTES_WIDE;
-    r->online =
-        c == ONLINE || c == ONLINE_DISK || c == RECORDS || r->bytes;
+    r->online = c == ONLINE || c == ONLINE_DISK || c == RECORDS ||
+                c == ONLINE_SWEEPS || r->bytes;
     r->records = c == RECORDS;
 }
 
