@@ -19,6 +19,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+/* after Criterion, whose asserts its callbacks use */
+#include "sized_model.h"
+
 Test(online, exactly_the_offline_optimum_up_to_the_first_band)
 {
     for (uint64_t s = 1; s <= 40; s++) {
@@ -320,93 +323,11 @@ Test(online, no_end_in_sight_is_refused_before_any_callback)
     }
 }
 
-/* Bytes mode: states that grow and shrink, sizes given as they come. */
-struct sized {
-    double x[64], xbar[64];
-    uint64_t stop_at;
-};
-
+/* Bytes mode: states that grow and shrink, sizes given as they come
+ * (tests/support/sized_model.h). */
 static uint64_t sz_len(uint64_t step)
 {
     return 8 + (step * 7) % 56; /* 8 .. 63 doubles */
-}
-
-static uint64_t sz_size(void *u, uint64_t step)
-{
-    (void)u;
-    return sz_len(step) * sizeof(double);
-}
-
-static int sz_forward(void *u, uint64_t i)
-{
-    struct sized *s = u;
-    for (uint64_t j = 0; j < 64; j++)
-        s->x[j] = j < sz_len(i + 1) ? s->x[j] + 0.01 * sin(s->x[j]) : 0.5;
-    return 0;
-}
-
-static int sz_turn(void *u)
-{
-    struct sized *s = u;
-    memcpy(s->xbar, s->x, sizeof s->x);
-    return 0;
-}
-
-static int sz_adjoint(void *u, uint64_t i)
-{
-    struct sized *s = u;
-    for (uint64_t j = 0; j < 64; j++)
-        s->xbar[j] = j < sz_len(i + 1) && j < sz_len(i)
-                         ? s->xbar[j] * (1 + 0.01 * cos(s->x[j]))
-                         : 0;
-    return 0;
-}
-
-static int sz_save(void *u, uint64_t step, void *dst, uint64_t bytes)
-{
-    const struct sized *s = u;
-    cr_assert_eq(bytes, sz_size(NULL, step));
-    memcpy(dst, s->x, bytes);
-    return 0;
-}
-
-static int sz_load(void *u, uint64_t step, const void *src, uint64_t bytes)
-{
-    struct sized *s = u;
-    cr_assert_eq(bytes, sz_size(NULL, step));
-    memcpy(s->x, src, bytes);
-    for (uint64_t j = sz_len(step); j < 64; j++)
-        s->x[j] = 0.5;
-    return 0;
-}
-
-static int sz_is_last(void *u, uint64_t step)
-{
-    return step == ((struct sized *)u)->stop_at;
-}
-
-static void sz_run(uturn_executor_t *ex, const uturn_plan_t *plan,
-                   uint64_t n, uturn_run_options_t *o, double *grad,
-                   uturn_stats_t *seen, uturn_report_t *rep)
-{
-    struct sized s = {.stop_at = n};
-    for (int j = 0; j < 64; j++)
-        s.x[j] = j < 8 ? 0.2 + 0.1 * j : 0.5;
-    uturn_model_t m;
-    uturn_model_init(&m);
-    m.user       = &s;
-    m.forward    = sz_forward;
-    m.turn       = sz_turn;
-    m.adjoint    = sz_adjoint;
-    m.save       = sz_save;
-    m.load       = sz_load;
-    m.state_size = sz_size;
-    m.is_last    = sz_is_last;
-    uturn_error_t err;
-    uturn_error_init(&err);
-    cr_assert_eq(uturn_executor_run(ex, plan, &m, o, seen, rep, &err),
-                 UTURN_OK, "%s", err.message);
-    memcpy(grad, s.xbar, sizeof s.xbar);
 }
 
 Test(online, sizes_given_as_they_come_never_pass_the_budget)
@@ -427,7 +348,7 @@ Test(online, sizes_given_as_they_come_never_pass_the_budget)
     uturn_report_t rep;
     uturn_stats_init(&seen);
     uturn_report_init(&rep);
-    sz_run(ex, ref, n, NULL, want, &seen, &rep);
+    sz_run(ex, ref, n, sz_len, NULL, want, &seen, &rep);
     uturn_plan_free(ref);
     const uint64_t budgets[] = {600, 1500, 4000};
     for (int b = 0; b < 3; b++) {
@@ -439,7 +360,7 @@ Test(online, sizes_given_as_they_come_never_pass_the_budget)
         cr_assert_eq(uturn_plan_create(&p, NULL, &plan, NULL), UTURN_OK);
         uturn_stats_init(&seen);
         uturn_report_init(&rep);
-        sz_run(ex, plan, n, NULL, got, &seen, &rep);
+        sz_run(ex, plan, n, sz_len, NULL, got, &seen, &rep);
         cr_assert_eq(memcmp(got, want, sizeof want), 0, "budget %llu",
                      (unsigned long long)budgets[b]);
         cr_assert_leq(seen.peak_bytes, budgets[b],

@@ -15,8 +15,10 @@
 #include "online_drive.h"
 
 #include <criterion/criterion.h>
-#include <math.h>
 #include <stdlib.h>
+
+/* after Criterion, whose asserts its callbacks use */
+#include "sized_model.h"
 
 typedef uint64_t (*size_fn)(uint64_t step);
 
@@ -292,96 +294,12 @@ Test(online_bytes, a_jump_in_size_frees_slots_and_keeps_the_budget,
 }
 
 /* The executor: a model whose state is 4 doubles, then 64 for steps 300
- * to 599, then 4 again; a budget of 500 small states. Its gradient is
- * store-all's bit for bit, and neither the plan nor the memory the run
- * held passes the budget. */
-struct jm {
-    double x[64], xbar[64];
-    uint64_t stop_at;
-};
-
+ * to 599, then 4 again (tests/support/sized_model.h); a budget of 500
+ * small states. Its gradient is store-all's bit for bit, and neither the
+ * plan nor the memory the run held passes the budget. */
 static uint64_t jm_len(uint64_t step)
 {
     return step >= 300 && step < 600 ? 64 : 4;
-}
-
-static uint64_t jm_size(void *u, uint64_t step)
-{
-    (void)u;
-    return jm_len(step) * sizeof(double);
-}
-
-static int jm_forward(void *u, uint64_t i)
-{
-    struct jm *s = u;
-    for (uint64_t j = 0; j < 64; j++)
-        s->x[j] = j < jm_len(i + 1) ? s->x[j] + 0.01 * sin(s->x[j] + j) : 0.5;
-    return 0;
-}
-
-static int jm_turn(void *u)
-{
-    struct jm *s = u;
-    memcpy(s->xbar, s->x, sizeof s->x);
-    return 0;
-}
-
-static int jm_adjoint(void *u, uint64_t i)
-{
-    struct jm *s = u;
-    for (uint64_t j = 0; j < 64; j++)
-        s->xbar[j] = j < jm_len(i + 1) && j < jm_len(i)
-                         ? s->xbar[j] * (1 + 0.01 * cos(s->x[j] + j))
-                         : 0;
-    return 0;
-}
-
-static int jm_save(void *u, uint64_t step, void *dst, uint64_t bytes)
-{
-    const struct jm *s = u;
-    cr_assert_eq(bytes, jm_size(NULL, step));
-    memcpy(dst, s->x, bytes);
-    return 0;
-}
-
-static int jm_load(void *u, uint64_t step, const void *src, uint64_t bytes)
-{
-    struct jm *s = u;
-    cr_assert_eq(bytes, jm_size(NULL, step));
-    memcpy(s->x, src, bytes);
-    for (uint64_t j = jm_len(step); j < 64; j++)
-        s->x[j] = 0.5;
-    return 0;
-}
-
-static int jm_is_last(void *u, uint64_t step)
-{
-    return step == ((struct jm *)u)->stop_at;
-}
-
-static void jm_run(uturn_executor_t *ex, const uturn_plan_t *plan, uint64_t n,
-                   double *grad, uturn_stats_t *seen, uturn_report_t *rep)
-{
-    struct jm s = {.stop_at = n};
-    for (int j = 0; j < 64; j++)
-        s.x[j] = j < 4 ? 0.2 + 0.1 * j : 0.5;
-    uturn_model_t m;
-    uturn_model_init(&m);
-    m.user       = &s;
-    m.forward    = jm_forward;
-    m.turn       = jm_turn;
-    m.adjoint    = jm_adjoint;
-    m.save       = jm_save;
-    m.load       = jm_load;
-    m.state_size = jm_size;
-    m.is_last    = jm_is_last;
-    uturn_error_t err;
-    uturn_error_init(&err);
-    uturn_stats_init(seen);
-    uturn_report_init(rep);
-    cr_assert_eq(uturn_executor_run(ex, plan, &m, NULL, seen, rep, &err),
-                 UTURN_OK, "%s", err.message);
-    memcpy(grad, s.xbar, sizeof s.xbar);
 }
 
 Test(online_bytes, the_executor_gets_store_alls_gradient_within_the_budget)
@@ -399,9 +317,13 @@ Test(online_bytes, the_executor_gets_store_alls_gradient_within_the_budget)
     double want[64], got[64];
     uturn_stats_t seen;
     uturn_report_t rep;
-    jm_run(ex, ref, n, want, &seen, &rep);
+    uturn_stats_init(&seen);
+    uturn_report_init(&rep);
+    sz_run(ex, ref, n, jm_len, NULL, want, &seen, &rep);
     uturn_plan_t *plan = bytes_plan(budget);
-    jm_run(ex, plan, n, got, &seen, &rep);
+    uturn_stats_init(&seen);
+    uturn_report_init(&rep);
+    sz_run(ex, plan, n, jm_len, NULL, got, &seen, &rep);
     cr_assert_eq(memcmp(got, want, sizeof want), 0);
     cr_assert_eq(seen.steps, n);
     cr_assert_gt(seen.peak_slots, 256, "%llu slots held at most",

@@ -137,33 +137,68 @@ static bool online_run(const uturn_mpi_plan_t *mp, uturn_executor_t *ex,
     return ok;
 }
 
-bool case_online(MPI_Comm comm)
+/* Every case's setting: the chain, the store-all gradient of ONLINE_END
+ * steps, an executor, the agreed plan of @p sweeps sweeps, and the model's
+ * criterion (rank 0 has none when there are several ranks). */
+struct online_rig {
+    chain_t c, ref;
+    uint64_t m;
+    double *grad;
+    uturn_executor_t *ex;
+    uturn_mpi_plan_t *mp;
+    struct ended e;
+    bool own;
+};
+
+static bool rig_open(struct online_rig *r, MPI_Comm comm, uint64_t sweeps)
 {
     int rank = 0, size = 1;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
-    const uint64_t m = 1000u * (uint64_t)(rank % 2 + 1);
-    chain_t c, ref;
-    bool ok = check(chain_init(&c, comm, m, m, ONLINE_MAX), "chain_init") &&
-              check(chain_init(&ref, comm, m, m, ONLINE_END), "chain_init");
-    double *grad = calloc(m, sizeof *grad);
-    ok &= check(grad != NULL && chain_reference(&ref, grad), "reference");
-    uturn_executor_t *ex = NULL;
-    ok &= check(uturn_executor_open(NULL, &ex, NULL) == UTURN_OK, "executor");
-    uturn_mpi_plan_t *mp = NULL;
-    ok &= online_plan(&c, ex, 1, &mp);
-    const bool own = size == 1 || rank != 0;
-    struct ended e = {&c, rank == size - 1 ? ONLINE_END : ONLINE_LATE, 0, 0};
-    if (mp != NULL) {
-        ok &= online_run(mp, ex, &e, own);
-        ok &= check(memcmp(grad, c.xbar, m * sizeof *grad) == 0,
-                    "the gradient equals a store-all sweep of ONLINE_END");
+    memset(r, 0, sizeof *r);
+    r->m    = 1000u * (uint64_t)(rank % 2 + 1);
+    bool ok = check(chain_init(&r->c, comm, r->m, r->m, ONLINE_MAX),
+                    "chain_init") &&
+              check(chain_init(&r->ref, comm, r->m, r->m, ONLINE_END),
+                    "chain_init");
+    r->grad = calloc(r->m, sizeof *r->grad);
+    ok &= check(r->grad != NULL && chain_reference(&r->ref, r->grad),
+                "reference");
+    ok &= check(uturn_executor_open(NULL, &r->ex, NULL) == UTURN_OK,
+                "executor");
+    ok &= online_plan(&r->c, r->ex, sweeps, &r->mp);
+    r->own = size == 1 || rank != 0;
+    r->e   = (struct ended){&r->c, rank == size - 1 ? ONLINE_END : ONLINE_LATE,
+                            0, 0};
+    return ok && r->mp != NULL;
+}
+
+static void rig_close(struct online_rig *r)
+{
+    uturn_mpi_plan_free(r->mp);
+    uturn_executor_free(r->ex);
+    free(r->grad);
+    chain_free(&r->ref);
+    chain_free(&r->c);
+}
+
+/* The chain's gradient is the store-all one. */
+static bool same_as_store_all(const struct online_rig *r, const char *what)
+{
+    return check(memcmp(r->grad, r->c.xbar, r->m * sizeof *r->grad) == 0,
+                 what);
+}
+
+bool case_online(MPI_Comm comm)
+{
+    struct online_rig r;
+    bool ok = rig_open(&r, comm, 1);
+    if (ok) {
+        ok &= online_run(r.mp, r.ex, &r.e, r.own);
+        ok &= same_as_store_all(&r, "the gradient equals a store-all sweep "
+                                    "of ONLINE_END");
     }
-    uturn_mpi_plan_free(mp);
-    uturn_executor_free(ex);
-    free(grad);
-    chain_free(&ref);
-    chain_free(&c);
+    rig_close(&r);
     return ok;
 }
 
@@ -173,22 +208,10 @@ bool case_online(MPI_Comm comm)
  * one, bit for bit, on every rank. */
 bool case_online_sweeps(MPI_Comm comm)
 {
-    int rank = 0, size = 1;
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &size);
-    const uint64_t m = 1000u * (uint64_t)(rank % 2 + 1);
-    chain_t c, ref;
-    bool ok = check(chain_init(&c, comm, m, m, ONLINE_MAX), "chain_init") &&
-              check(chain_init(&ref, comm, m, m, ONLINE_END), "chain_init");
-    double *grad = calloc(m, sizeof *grad);
-    ok &= check(grad != NULL && chain_reference(&ref, grad), "reference");
-    uturn_executor_t *ex = NULL;
-    ok &= check(uturn_executor_open(NULL, &ex, NULL) == UTURN_OK, "executor");
-    uturn_mpi_plan_t *mp = NULL;
-    ok &= online_plan(&c, ex, 3, &mp);
-    struct ended e = {&c, rank == size - 1 ? ONLINE_END : ONLINE_LATE, 0, 0};
+    struct online_rig r;
+    bool ok = rig_open(&r, comm, 3);
     uturn_model_t model;
-    online_model(&e, size == 1 || rank != 0, &model);
+    online_model(&r.e, r.own, &model);
     uturn_run_options_t o;
     uturn_run_options_init(&o);
     o.sweeps_on_request = true;
@@ -199,25 +222,19 @@ bool case_online_sweeps(MPI_Comm comm)
     uturn_report_init(&rep);
     uturn_error_t err;
     uturn_error_init(&err);
-    chain_reset(&c);
-    uturn_status_t st = mp == NULL ? UTURN_E_INVALID_ARG
-                                   : uturn_mpi_run(mp, ex, &model, &mo, NULL,
-                                                   &rep, NULL, &err);
-    ok &= check(st == UTURN_OK, err.message);
-    ok &= check(memcmp(grad, c.xbar, m * sizeof *grad) == 0, "sweep 1");
+    chain_reset(&r.c);
+    uturn_status_t st = !ok ? UTURN_E_INVALID_ARG
+                            : uturn_mpi_run(r.mp, r.ex, &model, &mo, NULL,
+                                            &rep, NULL, &err);
+    ok &= check(st == UTURN_OK, err.message) && same_as_store_all(&r, "sweep 1");
     for (uint64_t j = 2; st == UTURN_OK && j <= 3; j++) {
-        memset(c.xbar, 0, m * sizeof *c.xbar);
-        st = uturn_mpi_sweep(mp, ex, &model, NULL, NULL, &rep, NULL, &err);
+        memset(r.c.xbar, 0, r.m * sizeof *r.c.xbar);
+        st = uturn_mpi_sweep(r.mp, r.ex, &model, NULL, NULL, &rep, NULL, &err);
         ok &= check(st == UTURN_OK, err.message);
-        ok &= check(memcmp(grad, c.xbar, m * sizeof *grad) == 0,
-                    "a further sweep's gradient");
+        ok &= same_as_store_all(&r, "a further sweep's gradient");
         ok &= check(rep.sweeps_done == j && rep.trajectory_held == (j < 3),
                     "sweeps done");
     }
-    uturn_mpi_plan_free(mp);
-    uturn_executor_free(ex);
-    free(grad);
-    chain_free(&ref);
-    chain_free(&c);
+    rig_close(&r);
     return ok;
 }
