@@ -32,7 +32,7 @@ uturn=$build/tools/uturn
 # and a section function in bench/write_results.py (see bench/README.md).
 parts=(revolve executor dp_exact dp_approx dp_search hrevolve levels_costs
   levels_io online_ratios online_decide online_reverse online_bytes
-  online_wide online_disk planners sweeps durable petsc dp_scale)
+  online_wide online_disk planners sweeps online_sweeps durable petsc dp_scale)
 
 part_revolve() {
   run $build/bench/bench_revolve
@@ -68,6 +68,10 @@ part_levels_costs() { run bench/levels_costs.sh $uturn; }
 
 # Several sweeps against TwoLevelCheckpointSchedule: counts (seconds).
 part_sweeps() { run bench/sweeps_grid.sh $uturn; }
+
+# Online plans of several sweeps against revolve knowing n and against
+# reruns (counts, a second).
+part_online_sweeps() { run bench/online_sweeps.sh $uturn; }
 
 part_levels_io() {
   local i

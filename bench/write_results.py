@@ -623,6 +623,39 @@ def sweeps(raw):
     return body, summary
 
 
+@section("online_sweeps", "Several sweeps of an online plan")
+def online_sweeps(raw):
+    c = raw.find(r"online_sweeps\.sh")[0]
+    rows = [r for r in md_rows(c.text()) if r[0].isdigit()]
+    body = ("An online plan of K sweeps (sweep 1 finds n; the sweeps left "
+            "are revolve's plan of K - 1 over that n, docs/model.md section "
+            "13), the end told at n, against revolve's plan of K sweeps "
+            "made knowing n, and against K separate runs of the online plan "
+            "of one sweep. Command: %s. Counts, not times.\n\n%s"
+            % (code(c.line), c.text().strip()))
+    summary = []
+    if rows:
+        vs_rv = [float(r[5]) for r in rows]
+        vs_runs = {int(r[2]): [] for r in rows}
+        for r in rows:
+            vs_runs[int(r[2])].append(float(r[7]))
+        summary.append(Row(
+            "online plans of K sweeps / revolve's plan knowing n (%d cases)"
+            % len(rows), "%.3f .. %.3f" % (min(vs_rv), max(vs_rv)),
+            "anchor: revolve knowing n (1)",
+            "%.3f .. %.3f" % (min(vs_rv), max(vs_rv)), "—", code(c.line),
+            counts(raw.load_of(c))))
+        summary.append(Row(
+            "online plans of K sweeps / K online runs of one sweep, per K",
+            "; ".join("K = %d: %.3f .. %.3f" % (k, min(v), max(v))
+                      for k, v in sorted(vs_runs.items())),
+            "≤ 1 (never more than running again)",
+            "%.3f" % max(max(v) for v in vs_runs.values()),
+            verdict(max(max(v) for v in vs_runs.values()), 1), code(c.line),
+            counts(raw.load_of(c))))
+    return body, summary
+
+
 @section("durable", "Durable runs: killed at 100 random points, resumed")
 def durable(raw):
     c = raw.find(r"bench_durable")[0]
