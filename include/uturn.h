@@ -281,10 +281,11 @@ typedef enum uturn_dp_mode {
  * A checkpoint a later sweep reads is marked by a `persist` action after
  * its store and stays until a free. Revolve and online plan several
  * sweeps (uniform states). Online (steps 0; slots from 4 to
- * UTURN_SWEEPS_MAX_SLOTS, one level) makes sweep 1 its online plan, with
- * x_0 kept, and once the end has told n, the sweeps left are revolve's
- * plan of that many over n steps, its first forward starting from x_0
- * after sweep 1. Revolve takes one level, or two: then its persistent
+ * UTURN_SWEEPS_MAX_SLOTS, one level) makes sweep 1 its online plan, and
+ * once the end has told n, the sweeps left follow revolve's layout of
+ * that many over n steps: fresh from x_0 after sweep 1, or over
+ * checkpoints sweep 1 keeps, whichever takes fewer forward steps
+ * (docs/model.md). Revolve takes one level, or two: then its persistent
  * checkpoints go to the further level when the whole cost is less, see
  * docs/model.md; on one level it gives the fewest
  * forward steps among plans that store m persistent checkpoints in the

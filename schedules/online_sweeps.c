@@ -1,66 +1,47 @@
 /*
  * online with sweeps = k >= 2 (uniform slots, 4 to UTURN_SWEEPS_MAX_SLOTS,
  * one level): several reverse sweeps over one forward whose step count is
- * found as the run goes.
+ * found as the run goes (online_sweeps.h has the two ways the sweeps
+ * after the first are laid out; online_sweeps_keep.c chooses).
  *
- * Sweep 1 is the online plan of s slots (online_slots.h), its first
- * forward and its reversal, with x_0 marked persistent right after its
- * store and left in its slot when the reversal is done. The end tells n:
- * then the layout of the family of several sweeps (sweeps.h) for the
- * k - 1 sweeps left is placed, exactly as revolve places it for n steps
- * and k - 1 sweeps (unbounded: for the steady state), and after sweep 1
- * the stream goes on with `restore 0` and that layout's generator: its
- * first forward from x_0 (storing its persistent checkpoints), then its
- * sweeps. So the forward steps are those of the online plan for n plus
- * those of revolve's plan of k - 1 sweeps over n steps; an unbounded plan
- * as a stream is sweep 1 and the free of x_0, each further sweep on
- * request taking the steady layout's.
- *
- * The state block: the header below, the online planner's state, the
- * layout's lengths, starts and scratch (s words each), and the layout's
- * generator (uturn__sw_gen_bytes(s)). The header's layout points into the
- * block itself, so the block is not to be copied.
+ * Sweep 1 is the online plan of s slots (online_slots.h), x_0 marked
+ * persistent right after its store. The end tells n; the layout of the
+ * family of several sweeps (sweeps.h) for the k - 1 sweeps left is
+ * placed (unbounded: for the steady state, fresh), and after sweep 1 the
+ * stream goes on with that layout's generator. An unbounded plan as a
+ * stream is sweep 1 and the free of x_0, each further sweep on request.
  */
-#include "online_slots.h"
-#include "sweeps.h"
+#include "online_sweeps.h"
 
-enum { OW_FIRST, OW_REST, OW_FREE, OW_DONE };
-
-struct ow {
-    uint64_t k; /* sweeps, or UTURN_SWEEPS_UNBOUNDED */
-    uint64_t s, max_steps;
-    uint64_t total; /* forward steps of the whole stream, once ended */
-    int phase, pausing, paused, restored, overflow;
-    struct uturn__sw_data d; /* the layout of the sweeps after sweep 1 */
-};
-
-static size_t w8(size_t bytes)
+static size_t w16(size_t bytes)
 {
     return (bytes + 15) / 16 * 16;
 }
 
-/* Offsets in the block: the online state, the lengths, the starts, the
- * scratch, the layout's generator; [5] is the whole block. */
-static void offsets(uint64_t s, size_t off[6])
+void uturn__ow_offsets(uint64_t s, size_t off[OW_PARTS + 1])
 {
-    off[0] = w8(sizeof(struct ow));
-    off[1] = off[0] + w8(uturn__os_state_bytes(s));
-    off[2] = off[1] + w8((size_t)s * 8);
-    off[3] = off[2] + w8((size_t)s * 8);
-    off[4] = off[3] + w8((size_t)s * 8);
-    off[5] = off[4] + w8(uturn__sw_gen_bytes(s));
+    off[OW_OS] = w16(sizeof(struct ow));
+    off[OW_L]  = off[OW_OS] + w16(uturn__os_state_bytes(s));
+    for (int i = OW_L; i < OW_GEN; i++)
+        off[i + 1] = off[i] + w16((size_t)s * 8);
+    off[OW_PARTS] = off[OW_GEN] + w16(uturn__sw_gen_bytes(s));
+}
+
+void *uturn__ow_part(void *state, int part)
+{
+    size_t off[OW_PARTS + 1];
+    uturn__ow_offsets(((struct ow *)state)->s, off);
+    return (unsigned char *)state + off[part];
 }
 
 static void *part(void *state, int i)
 {
-    size_t off[6];
-    offsets(((struct ow *)state)->s, off);
-    return (unsigned char *)state + off[i];
+    return uturn__ow_part(state, i);
 }
 
 static const void *cpart(const void *state, int i)
 {
-    return part((void *)(uintptr_t)state, i);
+    return uturn__ow_part((void *)(uintptr_t)state, i);
 }
 
 static uturn_status_t prepare(uturn_plan_t *plan, uturn_error_t *error)
@@ -78,19 +59,19 @@ static uturn_status_t prepare(uturn_plan_t *plan, uturn_error_t *error)
                            "UTURN_SWEEPS_UNBOUNDED)",
                            (unsigned long long)UTURN__SWEEPS_MAX,
                            (unsigned long long)p->sweeps);
-    size_t off[6];
-    offsets(p->slots, off);
-    const uturn_status_t st = uturn__online_capacity(plan, p->slots, off[5],
-                                                     error);
+    size_t off[OW_PARTS + 1];
+    uturn__ow_offsets(p->slots, off);
+    const uturn_status_t st =
+        uturn__online_capacity(plan, p->slots, off[OW_PARTS], error);
     plan->stats.sweeps = p->sweeps;
     return st;
 }
 
 static uturn_status_t state_size(const uturn_plan_t *plan, size_t *bytes)
 {
-    size_t off[6];
-    offsets(plan->stats.slots, off);
-    *bytes = off[5];
+    size_t off[OW_PARTS + 1];
+    uturn__ow_offsets(plan->stats.slots, off);
+    *bytes = off[OW_PARTS];
     return UTURN_OK;
 }
 
@@ -101,46 +82,38 @@ static void start(const uturn_plan_t *plan, void *state)
                                .s         = plan->stats.slots,
                                .max_steps = plan->problem.max_steps,
                                .phase     = OW_FIRST};
-    uturn__os_init(part(state, 0), o->s, o->max_steps);
-    ((struct uturn__os_hdr *)part(state, 0))->keep_x0 = 1;
-    o->d.x.L = part(state, 1);
-    o->d.p   = part(state, 2);
+    uturn__os_init(part(state, OW_OS), o->s, o->max_steps);
+    ((struct uturn__os_hdr *)part(state, OW_OS))->keep_x0 = 1;
+    o->d.x.L = part(state, OW_L);
+    o->d.p   = part(state, OW_P);
     o->d.cap = o->s;
 }
 
-/* The end at n: sweep 1's reversal, and the layout of the sweeps left. */
+/* The end at n: sweep 1's reversal, and the layout of the sweeps left
+ * (fresh or kept, whichever takes fewer forward steps). */
 static void place(struct ow *o, void *state)
 {
-    struct uturn__os_view v = uturn__os_view(part(state, 0));
+    struct uturn__os_view v = uturn__os_view(part(state, OW_OS));
     uturn__os_end_sweep(&v);
-    const uint64_t n          = v.h->n;
+    const uint64_t n           = v.h->n;
     struct uturn__sw_layout *x = &o->d.x;
     x->n                       = n;
     x->s                       = o->s < n + 1 ? o->s : n + 1;
     x->steady                  = o->k == UTURN_SWEEPS_UNBOUNDED;
     x->k                       = x->steady ? 1 : o->k - 1;
-    const uint64_t cost        = uturn__sw_best(x, part(state, 3));
-    x->scratch_slot            = x->m;
-    o->d.p[0]                  = 0;
-    for (uint64_t i = 1; i < x->m; i++)
-        o->d.p[i] = o->d.p[i - 1] + x->L[i - 1];
-    uturn__sw_gen_start(part(state, 4), &o->d, true);
+    o->total                   = uturn__ow_choose(o, state);
     if (o->pausing)
-        uturn__sw_gen_pause(part(state, 4));
-    o->overflow = v.h->overflow || cost == UINT64_MAX ||
-                  (!x->steady && cost > UINT64_MAX - v.h->predicted);
-    o->total    = o->overflow ? UINT64_MAX
-                  : x->steady ? v.h->predicted
-                              : v.h->predicted + cost;
+        uturn__sw_gen_pause(part(state, OW_GEN));
+    o->overflow = v.h->overflow || o->total == UINT64_MAX;
 }
 
 /* Sweep 1: the online plan, x_0 marked persistent after its store. */
 static size_t first(struct ow *o, void *state, uturn_action_t *out,
                     size_t capacity)
 {
-    const struct uturn__os_hdr *h = part(state, 0);
+    const struct uturn__os_hdr *h = part(state, OW_OS);
     if (h->phase == OS_START) {
-        uturn__os_fill(part(state, 0), out, capacity); /* store, advance */
+        uturn__os_fill(part(state, OW_OS), out, capacity); /* store, advance */
         out[2] = out[1];
         uturn__put(out + 1, UTURN_OP_PERSIST, 0, 0, out[0].slot);
         return 3;
@@ -148,14 +121,17 @@ static size_t first(struct ow *o, void *state, uturn_action_t *out,
     if ((h->phase == OS_BAND || h->phase == OS_MERGE) && o->max_steps != 0 &&
         h->m >= o->max_steps)
         place(o, state); /* max_steps: the sweep ends by itself */
-    const size_t count = uturn__os_fill(part(state, 0), out, capacity);
-    if (count != 0)
-        return count;
-    /* sweep 1 is done: pause, end an unbounded stream, or go on */
+    if (o->phase == OW_KEEP)
+        return 0;
+    return uturn__os_fill(part(state, OW_OS), out, capacity);
+}
+
+/* Sweep 1 is done: pause, end an unbounded stream, or go on. */
+static void sweep_1_done(struct ow *o)
+{
     o->phase  = o->k == UTURN_SWEEPS_UNBOUNDED && !o->pausing ? OW_FREE
                                                               : OW_REST;
     o->paused = o->pausing;
-    return 0;
 }
 
 /* After sweep 1: x_0 restored, then the layout's generator. */
@@ -167,7 +143,7 @@ static size_t rest(struct ow *o, void *state, uturn_action_t *out,
         o->restored = 1;
         count += uturn__put(out, UTURN_OP_RESTORE, 0, 0, o->d.x.base_slot);
     }
-    return count + uturn__sw_gen_fill(part(state, 4), out + count,
+    return count + uturn__sw_gen_fill(part(state, OW_GEN), out + count,
                                       capacity - count);
 }
 
@@ -177,10 +153,15 @@ static size_t fill(void *state, uturn_action_t *out, size_t capacity)
     size_t count = 0;
     if (o->paused || o->overflow)
         return 0;
-    if (o->phase == OW_FIRST) {
-        count = first(o, state, out, capacity);
-        if (count != 0 || o->paused)
+    if (o->phase == OW_FIRST || o->phase == OW_KEEP) {
+        count = o->phase == OW_FIRST ? first(o, state, out, capacity) : 0;
+        if (count == 0 && o->phase == OW_KEEP)
+            count = uturn__ow_keep_fill(o, state, out, capacity);
+        if (count != 0)
             return count;
+        sweep_1_done(o);
+        if (o->paused)
+            return 0;
     }
     if (o->phase == OW_REST)
         return rest(o, state, out, capacity);
@@ -194,7 +175,7 @@ static size_t fill(void *state, uturn_action_t *out, size_t capacity)
 static bool awaits_end(const void *state)
 {
     const struct ow *o            = state;
-    const struct uturn__os_hdr *h = cpart(state, 0);
+    const struct uturn__os_hdr *h = cpart(state, OW_OS);
     return o->phase == OW_FIRST &&
            (h->phase == OS_BAND || h->phase == OS_MERGE);
 }
@@ -210,7 +191,7 @@ static uturn_status_t end(void *state)
 
 static uint64_t steps_known(const void *state)
 {
-    return ((const struct uturn__os_hdr *)cpart(state, 0))->n;
+    return ((const struct uturn__os_hdr *)cpart(state, OW_OS))->n;
 }
 
 static uint64_t forward_total(const void *state)
@@ -224,14 +205,14 @@ static void pause_sweeps(void *state)
     struct ow *o = state;
     o->pausing   = 1;
     if (o->phase == OW_REST) /* the layout's generator has started */
-        uturn__sw_gen_pause(part(state, 4));
+        uturn__sw_gen_pause(part(state, OW_GEN));
 }
 
 static bool paused(const void *state)
 {
     const struct ow *o = state;
     return o->paused ||
-           (o->phase == OW_REST && uturn__sw_gen_paused(cpart(state, 4)));
+           (o->phase == OW_REST && uturn__sw_gen_paused(cpart(state, OW_GEN)));
 }
 
 static void resume(void *state)
@@ -240,7 +221,7 @@ static void resume(void *state)
     if (o->paused)
         o->paused = 0; /* sweep 2 comes from the layout */
     else if (o->phase == OW_REST)
-        uturn__sw_gen_resume(part(state, 4));
+        uturn__sw_gen_resume(part(state, OW_GEN));
 }
 
 /* The slots, max_steps and sweeps fix the stream; the constant tells it

@@ -186,20 +186,26 @@ static uturn_status_t state_size(const uturn_plan_t *plan, size_t *bytes)
 }
 
 void uturn__sw_gen_start(void *state, const struct uturn__sw_data *d,
-                         bool x0_held)
+                         uint64_t stored)
 {
     struct state *st = state;
     memset(st, 0, sizeof *st);
     st->d     = d;
     st->sweep = 1;
-    st->next  = x0_held ? 1 : 0;
+    st->next  = stored;
     const uint64_t c = d->x.s > d->x.c_fixed ? d->x.s : d->x.c_fixed;
     st->map          = (uint64_t *)(st->stack + c);
 }
 
 static void start(const uturn_plan_t *plan, void *state)
 {
-    uturn__sw_gen_start(state, plan->data, false);
+    uturn__sw_gen_start(state, plan->data, 0);
+}
+
+/* The plan's slot for the layout's slot v. */
+static uint64_t lab(const struct uturn__sw_data *d, uint64_t v)
+{
+    return d->label != NULL ? d->label[v] : v;
 }
 
 /* First forward: x_0, then x_{p_1} .. x_{p_{m-1}}, each stored in its
@@ -214,7 +220,7 @@ static size_t first_forward(struct state *st, uturn_action_t *out,
         if (i != 0)
             count += uturn__put(out + count, UTURN_OP_ADVANCE, d->p[i - 1],
                                 d->p[i], 0);
-        const uint64_t slot = d->x.base_slot + i;
+        const uint64_t slot = lab(d, d->x.base_slot + i);
         count += uturn__put(out + count, UTURN_OP_STORE, d->p[i], 0, slot);
         count += uturn__put(out + count, UTURN_OP_PERSIST, 0, 0, slot);
     }
@@ -238,11 +244,11 @@ static void begin_segment(struct state *st)
     st->cur              = uturn__rv_node_of(st->d->p[i], x->L[i], c);
     st->ws               = st->cur.c;
     st->depth            = 0;
-    st->live             = st->sweep == 1 && i == top;
-    st->map[0]           = x->base_slot + i;
+    st->live             = st->sweep == 1 && i == top && !st->d->cold;
+    st->map[0]           = lab(st->d, x->base_slot + i);
     const uint64_t first = bonus ? i + 1 : x->scratch_slot;
     for (uint64_t q = 1; q < st->ws; q++)
-        st->map[q] = first + q - 1;
+        st->map[q] = lab(st->d, first + q - 1);
     st->walking = true;
 }
 
@@ -270,7 +276,7 @@ static size_t sweep_end(struct state *st, uturn_action_t *out, size_t capacity)
     }
     while (st->d->x.steady && st->freeing < st->d->x.m && count < capacity)
         count += uturn__put(out + count, UTURN_OP_FREE, 0, 0,
-                            st->d->x.base_slot + st->freeing++);
+                            lab(st->d, st->d->x.base_slot + st->freeing++));
     st->done = st->d->x.steady && st->freeing == st->d->x.m;
     return count;
 }

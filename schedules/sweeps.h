@@ -83,6 +83,12 @@ struct uturn__sw_data {
     struct uturn__sw_layout x;
     uint64_t *p;  /* p[i]: the step segment i starts at */
     uint64_t cap; /* the lengths p and x.L hold */
+    /* Online plans of several sweeps (online_sweeps.c): NULL, or the
+     * plan's slot for each of the layout's (bases at base_slot + i,
+     * scratch from scratch_slot); and cold: sweep 1's top segment starts
+     * from its stored base, not from the live state. */
+    const uint64_t *label;
+    bool cold;
 };
 /* Allocate plan->data for s lengths (layout zeroed, data_free set). */
 uturn_status_t uturn__sw_data_new(uturn_plan_t *plan, uint64_t s,
@@ -96,14 +102,14 @@ uturn_status_t uturn__sw_check(const uturn_plan_t *plan, uint64_t slots,
                                uint64_t *s, uturn_error_t *error);
 /* The generator of a layout (sweeps.c), for the planners of several
  * sweeps and for online plans of several sweeps (online_sweeps.c): its
- * state's bytes for walks of at most c slots; its start, with x_0 already
- * stored and marked persistent in base_slot (x0_held: the stream then
- * begins with the advance to x_{p_1}, the live state x_0); its fill; and
- * the pause at each sweep's end (planner.h's pause_sweeps, paused,
- * resume). */
+ * state's bytes for walks of at most c slots; its start, with the first
+ * `stored` bases already stored and marked persistent (1: x_0, the stream
+ * then begins with the advance to x_{p_1}, the live state x_0); its
+ * fill; and the pause at each sweep's end (planner.h's pause_sweeps,
+ * paused, resume). */
 size_t uturn__sw_gen_bytes(uint64_t c);
 void uturn__sw_gen_start(void *state, const struct uturn__sw_data *d,
-                         bool x0_held);
+                         uint64_t stored);
 size_t uturn__sw_gen_fill(void *state, uturn_action_t *restrict out,
                           size_t capacity);
 void uturn__sw_gen_pause(void *state);
