@@ -23,6 +23,10 @@
  *     the worst ratios its table gives for the s and n it checked;
  *   - sizes: never more bytes held than the budget (the validator), never
  *     below t(n+1, s) for s the states the budget holds at the smallest;
+ *   - several sweeps (uniform slots, 4 to 1024; else refused): every sweep
+ *     through a validator told k, n reversed k times, never below the
+ *     one-sweep optimum t(n+1, s) nor above k runs of the one-sweep plan,
+ *     and an unbounded stream exactly the one-sweep plan's;
  *   - levels: the first sweep stores only on the last level, at multiples
  *     of its period (21 for memory 5 and a disk of w = r = 5); the cost is
  *     uturn_plan_online_cost()'s, and never below the offline optimum for
@@ -229,6 +233,10 @@ static void decode(struct reader *r, struct run *run, uint64_t *ref_cost)
         decode_odd(r, run);
     else if (run->mode == RUN_SLOTS)
         p->slots = s;
+    if ((head & 7) == 2) { /* several sweeps (online_sweeps.c) */
+        static const uint64_t ks[] = {2, 3, 5, UTURN_SWEEPS_UNBOUNDED};
+        p->sweeps                  = ks[fz_byte(r) % 4];
+    }
     else if (run->mode == RUN_BUDGET) {
         static const uint64_t sizes[] = {1, 8, 24, 4096, (uint64_t)1 << 62};
         p->slot_bytes                 = sizes[fz_byte(r) % 5];
@@ -267,12 +275,14 @@ static void print_run(const char *what, const struct run *run)
     const uturn_problem_t *p = &run->p;
     fprintf(stderr,
             "%s: online mode %d steps %llu slots %llu slot_bytes %llu "
-            "budget_bytes %llu max_steps %llu end %llu batch %u skip %llu\n",
+            "budget_bytes %llu max_steps %llu end %llu batch %u skip %llu "
+            "sweeps %llu\n",
             what, (int)run->mode, (unsigned long long)p->steps,
             (unsigned long long)p->slots, (unsigned long long)p->slot_bytes,
             (unsigned long long)p->budget_bytes,
             (unsigned long long)p->max_steps, (unsigned long long)run->end,
-            run->batch, (unsigned long long)run->skip_size);
+            run->batch, (unsigned long long)run->skip_size,
+            (unsigned long long)p->sweeps);
     for (uint64_t k = 0; k < run->level_count; k++)
         fprintf(stderr, "  level %llu '%s': slots %llu w %llu r %llu\n",
                 (unsigned long long)k,
@@ -293,6 +303,11 @@ static struct expect predict(const struct run *run)
     const uturn_problem_t *p = &run->p;
     struct expect e          = {0, 0};
     const bool levels        = p->levels != NULL;
+    if (p->sweeps >= 2 &&
+        (p->slots < 4 || p->slots > UTURN_SWEEPS_MAX_SLOTS)) {
+        e.must = FZ_BIT(UTURN_E_UNSUPPORTED); /* uniform, 4 to 1024 */
+        return e;
+    }
     if (p->steps != 0 || (p->slots == 0 && p->budget_bytes == 0 && !levels) ||
         (p->slots != 0 && p->budget_bytes != 0) ||
         (levels && (p->slots != 0 || p->budget_bytes != 0)) ||
@@ -365,6 +380,44 @@ static void check_slots(const struct run *run, const uturn_stats_t *st,
         abort();
     }
     check_ratio(s, n, o->seen.forward_steps, t);
+}
+
+/* The forward steps of the one-sweep online plan of p's slots and
+ * max_steps, the end told at n. */
+static uint64_t one_sweep_forward(const uturn_problem_t *p, uint64_t n)
+{
+    uturn_problem_t q = *p;
+    q.sweeps          = 1;
+    uturn_plan_t *plan = NULL;
+    uturn_cursor_t *c  = NULL;
+    CHECK(uturn_plan_create(&q, NULL, &plan, NULL) == UTURN_OK &&
+          uturn_cursor_create(plan, NULL, &c) == UTURN_OK);
+    uturn_action_t a;
+    while (uturn_cursor_next(c, &a))
+        if (a.op == UTURN_OP_ADVANCE && a.step_end == n && a.step + 1 == n)
+            uturn_cursor_end(c); /* refused once the sweep has ended */
+    uturn_stats_t st;
+    uturn_stats_init(&st);
+    CHECK(uturn_cursor_stats(c, &st) == UTURN_OK && st.steps == n);
+    uturn_cursor_free(c);
+    uturn_plan_free(plan);
+    return st.forward_steps;
+}
+
+/* Several sweeps: sweep 1 the online plan, the rest laid out for the n
+ * found; never more than k runs of the one-sweep plan, never below the
+ * one-sweep optimum; an unbounded stream is sweep 1. */
+static void check_sweeps(const struct run *run, const struct outcome *o,
+                         uint64_t k)
+{
+    const uint64_t s = run->p.slots, n = o->steps;
+    const uint64_t one = one_sweep_forward(&run->p, n);
+    CHECK(o->seen.peak_slots <= s);
+    CHECK(o->seen.forward_steps >= fz_revolve_forward(n, s));
+    if (run->p.sweeps == UTURN_SWEEPS_UNBOUNDED)
+        CHECK(o->seen.forward_steps == one);
+    else
+        CHECK(o->seen.forward_steps <= k * (u128)one);
 }
 
 static void check_bytes(const struct run *run, const struct outcome *o)
@@ -498,7 +551,11 @@ static void check_run(const struct run *run, const uturn_plan_t *plan,
         return;
     }
     const uturn_stats_t *c = &o.cursor;
-    CHECK(o.seen.steps == o.steps && c->reverse_steps == o.steps);
+    const uint64_t k       = run->p.sweeps >= 2 &&
+                               run->p.sweeps != UTURN_SWEEPS_UNBOUNDED
+                                 ? run->p.sweeps
+                                 : 1;
+    CHECK(o.seen.steps == o.steps && c->reverse_steps == k * o.steps);
     CHECK(c->forward_steps == o.seen.forward_steps &&
           c->stores == o.seen.stores && c->restores == o.seen.restores &&
           c->frees == o.seen.frees && c->actions == o.seen.actions &&
@@ -510,6 +567,8 @@ static void check_run(const struct run *run, const uturn_plan_t *plan,
     fz_check_tally(&o.tally, &o.seen);
     if (run->mode == RUN_BYTES)
         check_bytes(run, &o);
+    else if (run->p.sweeps >= 2)
+        check_sweeps(run, &o, k);
     else if (run->level_count > 1)
         check_levels(run, plan, &o, ref_cost);
     else

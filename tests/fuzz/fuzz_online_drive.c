@@ -39,7 +39,8 @@ static void make_shape(struct drive *d, const uturn_plan_t *plan)
     struct fz_shape *s = &d->shape;
     memset(s, 0, sizeof *s);
     uturn_problem_init(&s->validator);
-    s->level_count = 1;
+    s->validator.sweeps = run->p.sweeps; /* each sweep with its own turn */
+    s->level_count      = 1;
     s->slots[0]    = st.slots;
     if (run->mode == RUN_LEVELS) {
         s->level_count           = run->level_count;
