@@ -925,7 +925,10 @@ UTURN_EXPORT uturn_status_t uturn_cursor_end(uturn_cursor_t *cursor);
  * each advance of the first sweep, before the next read).
  * @return UTURN_OK; UTURN_E_UNSUPPORTED (not such a plan);
  *         UTURN_E_INVALID_ARG (step is not the state just reached);
- *         UTURN_E_INFEASIBLE (x_0 alone does not fit the budget).
+ *         UTURN_E_INFEASIBLE (x_0 alone does not fit the budget);
+ *         UTURN_E_NOMEM (at x_1, when the budget holds more than
+ *         UTURN_ONLINE_MAX_SLOTS_BYTES states: no memory for the plan's
+ *         larger state, about 160 bytes a slot; the plan then stops).
  * Since: 0.2
  */
 UTURN_EXPORT uturn_status_t uturn_cursor_set_size(uturn_cursor_t *cursor,

@@ -154,6 +154,12 @@ static uturn_status_t learn(struct uturn__run *run, uint64_t step, bool ask)
         return uturn__durable_share(run, step, share);
     if (st == UTURN_OK)
         return UTURN_OK;
+    if (st == UTURN_E_NOMEM) /* the plan's state, grown at x_1 */
+        return uturn__fail(run->error, st,
+                           "out of memory for the online plan's state at "
+                           "x_%llu (the budget holds that many states: "
+                           "about 160 bytes of state each)",
+                           (unsigned long long)step);
     return last != 0
                ? uturn__fail(run->error, st,
                              "the online plan could not end at x_%llu",

@@ -12,6 +12,7 @@
  * its own size, counted here) never pass the budget; the executor's
  * gradient is store-all's bit for bit.
  */
+#include "counting_alloc.h"
 #include "online_drive.h"
 
 #include <criterion/criterion.h>
@@ -334,4 +335,31 @@ Test(online_bytes, the_executor_gets_store_alls_gradient_within_the_budget)
     uturn_plan_free(plan);
     uturn_plan_free(ref);
     uturn_executor_free(ex);
+}
+
+/* The larger state at x_1 cannot be had: set_size says so (NOMEM), the
+ * plan stops (no further action), and nothing leaks; the sizes of every
+ * free match their allocation's, the grown state's included. */
+Test(online_bytes, no_memory_for_the_larger_state_stops_the_plan)
+{
+    for (uint64_t fail = 0; fail <= 1; fail++) {
+        counting_alloc_t counts = {0};
+        const uturn_allocator_t a = counting_allocator(&counts);
+        uturn_plan_t *plan        = bytes_plan(100000 * Z);
+        uturn_cursor_t *c         = NULL;
+        cr_assert_eq(uturn_cursor_create(plan, &a, &c), UTURN_OK);
+        counts.fail_at = fail != 0 ? counts.total_allocs + 1 : 0;
+        cr_assert_eq(uturn_cursor_set_size(c, 0, Z), UTURN_OK);
+        uturn_action_t act;
+        for (int i = 0; i < 3; i++) /* store 0 0, advance 0 1 */
+            cr_assert(i == 2 || uturn_cursor_next(c, &act));
+        cr_assert_eq(uturn_cursor_set_size(c, 1, Z),
+                     fail != 0 ? UTURN_E_NOMEM : UTURN_OK);
+        cr_assert_eq(uturn_cursor_next(c, &act), fail == 0,
+                     "the plan goes on only with its state");
+        uturn_cursor_free(c);
+        uturn_plan_free(plan);
+        cr_assert_eq(counts.live_blocks, 0);
+        cr_assert_eq(counts.size_mismatches, 0);
+    }
 }
