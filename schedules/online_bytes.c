@@ -56,11 +56,12 @@ static uint64_t slots_for(const struct ob *o, uint64_t size)
 }
 
 /* The slot indices a plan may name: the family's, or the most x_1's size
- * can allow (each state at least a byte). */
+ * can allow: x_0 (of 0 bytes, at the least) and every other state
+ * counted as at least a byte, 1 + budget. */
 static uint64_t span_of(uint64_t budget)
 {
     const uint64_t most =
-        budget < UTURN_ONLINE_MAX_SLOTS ? budget : UTURN_ONLINE_MAX_SLOTS;
+        budget < UTURN_ONLINE_MAX_SLOTS ? budget + 1 : UTURN_ONLINE_MAX_SLOTS;
     return most > FAMILY_MAX ? most : FAMILY_MAX;
 }
 

@@ -221,6 +221,33 @@ Test(online_bytes, alike_sizes_give_the_uniform_plan_of_as_many_slots,
     }
 }
 
+/* States of 0 bytes (legal through the cursor): every state counts as
+ * a byte but x_0, so a budget of 1000 holds 1001 of them, and the plan
+ * names no slot past its stats.slots (an outside review found slot 1000
+ * named with 1000 slots). */
+static uint64_t no_size(uint64_t step)
+{
+    (void)step;
+    return 0;
+}
+
+Test(online_bytes, states_of_no_size_stay_within_the_plans_slots)
+{
+    uturn_plan_t *plan = bytes_plan(1000);
+    uturn_stats_t st;
+    uturn_stats_init(&st);
+    uturn_plan_stats(plan, &st);
+    cr_assert_eq(st.slots, 1001);
+    for (uint64_t n = 1000; n <= 1100; n += 50) {
+        const struct drive dr = {n, 1000, no_size, 64};
+        struct driven d       = drive(plan, &dr); /* slots checked there */
+        if (n <= 1001)
+            cr_assert_eq(d.forward, n);
+        free(d.acts);
+    }
+    uturn_plan_free(plan);
+}
+
 /* 2^20 states of one byte: each is stored, none recomputed (the online
  * family planned at most 256 of them). */
 Test(online_bytes, a_budget_of_2_to_the_20_states_recomputes_nothing,

@@ -537,9 +537,10 @@ static void check_run(const struct run *run, const uturn_plan_t *plan,
     if (run->mode == RUN_SLOTS && run->p.slots != 0)
         CHECK(st.slots == run->p.slots);
     if (run->mode == RUN_BYTES) /* the most slot indices it may name */
-        CHECK(st.slots == (run->p.budget_bytes > UTURN_ONLINE_MAX_SLOTS_BYTES
-                               ? run->p.budget_bytes
-                               : UTURN_ONLINE_MAX_SLOTS_BYTES));
+        CHECK(st.slots ==
+              (run->p.budget_bytes >= UTURN_ONLINE_MAX_SLOTS_BYTES
+                   ? run->p.budget_bytes + 1
+                   : UTURN_ONLINE_MAX_SLOTS_BYTES));
     if (run->mode == RUN_BUDGET)
         CHECK(st.slots <= MAX_SLOTS);
     struct outcome o;
