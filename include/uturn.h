@@ -841,7 +841,8 @@ UTURN_EXPORT uturn_status_t uturn_plan_fingerprint(const uturn_plan_t *plan,
  * @param[out] observed  The counts seen, or NULL.
  * @return UTURN_OK; UTURN_E_INVALID_ARG (NULL plan); UTURN_E_INVALID_PLAN
  *         (with the action index in @p error); UTURN_E_NOMEM;
- *         UTURN_E_UNSUPPORTED (an online plan without max_steps).
+ *         UTURN_E_UNSUPPORTED (an online plan without max_steps, or on a
+ *         byte budget whose sizes come as the run goes).
  * Thread safety: safe on a shared plan. Since: 0.1
  */
 UTURN_EXPORT uturn_status_t uturn_plan_walk(const uturn_plan_t *plan,
@@ -852,7 +853,9 @@ UTURN_EXPORT uturn_status_t uturn_plan_walk(const uturn_plan_t *plan,
  * Write @p plan as plan text to @p stream (the format uturn_plan_parse()
  * reads), streaming one action at a time.
  * @return UTURN_OK; UTURN_E_INVALID_ARG (NULL pointer); UTURN_E_IO (a write
- *         failed); UTURN_E_NOMEM.
+ *         failed); UTURN_E_NOMEM; UTURN_E_UNSUPPORTED, before writing
+ *         anything (an online plan without max_steps, whose stream never
+ *         ends, or on a byte budget whose sizes come as the run goes).
  * Thread safety: safe on a shared plan; the stream is the caller's.
  * Since: 0.1
  */

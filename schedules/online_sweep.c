@@ -125,6 +125,8 @@ int uturn__ol_set_size(void *state, uint64_t step, uint64_t bytes)
     struct hdr *h = state;
     if (!h->bytes) /* a plan of slots: sizes are not its business */
         return UTURN_E_UNSUPPORTED;
+    if (h->fatal) /* stopped (a read came before a size): for good */
+        return UTURN_E_INVALID_ARG;
     if (step == 0 && h->phase == PH_START) {
         h->size0 = bytes;
         if (bytes > h->budget)

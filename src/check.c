@@ -262,12 +262,10 @@ uturn_status_t uturn_plan_walk(const uturn_plan_t *plan,
     if (plan == NULL)
         return uturn__fail(error, UTURN_E_INVALID_ARG, "plan must not be NULL");
     /* An online plan that nothing ends runs to its max_steps. */
-    uturn_stats_t shape = plan->stats;
-    if (shape.online && plan->problem.max_steps == 0)
-        return uturn__fail(error, UTURN_E_UNSUPPORTED,
-                           "an online plan without max_steps never ends by "
-                           "itself, so it cannot be walked: give max_steps, "
-                           "or validate the actions of a run as it goes");
+    uturn_stats_t shape         = plan->stats;
+    const uturn_status_t closed = uturn__plan_closed(plan, "walked", error);
+    if (closed != UTURN_OK)
+        return closed;
     if (shape.online)
         shape.steps = plan->problem.max_steps;
     uturn_validator_t *v   = NULL;

@@ -56,8 +56,10 @@ void uturn__count_actions(uturn_stats_t *s, uint64_t *held,
         case UTURN_OP_REVERSE:
             s->reverse_steps += 1;
             break;
-        case UTURN_OP_TURN:
         case UTURN_OP_PERSIST:
+            s->persistent += 1;
+            break;
+        case UTURN_OP_TURN:
             break;
         }
     }
@@ -254,6 +256,7 @@ uturn_status_t uturn_cursor_stats(const uturn_cursor_t *cursor,
     s.recompute_cost   = s.recomputed_steps;
     s.cost             = s.forward_cost + cursor->io_cost;
     s.levels           = cursor->plan->level_count;
+    s.sweeps           = cursor->plan->stats.sweeps; /* 1, k or unbounded */
     s.recompute_factor =
         n != 0 ? (double)s.forward_steps / (double)n : 0.0;
     uturn__stats_export(&s, out);

@@ -17,6 +17,14 @@
  * action; one inside an advance is in the batch that has it): what the
  * run asks after a batch (an online plan: is this state the last?) then
  * comes once it resumes. */
+/* The persist actions before the point, counted as if performed. */
+static void count_persisted(void *context, const uturn_action_t *a, size_t n)
+{
+    struct uturn__run *run = context;
+    for (size_t i = 0; i < n; i++)
+        run->persisted += a[i].op == UTURN_OP_PERSIST;
+}
+
 static uturn_status_t skip(struct uturn__run *run, size_t *from, size_t *count)
 {
     struct uturn__drun *d           = run->durable;
@@ -29,8 +37,8 @@ static uturn_status_t skip(struct uturn__run *run, size_t *from, size_t *count)
                                        m,
                                        d->shares,
                                        d->nshares,
-                                       NULL,
-                                       NULL};
+                                       count_persisted,
+                                       run};
     uint64_t done                   = 0;
     const bool went                 = uturn__replay_to(&r, &done, count);
     const bool inside               = went && done + *count > m->action;

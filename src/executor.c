@@ -271,10 +271,13 @@ static void finish_observed(struct uturn__run *run, uturn_stats_t *observed)
     s->unit_bytes       = ps->unit_bytes;
     s->lower_bound_cost = ps->lower_bound_cost;
     s->planning_seconds = ps->planning_seconds;
-    /* the sweeps run so far; the persistent checkpoints are all stored
-     * in the first forward, which sweep 1 follows */
+    /* the sweeps run so far; a plan that knows its steps stores its
+     * persistent checkpoints in the first forward, which sweep 1 follows;
+     * an online plan learns them as it goes (its persist actions) */
     s->sweeps     = run->report.sweeps_done;
-    s->persistent = run->report.sweeps_done != 0 ? ps->persistent : 0;
+    s->persistent = ps->online                     ? run->persisted
+                    : run->report.sweeps_done != 0 ? ps->persistent
+                                                   : 0;
     s->sweep_forward_steps = ps->sweep_forward_steps; /* the plan's */
     uturn_level_stats_t seen[UTURN__MAX_LEVELS];
     memset(seen, 0, sizeof seen);

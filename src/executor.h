@@ -101,6 +101,7 @@ enum uturn__cost_kind { COST_FORWARD, COST_ADJOINT, COST_COPY, COST_NONE };
 struct uturn__run {
     uturn_executor_t *ex;
     const uturn_plan_t *plan;
+    uint64_t persisted; /* online runs: the persist actions so far */
     uturn_model_t model; /* the caller's, copied at its size */
     uturn_run_options_t options;
     uturn_error_t *error;

@@ -32,6 +32,13 @@ __extension__ typedef unsigned __int128 uturn__u128;
 void uturn__init_sized(void *p, size_t size, const void *defaults,
                        size_t full);
 
+/* plan.c: UTURN_E_UNSUPPORTED, naming why, for an online plan whose
+ * stream cannot be generated ahead of a run (`what`: "walked",
+ * "written"): one on a byte budget (the sizes come as the run goes), or
+ * one without max_steps (its first sweep never ends by itself). */
+uturn_status_t uturn__plan_closed(const uturn_plan_t *plan, const char *what,
+                                  uturn_error_t *error);
+
 /* ---- allocation (alloc.c is the only caller of malloc and free) ---- */
 
 /* Copy *alloc, or malloc/free when alloc is NULL or incomplete. */

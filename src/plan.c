@@ -288,3 +288,25 @@ uturn_status_t uturn_plan_problem(const uturn_plan_t *plan,
     out->size = keep;
     return UTURN_OK;
 }
+
+uturn_status_t uturn__plan_closed(const uturn_plan_t *plan, const char *what,
+                                  uturn_error_t *error)
+{
+    const struct uturn__planner *g = plan->planner;
+    if (!plan->stats.online)
+        return UTURN_OK;
+    if (g->sized != NULL && g->sized(plan))
+        return uturn__fail(error, UTURN_E_UNSUPPORTED,
+                           "an online plan on a byte budget takes each "
+                           "state's size as the run goes, so it cannot be "
+                           "%s ahead: read its actions through a cursor, "
+                           "giving the sizes (uturn_cursor_set_size)",
+                           what);
+    if (plan->problem.max_steps == 0)
+        return uturn__fail(error, UTURN_E_UNSUPPORTED,
+                           "an online plan without max_steps never ends by "
+                           "itself, so it cannot be %s: give max_steps, or "
+                           "validate the actions of a run as it goes",
+                           what);
+    return UTURN_OK;
+}

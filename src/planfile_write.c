@@ -89,6 +89,9 @@ uturn_status_t uturn_plan_write(const uturn_plan_t *plan, FILE *stream,
     if (plan == NULL || stream == NULL)
         return uturn__fail(error, UTURN_E_INVALID_ARG,
                            "plan and stream must not be NULL");
+    const uturn_status_t closed = uturn__plan_closed(plan, "written", error);
+    if (closed != UTURN_OK)
+        return closed;
     uturn_cursor_t *cursor = NULL;
     errno                  = 0;
     char *buf              = uturn__alloc(&plan->alloc, CHUNK);

@@ -466,6 +466,7 @@ static uturn_status_t perform_op(struct uturn__run *run,
     case UTURN_OP_REVERSE:
         return reverse(run, a);
     case UTURN_OP_PERSIST:
+        run->persisted += 1;
         return UTURN_OK; /* the slot simply stays until its free */
     }
     return failed(run, UTURN_E_INVALID_PLAN, UTURN_NONE, "unknown op %d",

@@ -390,3 +390,44 @@ Test(online_bytes, no_memory_for_the_larger_state_stops_the_plan)
         cr_assert_eq(counts.size_mismatches, 0);
     }
 }
+
+/* A stream that cannot be generated ahead of a run is refused before a
+ * byte is written: on a byte budget (the sizes come as the run goes:
+ * before, an empty plan cut short and UTURN_OK), and without max_steps
+ * (before, uturn_plan_write wrote forever); uturn_plan_walk the same. */
+Test(online_bytes, plans_that_cannot_be_written_ahead_are_refused)
+{
+    uturn_plan_t *bytes  = bytes_plan(1000 * Z);
+    uturn_plan_t *open_s = od_plan(10, 0), *closed = od_plan(10, 40);
+    FILE *f              = tmpfile();
+    cr_assert_not_null(f);
+    uturn_error_t e;
+    uturn_error_init(&e);
+    cr_assert_eq(uturn_plan_write(bytes, f, &e), UTURN_E_UNSUPPORTED);
+    cr_assert(strstr(e.message, "size") != NULL, "%s", e.message);
+    cr_assert_eq(uturn_plan_walk(bytes, NULL, &e), UTURN_E_UNSUPPORTED);
+    cr_assert_eq(uturn_plan_write(open_s, f, &e), UTURN_E_UNSUPPORTED);
+    cr_assert(strstr(e.message, "max_steps") != NULL, "%s", e.message);
+    cr_assert_eq(ftell(f), 0, "nothing written");
+    cr_assert_eq(uturn_plan_write(closed, f, &e), UTURN_OK, "%s", e.message);
+    cr_assert_gt(ftell(f), 0);
+    fclose(f);
+    uturn_plan_free(bytes);
+    uturn_plan_free(open_s);
+    uturn_plan_free(closed);
+}
+
+/* A read before x_0's size stops the plan for good: no action, and a
+ * size given afterwards is refused rather than taken in silence. */
+Test(online_bytes, a_read_before_the_first_size_stops_the_plan)
+{
+    uturn_plan_t *plan = bytes_plan(1000 * Z);
+    uturn_cursor_t *c  = NULL;
+    cr_assert_eq(uturn_cursor_create(plan, NULL, &c), UTURN_OK);
+    uturn_action_t a;
+    cr_assert(!uturn_cursor_next(c, &a));
+    cr_assert_eq(uturn_cursor_set_size(c, 0, Z), UTURN_E_INVALID_ARG);
+    cr_assert(!uturn_cursor_next(c, &a));
+    uturn_cursor_free(c);
+    uturn_plan_free(plan);
+}

@@ -1188,7 +1188,8 @@ static void follow(struct at_turn *t, const uturn_action_t *a)
  * (the cursor's and the validator's, which must agree); what it held at
  * its first turn into *t (may be NULL). */
 static uint64_t online_walk_at(const uturn_plan_t *plan, uint64_t s,
-                               uint64_t k, uint64_t n, struct at_turn *t)
+                               uint64_t k, uint64_t n, struct at_turn *t,
+                               uturn_stats_t *counted)
 {
     uturn_problem_t vp;
     uturn_problem_init(&vp);
@@ -1225,14 +1226,19 @@ static uint64_t online_walk_at(const uturn_plan_t *plan, uint64_t s,
         }
     }
     cr_assert(ended);
-    uturn_stats_t seen, counted;
+    uturn_stats_t seen, mine, *cs = counted != NULL ? counted : &mine;
     uturn_stats_init(&seen);
-    uturn_stats_init(&counted);
+    uturn_stats_init(cs);
     cr_assert_eq(uturn_validator_finish(v, &seen, &e), UTURN_OK,
                  "s=%llu k=%llu n=%llu: %s", (unsigned long long)s,
                  (unsigned long long)k, (unsigned long long)n, e.message);
-    cr_assert_eq(uturn_cursor_stats(c, &counted), UTURN_OK);
-    cr_assert_eq(counted.forward_steps, seen.forward_steps);
+    cr_assert_eq(uturn_cursor_stats(c, cs), UTURN_OK);
+    /* the cursor's realised counts are the validator's */
+    cr_assert_eq(cs->forward_steps, seen.forward_steps);
+    cr_assert_eq(cs->persistent, seen.persistent);
+    cr_assert_eq(cs->sweeps, k);
+    cr_assert_eq(cs->stores, seen.stores);
+    cr_assert_eq(cs->reverse_steps, seen.reverse_steps);
     const bool open = k == UTURN_SWEEPS_UNBOUNDED;
     cr_assert_eq(seen.reverse_steps, (open ? 1 : k) * n);
     uturn_cursor_free(c);
@@ -1243,7 +1249,7 @@ static uint64_t online_walk_at(const uturn_plan_t *plan, uint64_t s,
 static uint64_t online_walk(const uturn_plan_t *plan, uint64_t s, uint64_t k,
                             uint64_t n)
 {
-    return online_walk_at(plan, s, k, n, NULL);
+    return online_walk_at(plan, s, k, n, NULL, NULL);
 }
 
 /* The forward steps of keeping, after the first forward of n steps, the
@@ -1286,7 +1292,7 @@ static void online_sweeps_truth(uint64_t s, uint64_t k, uint64_t n,
                                 const uturn_plan_t *one, uint64_t *kept)
 {
     static struct at_turn t;
-    const uint64_t got  = online_walk_at(plan, s, k, n, &t);
+    const uint64_t got  = online_walk_at(plan, s, k, n, &t, NULL);
     const uint64_t rest = k == 2 ? forward_of(n, s, 1) : forward_of(n, s, k - 1);
     const uint64_t fresh = online_walk(one, s, 1, n) + rest;
     uint64_t h[UTURN_SWEEPS_MAX_SLOTS], K = 0, marks = 0;
@@ -1368,7 +1374,11 @@ Test(sweeps, online_runs_give_each_sweep_its_store_all_gradient)
     cr_assert_eq(c.turns, k);
     cr_assert_eq(seen.steps, n);
     cr_assert_eq(seen.reverse_steps, k * n);
-    cr_assert_eq(seen.forward_steps, online_walk(plan, 5, k, n));
+    uturn_stats_t walked;
+    cr_assert_eq(seen.forward_steps,
+                 online_walk_at(plan, 5, k, n, NULL, &walked));
+    cr_assert_eq(seen.persistent, walked.persistent);
+    cr_assert_eq(seen.sweeps, k);
     for (uint64_t j = 0; j < k; j++) {
         cr_assert_eq(memcmp(c.grad[j], truth[j], sizeof truth[j]), 0,
                      "sweep %llu", (unsigned long long)j);

@@ -501,8 +501,10 @@ static void check_stopped(const struct run *run, const uturn_plan_t *plan,
     abort();
 }
 
-/* uturn_plan_walk(): refused without max_steps; else the run that ends
- * at max_steps. */
+/* uturn_plan_walk(): refused without max_steps, and on a byte budget
+ * whose sizes come as the run goes (as is uturn_plan_write(), which
+ * would otherwise write forever or write a plan cut short); else the run
+ * that ends at max_steps. */
 static void check_walk(const struct run *run, const uturn_plan_t *plan,
                        const struct outcome *o)
 {
@@ -511,12 +513,13 @@ static void check_walk(const struct run *run, const uturn_plan_t *plan,
     uturn_error_t error;
     uturn_error_init(&error);
     const uturn_status_t st = uturn_plan_walk(plan, &seen, &error);
-    if (run->p.max_steps == 0) {
+    if (run->p.max_steps == 0 || run->mode == RUN_BYTES) {
         CHECK(st == UTURN_E_UNSUPPORTED && error.message[0] != '\0');
+        uturn_error_init(&error);
+        CHECK(uturn_plan_write(plan, stdout, &error) == UTURN_E_UNSUPPORTED &&
+              error.message[0] != '\0');
         return;
     }
-    if (run->mode == RUN_BYTES)
-        return; /* the walk knows no sizes */
     CHECK(st == UTURN_OK);
     CHECK(seen.steps == run->p.max_steps);
     if (o->complete && o->steps == run->p.max_steps)
