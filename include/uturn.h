@@ -1121,7 +1121,9 @@ UTURN_EXPORT void uturn_model_init_size(uturn_model_t *model,
 typedef struct uturn_progress {
     size_t size;            /* sizeof(uturn_progress_t) of the library */
     uint64_t done;          /* work done so far */
-    uint64_t total;         /* work the plan predicts: forward_cost + steps */
+    uint64_t total;         /* work the plan predicts: forward_cost + the
+                             * reverse steps (n, or k n with k sweeps);
+                             * an online plan's once its end is known */
     uint64_t forward_steps; /* forward steps done so far */
     uint64_t reverse_steps; /* reverse steps done so far */
     uint64_t steps;         /* n */

@@ -156,7 +156,14 @@ uturn_status_t uturn__run_sized_need(struct uturn__run *run, uint64_t *need);
 static inline uint64_t uturn__run_reverse_total(const struct uturn__run *run)
 {
     const uint64_t planned = run->plan->stats.reverse_steps;
-    return planned > run->steps && !run->online ? planned : run->steps;
+    if (!run->online)
+        return planned > run->steps ? planned : run->steps;
+    /* online: k n once n is known (an unbounded plan's stream: n) */
+    const uint64_t k = run->plan->stats.sweeps;
+    const uturn__u128 total =
+        (uturn__u128)(k >= 2 && k != UTURN_SWEEPS_UNBOUNDED ? k : 1) *
+        run->steps;
+    return total > UINT64_MAX ? UINT64_MAX : (uint64_t)total;
 }
 
 /* Perform every action of the plan (run_loop.c); with on_request, those

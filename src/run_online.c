@@ -198,7 +198,10 @@ void uturn__run_online_known(struct uturn__run *run)
         run->seen.steps   = n;
         run->report.steps = n;
         const uint64_t fw = g->forward_total(run->ex->gen);
-        run->work_total   = fw != UINT64_MAX ? fw + n : UTURN_NONE;
+        const uint64_t rv = uturn__run_reverse_total(run); /* k n */
+        run->work_total   = fw != UINT64_MAX && rv <= UINT64_MAX - fw
+                                ? fw + rv
+                                : UTURN_NONE;
     }
 }
 
