@@ -75,22 +75,14 @@ static void fingerprint(const uturn_plan_t *plan, struct uturn__hasher *h)
     uturn__hash_u64(h, plan->problem.max_steps);
 }
 
-/* The planner's own status as the library's (a missing size is the
- * caller's bad call). */
-static uturn_status_t status_of(int st)
-{
-    return st == UTURN__OL_NEED_SIZE ? UTURN_E_INVALID_ARG
-                                     : (uturn_status_t)st;
-}
-
 static uturn_status_t end(void *state)
 {
-    return status_of(uturn__ol_end(state));
+    return uturn__ol_status_of(uturn__ol_end(state));
 }
 
 static uturn_status_t set_size(void *state, uint64_t step, uint64_t bytes)
 {
-    return status_of(uturn__ol_set_size(state, step, bytes));
+    return uturn__ol_status_of(uturn__ol_set_size(state, step, bytes));
 }
 
 static uint64_t steps_known(const void *state)

@@ -113,6 +113,14 @@ static inline void uturn__ol_push(struct view *v, uint64_t slot)
 }
 
 
+/* The planner's own status as the library's (a missing size is the
+ * caller's bad call). */
+static inline uturn_status_t uturn__ol_status_of(int st)
+{
+    return st == UTURN__OL_NEED_SIZE ? UTURN_E_INVALID_ARG
+                                     : (uturn_status_t)st;
+}
+
 /* The state block and the first sweep (online_sweep.c). */
 size_t uturn__ol_state_bytes(uint64_t slots, uint64_t max_steps);
 void uturn__ol_init(void *state, uint64_t cap, uint64_t max_steps);

@@ -88,24 +88,11 @@ static void start(const uturn_plan_t *plan, void *state)
     uturn__ol_start_bytes(sub(state), FAMILY_MAX, o->max_steps, o->budget);
 }
 
-/* The planner's own status as the library's (a missing size is the
- * caller's bad call). */
-static uturn_status_t status_of(int st)
-{
-    return st == UTURN__OL_NEED_SIZE ? UTURN_E_INVALID_ARG
-                                     : (uturn_status_t)st;
-}
-
 static int fail(struct ob *o, int status, bool fatal)
 {
     o->status = status;
     o->fatal |= fatal;
     return status;
-}
-
-static bool sweeping(const struct uturn__os_hdr *h)
-{
-    return h->phase == OS_BAND || h->phase == OS_MERGE;
 }
 
 /* x_1's size in the family: past FAMILY_MAX slots, the state must grow. */
@@ -127,10 +114,10 @@ static uturn_status_t set_size(void *state, uint64_t step, uint64_t bytes)
         const int st = uturn__ol_set_size(sub(state), step, bytes);
         if (st == UTURN_OK && step == 1)
             family_sized(o, csub(state), bytes);
-        return status_of(st);
+        return uturn__ol_status_of(st);
     }
     const struct uturn__os_hdr *h = sub(state);
-    if (o->fatal || !sweeping(h) || o->mid || step != h->m)
+    if (o->fatal || !uturn__os_sweeping(h) || o->mid || step != h->m)
         return (uturn_status_t)fail(o, UTURN_E_INVALID_ARG, false);
     o->size_live = bytes;
     o->have_size = 1;
@@ -215,7 +202,7 @@ static size_t fill(void *state, uturn_action_t *out, size_t capacity)
     struct uturn__os_view v = os_view(state);
     if (o->fatal || capacity < UTURN__FILL_MIN)
         return 0;
-    if (sweeping(v.h)) {
+    if (uturn__os_sweeping(v.h)) {
         if (o->max_steps == 0 || v.h->m < o->max_steps)
             return slots_sweep(o, &v, out, capacity);
         uturn__os_end_sweep(&v); /* max_steps: the sweep ends by itself */
@@ -242,7 +229,7 @@ static bool awaits_end(const void *state)
     const struct ob *o = state;
     if (o->mode == OB_FAMILY)
         return uturn__ol_awaits_end(csub(state));
-    return sweeping(csub(state)) && !o->mid && !o->fatal;
+    return uturn__os_sweeping(csub(state)) && !o->mid && !o->fatal;
 }
 
 static uturn_status_t end(void *state)
@@ -251,7 +238,7 @@ static uturn_status_t end(void *state)
     if (o->mode == OB_FAMILY) {
         const int st = uturn__ol_end(sub(state));
         o->want      = st == UTURN_OK ? 0 : o->want;
-        return status_of(st);
+        return uturn__ol_status_of(st);
     }
     if (!awaits_end(state))
         return (uturn_status_t)fail(o, UTURN_E_INVALID_ARG, false);

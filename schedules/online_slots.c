@@ -143,7 +143,7 @@ size_t uturn__os_fill(void *state, uturn_action_t *out, size_t capacity)
         uturn__put(out, UTURN_OP_STORE, 0, 0, slot);
         return 1 + uturn__put(out + 1, UTURN_OP_ADVANCE, 0, 1, 0);
     }
-    if (h->phase == OS_BAND || h->phase == OS_MERGE) {
+    if (uturn__os_sweeping(h)) {
         if (h->max_steps == 0 || h->m < h->max_steps)
             return uturn__os_sweep_step(&v, out);
         uturn__os_end_sweep(&v); /* max_steps: the sweep ends by itself */
@@ -177,7 +177,7 @@ static void fingerprint(const uturn_plan_t *plan, struct uturn__hasher *h)
 static bool awaits_end(const void *state)
 {
     const struct uturn__os_hdr *h = state;
-    return h->phase == OS_BAND || h->phase == OS_MERGE;
+    return uturn__os_sweeping(h);
 }
 
 static uturn_status_t end(void *state)

@@ -116,6 +116,12 @@ struct uturn__os_decision {
     uint64_t slot;
 };
 
+/* In the first sweep (an end may still be said). */
+static inline bool uturn__os_sweeping(const struct uturn__os_hdr *h)
+{
+    return h->phase == OS_BAND || h->phase == OS_MERGE;
+}
+
 static inline uint64_t uturn__os_pop(struct uturn__os_view *v)
 {
     return v->free_slots[--v->h->nfree];

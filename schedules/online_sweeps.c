@@ -118,7 +118,7 @@ static size_t first(struct ow *o, void *state, uturn_action_t *out,
         uturn__put(out + 1, UTURN_OP_PERSIST, 0, 0, out[0].slot);
         return 3;
     }
-    if ((h->phase == OS_BAND || h->phase == OS_MERGE) && o->max_steps != 0 &&
+    if (uturn__os_sweeping(h) && o->max_steps != 0 &&
         h->m >= o->max_steps)
         place(o, state); /* max_steps: the sweep ends by itself */
     if (o->phase == OW_KEEP)
@@ -176,8 +176,7 @@ static bool awaits_end(const void *state)
 {
     const struct ow *o            = state;
     const struct uturn__os_hdr *h = cpart(state, OW_OS);
-    return o->phase == OW_FIRST &&
-           (h->phase == OS_BAND || h->phase == OS_MERGE);
+    return o->phase == OW_FIRST && uturn__os_sweeping(h);
 }
 
 static uturn_status_t end(void *state)

@@ -335,21 +335,10 @@ Test(online, sizes_given_as_they_come_never_pass_the_budget)
     uturn_executor_t *ex = NULL;
     cr_assert_eq(uturn_executor_open(NULL, &ex, NULL), UTURN_OK);
     const uint64_t n = 150;
-    /* The truth: store-all, every state kept at its own size. */
-    uturn_problem_t all;
-    uturn_problem_init(&all);
-    all.planner    = UTURN_PLANNER_STORE_ALL;
-    all.steps      = n;
-    all.slot_bytes = 64 * sizeof(double);
-    uturn_plan_t *ref = NULL;
-    cr_assert_eq(uturn_plan_create(&all, NULL, &ref, NULL), UTURN_OK);
     double want[64], got[64];
+    sz_store_all(ex, n, sz_len, want);
     uturn_stats_t seen;
     uturn_report_t rep;
-    uturn_stats_init(&seen);
-    uturn_report_init(&rep);
-    sz_run(ex, ref, n, sz_len, NULL, want, &seen, &rep);
-    uturn_plan_free(ref);
     const uint64_t budgets[] = {600, 1500, 4000};
     for (int b = 0; b < 3; b++) {
         uturn_problem_t p;

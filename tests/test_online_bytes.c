@@ -335,19 +335,10 @@ Test(online_bytes, the_executor_gets_store_alls_gradient_within_the_budget)
     const uint64_t n = 1000, budget = 500 * 4 * sizeof(double);
     uturn_executor_t *ex = NULL;
     cr_assert_eq(uturn_executor_open(NULL, &ex, NULL), UTURN_OK);
-    uturn_problem_t all;
-    uturn_problem_init(&all);
-    all.planner       = UTURN_PLANNER_STORE_ALL;
-    all.steps         = n;
-    all.slot_bytes    = 64 * sizeof(double);
-    uturn_plan_t *ref = NULL;
-    cr_assert_eq(uturn_plan_create(&all, NULL, &ref, NULL), UTURN_OK);
     double want[64], got[64];
+    sz_store_all(ex, n, jm_len, want);
     uturn_stats_t seen;
     uturn_report_t rep;
-    uturn_stats_init(&seen);
-    uturn_report_init(&rep);
-    sz_run(ex, ref, n, jm_len, NULL, want, &seen, &rep);
     uturn_plan_t *plan = bytes_plan(budget);
     uturn_stats_init(&seen);
     uturn_report_init(&rep);
@@ -360,7 +351,6 @@ Test(online_bytes, the_executor_gets_store_alls_gradient_within_the_budget)
     cr_assert_leq(seen.peak_bytes, budget);
     cr_assert_leq(rep.measured_peak_bytes, budget);
     uturn_plan_free(plan);
-    uturn_plan_free(ref);
     uturn_executor_free(ex);
 }
 

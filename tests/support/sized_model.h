@@ -96,4 +96,24 @@ static inline void sz_run(uturn_executor_t *ex, const uturn_plan_t *plan,
     memcpy(grad, s.xbar, sizeof s.xbar);
 }
 
+/* The truth: the gradient of a store-all run of n steps, every state
+ * kept at its own size, into grad (64 doubles). */
+static inline void sz_store_all(uturn_executor_t *ex, uint64_t n,
+                                uint64_t (*len)(uint64_t), double *grad)
+{
+    uturn_problem_t all;
+    uturn_problem_init(&all);
+    all.planner       = UTURN_PLANNER_STORE_ALL;
+    all.steps         = n;
+    all.slot_bytes    = 64 * sizeof(double);
+    uturn_plan_t *ref = NULL;
+    cr_assert_eq(uturn_plan_create(&all, NULL, &ref, NULL), UTURN_OK);
+    uturn_stats_t seen;
+    uturn_report_t rep;
+    uturn_stats_init(&seen);
+    uturn_report_init(&rep);
+    sz_run(ex, ref, n, len, NULL, grad, &seen, &rep);
+    uturn_plan_free(ref);
+}
+
 #endif
