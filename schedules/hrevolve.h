@@ -118,18 +118,29 @@ struct uturn__hr_counts {
 uturn_status_t uturn__hr_count(const uturn_allocator_t *alloc,
                                const struct uturn__hr_tables *tables,
                                struct uturn__hr_counts *out);
+/* The same for a segment of l steps at level k with m slots: held, a B
+ * node (x_0 live and in one of them, freed by the segment); else an A
+ * node (x_0 live, in no slot; m = 0 works one level down). */
+uturn_status_t uturn__hr_count_node(const uturn_allocator_t *alloc,
+                                    const struct uturn__hr_tables *tables,
+                                    size_t k, uint64_t l, uint64_t m, bool held,
+                                    struct uturn__hr_counts *out);
 
 /* The generator (hrevolve_gen.c). A segment reverses steps a .. a+l-1 of
- * an n-step chain (l <= tables->n) at the top level with m slots
- * (1 <= m <= its cap, or 0 to start one level down). Without held, x_a
- * is live and in no slot; with held, x_a is in map[0] and not live (the
- * first action restores it) and the segment frees that slot. map, when
- * not NULL, names the top level's m slots by depth (it must outlive the
- * generator); else they are the level's first m. */
+ * an n-step chain (l <= tables->n) at its top level with m slots
+ * (1 <= m <= its cap, or 0 to start one level down). Its top level is the
+ * last one, or `above` levels below it (those it never uses). Without
+ * held, x_a is live and in no slot; with held, x_a is in map[0] and not
+ * live (the first action restores it; with live too, it is live and
+ * nothing restores it) and the segment frees that slot, unless keep: then
+ * x_a stays stored there after the segment (a persistent checkpoint).
+ * map, when not NULL, names the top level's m slots by depth (it must
+ * outlive the generator); else they are the level's first m. */
 struct uturn__hr_segment {
     uint64_t a, l, n, m;
     const uint64_t *map;
-    bool held;
+    bool held, live, keep;
+    size_t above;
 };
 
 uturn_status_t uturn__hr_gen_size(const struct uturn__hr_tables *t,

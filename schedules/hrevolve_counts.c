@@ -276,19 +276,18 @@ static void memo_free(struct memo *mo)
     uturn__free(mo->alloc, mo->stack, mo->stack_cap * sizeof *mo->stack);
 }
 
-uturn_status_t uturn__hr_count(const uturn_allocator_t *alloc,
-                               const struct uturn__hr_tables *t,
-                               struct uturn__hr_counts *out)
+/* The counts of the node `root` and everything under it. */
+static uturn_status_t count_root(const uturn_allocator_t *alloc,
+                                 const struct uturn__hr_tables *t,
+                                 uint64_t root, struct uturn__hr_counts *out)
 {
     struct memo mo = {
         .alloc = alloc, .cells = 1024, .tallies_cap = 512, .stack_cap = 256};
-    mo.keys          = uturn__alloc_zeroed(alloc, mo.cells, sizeof *mo.keys);
-    mo.index         = uturn__alloc_zeroed(alloc, mo.cells, sizeof *mo.index);
-    mo.tallies       = uturn__alloc(alloc, mo.tallies_cap * sizeof *mo.tallies);
-    mo.stack         = uturn__alloc(alloc, mo.stack_cap * sizeof *mo.stack);
-    const size_t top = t->levels - 1;
-    const uint64_t root = node_key(NODE_A, top, t->n, t->cap[top]);
-    uturn_status_t st   = UTURN_E_NOMEM;
+    mo.keys    = uturn__alloc_zeroed(alloc, mo.cells, sizeof *mo.keys);
+    mo.index   = uturn__alloc_zeroed(alloc, mo.cells, sizeof *mo.index);
+    mo.tallies = uturn__alloc(alloc, mo.tallies_cap * sizeof *mo.tallies);
+    mo.stack   = uturn__alloc(alloc, mo.stack_cap * sizeof *mo.stack);
+    uturn_status_t st = UTURN_E_NOMEM;
     if (mo.keys != NULL && mo.index != NULL && mo.tallies != NULL &&
         mo.stack != NULL)
         st = memo_walk(t, &mo, root);
@@ -296,4 +295,20 @@ uturn_status_t uturn__hr_count(const uturn_allocator_t *alloc,
         counts_from(t->levels, memo_find(&mo, root), out);
     memo_free(&mo);
     return st;
+}
+
+uturn_status_t uturn__hr_count(const uturn_allocator_t *alloc,
+                               const struct uturn__hr_tables *t,
+                               struct uturn__hr_counts *out)
+{
+    const size_t top = t->levels - 1;
+    return count_root(alloc, t, node_key(NODE_A, top, t->n, t->cap[top]), out);
+}
+
+uturn_status_t uturn__hr_count_node(const uturn_allocator_t *alloc,
+                                    const struct uturn__hr_tables *t, size_t k,
+                                    uint64_t l, uint64_t m, bool held,
+                                    struct uturn__hr_counts *out)
+{
+    return count_root(alloc, t, node_key(held ? NODE_B : NODE_A, k, l, m), out);
 }

@@ -26,6 +26,8 @@ struct state {
     const struct uturn__hr_tables *t;
     const uint64_t *map; /* the top level's slots by depth, or NULL */
     uint64_t n;          /* the chain's steps: x_n's reversal is the turn */
+    size_t level;        /* the segment's top level */
+    bool keep;           /* the held x_a's slot stays stored at the end */
     enum node_type type;
     struct frame cur;
     bool live, done;
@@ -58,16 +60,19 @@ uturn_status_t uturn__hr_gen_size(const struct uturn__hr_tables *t,
 void uturn__hr_gen_start(const struct uturn__hr_tables *t, void *state,
                          const struct uturn__hr_segment *seg)
 {
-    struct state *g  = state;
-    const size_t top = t->levels - 1;
+    struct state *g = state;
+    assert(seg->above < t->levels);
+    const size_t top = t->levels - 1 - seg->above;
     assert(seg->l <= t->n && seg->m <= t->cap[top]);
     memset(g, 0, sizeof *g);
-    g->t    = t;
-    g->map  = seg->map;
-    g->n    = seg->n;
-    g->live = !seg->held;
-    g->type = seg->held ? NODE_B : NODE_A;
-    g->cur  = (struct frame){seg->a, seg->l, seg->m, 0, top};
+    g->t     = t;
+    g->map   = seg->map;
+    g->n     = seg->n;
+    g->level = top;
+    g->keep  = seg->held && seg->keep;
+    g->live  = !seg->held || seg->live;
+    g->type  = seg->held ? NODE_B : NODE_A;
+    g->cur   = (struct frame){seg->a, seg->l, seg->m, 0, top};
     if (seg->held) {
         assert(seg->map != NULL && seg->m >= 1);
         g->cur.slot   = seg->map[0];
@@ -78,7 +83,7 @@ void uturn__hr_gen_start(const struct uturn__hr_tables *t, void *state,
 /* The slot at depth d of level k. */
 static uint64_t slot_at(const struct state *g, size_t k, uint64_t d)
 {
-    if (g->map != NULL && k + 1 == g->t->levels)
+    if (g->map != NULL && k == g->level)
         return g->map[d];
     return g->t->base[k] + d;
 }
@@ -122,13 +127,15 @@ static size_t step_a(struct state *g, uturn_action_t *out)
 }
 
 /* Free the slot of the current B node: its level's top, since a level's
- * slots are used as a stack. */
+ * slots are used as a stack; a kept x_a (the top level's first) stays. */
 static size_t release(struct state *g, uturn_action_t *out)
 {
     const size_t k = g->cur.k;
     assert(g->depth[k] > 0);
     g->depth[k]--;
     assert(slot_at(g, k, g->depth[k]) == g->cur.slot);
+    if (g->keep && k == g->level && g->depth[k] == 0)
+        return 0;
     return uturn__put(out, UTURN_OP_FREE, 0, 0, g->cur.slot);
 }
 
@@ -139,9 +146,12 @@ static size_t step_b(struct state *g, uturn_action_t *out)
     if (!g->live)
         count += uturn__put(out + count, UTURN_OP_RESTORE, c.a, 0, c.slot);
     g->live = true;
-    if (c.l == 0) {
+    if (c.l == 0) { /* kept: a sweep's end holds only what persists */
+        if (g->keep)
+            count += release(g, out + count);
         count += uturn__put_reverse(out + count, c.a, g->n);
-        count += release(g, out + count);
+        if (!g->keep)
+            count += release(g, out + count);
         pop_or_done(g);
         return count;
     }

@@ -8,6 +8,7 @@
  */
 #include "sweeps.h"
 
+#include "hrevolve.h"
 #include "revolve_node.h"
 
 #include <string.h>
@@ -25,6 +26,7 @@ struct state {
     uint64_t depth, ws;
     bool live;
     uint64_t *map;
+    void *hr; /* hrevolve's generator, for d->hr (after the map) */
     struct uturn__rv_node stack[];
 };
 
@@ -32,6 +34,7 @@ static void data_free(uturn_plan_t *plan)
 {
     struct uturn__sw_data *d = plan->data;
     if (d != NULL) {
+        uturn__hr_free(&plan->alloc, d->hr);
         uturn__free(&plan->alloc, d->x.L, (size_t)d->cap * sizeof *d->x.L);
         uturn__free(&plan->alloc, d->p, (size_t)d->cap * sizeof *d->p);
         uturn__free(&plan->alloc, d, sizeof *d);
@@ -182,6 +185,12 @@ static uturn_status_t state_size(const uturn_plan_t *plan, size_t *bytes)
 {
     const struct uturn__sw_data *d = plan->data;
     *bytes = uturn__sw_gen_bytes(d->x.s > d->x.c_fixed ? d->x.s : d->x.c_fixed);
+    size_t hr = 0;
+    if (d->hr != NULL && uturn__hr_gen_size(d->hr, &hr) != UTURN_OK)
+        return UTURN_E_NOMEM;
+    if (hr > SIZE_MAX - *bytes)
+        return UTURN_E_NOMEM;
+    *bytes += hr;
     return UTURN_OK;
 }
 
@@ -190,11 +199,12 @@ void uturn__sw_gen_start(void *state, const struct uturn__sw_data *d,
 {
     struct state *st = state;
     memset(st, 0, sizeof *st);
-    st->d     = d;
-    st->sweep = 1;
-    st->next  = stored;
+    st->d            = d;
+    st->sweep        = 1;
+    st->next         = stored;
     const uint64_t c = d->x.s > d->x.c_fixed ? d->x.s : d->x.c_fixed;
     st->map          = (uint64_t *)(st->stack + c);
+    st->hr           = st->map + c;
 }
 
 static void start(const uturn_plan_t *plan, void *state)
@@ -233,6 +243,26 @@ static bool last_sweep(const struct state *st)
     return !st->d->x.steady && st->sweep == st->d->x.k;
 }
 
+/* Segment st->seg reversed by hrevolve with c slots of its level (the
+ * map's), from its base live or read, kept unless the sweep is the last. */
+static void begin_hr(struct state *st, uint64_t c)
+{
+    const struct uturn__sw_data *d     = st->d;
+    const struct uturn__hr_tables *t   = d->hr;
+    const uint64_t i                   = st->seg;
+    const uint64_t cap                 = t->cap[d->hr_level];
+    const struct uturn__hr_segment seg = {.a     = d->p[i],
+                                          .l     = d->x.L[i] - 1,
+                                          .n     = d->x.n,
+                                          .m     = c < cap ? c : cap,
+                                          .map   = st->map,
+                                          .held  = true,
+                                          .live  = st->live,
+                                          .keep  = !last_sweep(st),
+                                          .above = t->levels - 1 - d->hr_level};
+    uturn__hr_gen_start(t, st->hr, &seg);
+}
+
 /* Put the walker at segment st->seg of sweep st->sweep. */
 static void begin_segment(struct state *st)
 {
@@ -246,10 +276,12 @@ static void begin_segment(struct state *st)
     st->depth            = 0;
     st->live             = st->sweep == 1 && i == top && !st->d->cold;
     st->map[0]           = lab(st->d, x->base_slot + i);
-    const uint64_t first = bonus ? i + 1 : x->scratch_slot;
+    const uint64_t first = bonus ? x->base_slot + i + 1 : x->scratch_slot;
     for (uint64_t q = 1; q < st->ws; q++)
         st->map[q] = lab(st->d, first + q - 1);
     st->walking = true;
+    if (st->d->hr != NULL)
+        begin_hr(st, c);
 }
 
 /* The next segment, or the next sweep's top one; false after the last. */
@@ -283,6 +315,11 @@ static size_t sweep_end(struct state *st, uturn_action_t *out, size_t capacity)
 
 static size_t walk(struct state *st, uturn_action_t *out, size_t capacity)
 {
+    if (st->d->hr != NULL) { /* its fill says 0 only at the segment's end */
+        const size_t count = uturn__hr_gen_fill(st->hr, out, capacity);
+        st->walking        = count != 0;
+        return count;
+    }
     const struct uturn__sw_layout *x = &st->d->x;
     const bool top                   = st->seg == x->m - 1;
     /* the top segment ends at x_n (its last state is the turn) */
@@ -361,6 +398,15 @@ static void fingerprint(const uturn_plan_t *plan, struct uturn__hasher *h)
         uturn__hash_u64(h, d->x.c_fixed);
         uturn__hash_u64(h, d->x.base_slot);
         uturn__hash_u64(h, d->x.m);
+    }
+    if (d->hr != NULL) { /* hrevolve's segments: their level, every level */
+        uturn__hash_u64(h, d->hr_level);
+        uturn__hash_u64(h, d->x.m);
+        for (uint64_t k = 0; k < plan->level_count; k++) {
+            uturn__hash_u64(h, plan->levels[k].slots);
+            uturn__hash_u64(h, plan->levels[k].write_cost);
+            uturn__hash_u64(h, plan->levels[k].read_cost);
+        }
     }
 }
 

@@ -89,6 +89,12 @@ struct uturn__sw_data {
      * from its stored base, not from the live state. */
     const uint64_t *label;
     bool cold;
+    /* Segments reversed by hrevolve (sweeps_hr.c): NULL, or the tables
+     * (owned), the layout then one of level hr_level's slots (s its
+     * effective slots, bases from base_slot = its first slot, scratch
+     * from base_slot + m) and every level below. */
+    struct uturn__hr_tables *hr;
+    size_t hr_level;
 };
 /* Allocate plan->data for s lengths (layout zeroed, data_free set). */
 uturn_status_t uturn__sw_data_new(uturn_plan_t *plan, uint64_t s,
@@ -115,6 +121,40 @@ size_t uturn__sw_gen_fill(void *state, uturn_action_t *restrict out,
 void uturn__sw_gen_pause(void *state);
 bool uturn__sw_gen_paused(const void *state);
 void uturn__sw_gen_resume(void *state);
+
+/* hrevolve segments (sweeps_hr.c): the best m and its lengths into x
+ * (x->n, s = level q's effective slots, k and steady set; x->L with room
+ * for s) for bases on level q of t, whose write and read costs are w and
+ * r; scratch holds 3 s words. Returns the family's cost, saturated. */
+struct uturn__hr_tables;
+uturn__u128 uturn__sw_hr_place(const struct uturn__hr_tables *t, size_t q,
+                               uint64_t w, uint64_t r,
+                               struct uturn__sw_layout *x, uint64_t *scratch);
+/* The whole cost of the stream of such a layout (for an unbounded plan,
+ * its first forward and sweep 1), saturated. */
+uturn__u128 uturn__sw_hr_stream_cost(const struct uturn__hr_tables *t, size_t q,
+                                     uint64_t w, uint64_t r,
+                                     const struct uturn__sw_layout *x);
+/* The family as an option of the levels planner (sweeps_hr_option.c):
+ * tried when hrevolve's tables are small enough and the costs do not
+ * decrease with the level (with three or more levels, anything else is
+ * refused). When a level's plan costs less than *cost, its layout goes
+ * into x (lengths into `lengths`, room for every level's slots; scratch
+ * holds 3 times that), its cost into *cost, its level into *q (else 0),
+ * and the tables into the plan's data. */
+uturn_status_t uturn__sw_hr_try(uturn_plan_t *plan, struct uturn__sw_layout *x,
+                                uint64_t *scratch, uint64_t *lengths,
+                                uint64_t *cost, size_t *q,
+                                uturn_error_t *error);
+/* Take that layout as the plan (its data's tables set): p[], counts. */
+uturn_status_t uturn__sw_hr_take(uturn_plan_t *plan,
+                                 const struct uturn__sw_layout *x, size_t q,
+                                 uturn_error_t *error);
+/* Its counts into plan->stats and plan->level_stats (sweeps_hr_counts.c):
+ * UTURN_E_OVERFLOW past 64 bits, UTURN_E_NOMEM. */
+uturn_status_t uturn__sw_hr_counts(uturn_plan_t *plan,
+                                   const struct uturn__hr_tables *t, size_t q,
+                                   const struct uturn__sw_layout *x);
 
 /* revolve with levels and sweeps (sweeps_levels.c). */
 uturn_status_t uturn__sw_prepare_levels(uturn_plan_t *plan,

@@ -1,20 +1,30 @@
 /*
- * revolve with several sweeps on two storage levels (memory, then a
- * further level with write and read costs): the family of sweeps.h with
- * its m persistent checkpoints on the further level and every segment
- * reversed in every sweep by revolve with its base there and the c0
- * memory slots (c = c0 + 1), against the same family on memory alone (the
- * further level unused). For each m the lengths are the fewest forward
- * steps (sweeps_place.c, exact); m and the choice between the two are by
- * the plan's whole cost: forward steps plus every write and read.
+ * revolve with several sweeps on storage levels (memory, then further
+ * levels with write and read costs). Three families, the cheapest by the
+ * plan's whole cost (forward steps plus every write and read):
+ * - on memory alone (the further levels unused), sweeps.h's family;
+ * - on two levels, its m persistent checkpoints on the further level and
+ *   every segment reversed in every sweep by revolve with its base there
+ *   and the c0 memory slots (c = c0 + 1), the lengths the fewest forward
+ *   steps for each m (sweeps_place.c, exact);
+ * - for each level q >= 1, the persistent checkpoints on level q and every
+ *   segment reversed by hrevolve over the other slots of level q and all
+ *   of every level below (sweeps_hr.c), when hrevolve's tables are small
+ *   enough (sweeps_hr_option.c) and the costs do not decrease with the
+ *   level (on three or more levels it must be tried: it is the only
+ *   family that uses them).
  */
+#include "hrevolve.h"
 #include "sweeps.h"
 
 #include <string.h>
 
+enum family { ON_MEMORY, BASES_ON_LEVEL_1 };
+
 struct option {
     uint64_t cost, m, base_restores;
-    bool levels; /* bases on level 1 */
+    enum family family;
+    size_t q; /* 0, or hrevolve segments' (sweeps_hr.c) level of the bases */
 };
 
 /* Level costs: stores and restores on level 0 and level 1. */
@@ -48,7 +58,7 @@ static uint64_t cost_of(const uturn_plan_t *plan, struct uturn__sw_layout *x,
 static struct option on_level_one(const uturn_plan_t *plan,
                                   struct uturn__sw_layout *x, uint64_t mmax)
 {
-    struct option best = {UINT64_MAX, 1, 0, true};
+    struct option best = {UINT64_MAX, 1, 0, BASES_ON_LEVEL_1, 0};
     for (uint64_t m = 1; m <= mmax; m++) {
         x->m = m;
         if (uturn__sw_place(x) == UINT64_MAX)
@@ -56,7 +66,7 @@ static struct option on_level_one(const uturn_plan_t *plan,
         uint64_t restores   = 0;
         const uint64_t cost = cost_of(plan, x, true, &restores);
         if (cost < best.cost)
-            best = (struct option){cost, m, restores, true};
+            best = (struct option){cost, m, restores, BASES_ON_LEVEL_1, 0};
     }
     return best;
 }
@@ -67,27 +77,28 @@ static struct option on_memory(const uturn_plan_t *plan,
                                struct uturn__sw_layout *x, uint64_t *scratch)
 {
     if (x->s == 0)
-        return (struct option){UINT64_MAX, 1, 0, false};
+        return (struct option){UINT64_MAX, 1, 0, ON_MEMORY, 0};
     if (uturn__sw_best(x, scratch) == UINT64_MAX)
-        return (struct option){UINT64_MAX, 1, 0, false};
+        return (struct option){UINT64_MAX, 1, 0, ON_MEMORY, 0};
     uint64_t restores   = 0;
     const uint64_t cost = cost_of(plan, x, false, &restores);
-    return (struct option){cost, x->m, 0, false};
+    return (struct option){cost, x->m, 0, ON_MEMORY, 0};
 }
 
-/* Each level's stores, restores and peak from the plan's counts. */
+/* Each level's stores, restores and peak from the plan's counts (the
+ * families on memory alone or with bases on level 1). */
 static uturn_status_t level_counts(uturn_plan_t *plan, const struct option *o)
 {
     uturn_stats_t *s            = &plan->stats;
-    const uint64_t m            = o->levels ? o->m : 0;
+    const uint64_t m            = o->family == BASES_ON_LEVEL_1 ? o->m : 0;
     const uint64_t counts[2][3] = {
         {s->stores - m, s->restores - o->base_restores, s->peak_slots - m},
         {m, o->base_restores, m}};
-    for (int k = 0; k < 2; k++) {
+    for (uint64_t k = 0; k < plan->level_count; k++) {
         uturn_level_stats_t *ls = &plan->level_stats[k];
-        ls->stores              = counts[k][0];
-        ls->restores            = counts[k][1];
-        ls->peak_slots          = counts[k][2];
+        ls->stores              = k < 2 ? counts[k][0] : 0;
+        ls->restores            = k < 2 ? counts[k][1] : 0;
+        ls->peak_slots          = k < 2 ? counts[k][2] : 0;
         if (uturn__mul_u64(ls->peak_slots, plan->problem.slot_bytes,
                            &ls->peak_bytes) != UTURN_OK)
             return UTURN_E_OVERFLOW;
@@ -95,13 +106,20 @@ static uturn_status_t level_counts(uturn_plan_t *plan, const struct option *o)
     return UTURN_OK;
 }
 
-/* The chosen option's layout in the plan's data, then its counts. */
+/* The chosen option's layout (in x) into the plan's data, then its
+ * counts. */
 static uturn_status_t take(uturn_plan_t *plan, const struct option *o,
-                           uint64_t c0, uturn_error_t *error)
+                           const struct uturn__sw_layout *x,
+                           uturn_error_t *error)
 {
     struct uturn__sw_data *d = plan->data;
-    d->x.m                   = o->m;
-    if (o->levels) {
+    const uint64_t c0        = plan->levels[0].slots;
+    uint64_t *lengths        = d->x.L;
+    d->x                     = *x;
+    d->x.L                   = lengths;
+    memcpy(lengths, x->L, (size_t)o->m * sizeof *lengths);
+    d->x.m = o->m;
+    if (o->family == BASES_ON_LEVEL_1) { /* x->L: the last m it tried */
         d->x.c_fixed      = c0 + 1;
         d->x.base_slot    = c0;
         d->x.scratch_slot = 0;
@@ -120,49 +138,64 @@ static uturn_status_t take(uturn_plan_t *plan, const struct option *o,
     return UTURN_OK;
 }
 
+/* The families of two levels and of memory alone: the cheaper into *best
+ * and its layout into *x (whose L has room for cap lengths; scratch too). */
+static void classic(const uturn_plan_t *plan, uint64_t s,
+                    struct uturn__sw_layout *x, uint64_t *scratch,
+                    uint64_t *spare, struct option *best)
+{
+    const uturn_level_t *lv = plan->levels;
+    const uint64_t n = plan->problem.steps, c0 = lv[0].slots;
+    x->s  = c0 < s ? c0 : s;
+    *best = on_memory(plan, x, scratch);
+    if (plan->level_count != 2)
+        return;
+    struct uturn__sw_layout y = *x;
+    y.L = spare, y.c_fixed = c0 + 1, y.base_slot = c0;
+    y.s                     = lv[1].slots < n + 1 ? lv[1].slots : n + 1;
+    const struct option two = on_level_one(plan, &y, y.s);
+    if (two.cost < best->cost) {
+        *best = two;
+        *x    = y;
+    }
+}
+
 uturn_status_t uturn__sw_prepare_levels(uturn_plan_t *plan,
                                         uturn_error_t *error)
 {
     const uturn_level_t *lv = plan->levels;
-    if (plan->level_count != 2)
-        return uturn__fail(error, UTURN_E_UNSUPPORTED,
-                           "several sweeps are planned on one level or two "
-                           "(memory, then one further level); %llu given",
-                           (unsigned long long)plan->level_count);
-    const uint64_t n = plan->problem.steps, c0 = lv[0].slots;
-    uint64_t s         = 0;
-    uturn_status_t st  = uturn__sw_check(plan, plan->problem.slots, &s, error);
-    const uint64_t s0  = c0 < s ? c0 : s; /* memory alone */
-    const uint64_t s1  = lv[1].slots < n + 1 ? lv[1].slots : n + 1;
-    const uint64_t cap = s0 > s1 ? s0 : s1;
+    const uint64_t n        = plan->problem.steps;
+    uint64_t s = 0, cap = 1;
+    uturn_status_t st = uturn__sw_check(plan, plan->problem.slots, &s, error);
+    for (uint64_t k = 0; k < plan->level_count; k++)
+        cap = lv[k].slots > cap ? lv[k].slots : cap;
+    cap = cap < n + 1 ? cap : n + 1;
     if (st == UTURN_OK)
-        st = uturn__sw_data_new(plan, cap == 0 ? 1 : cap, error);
+        st = uturn__sw_data_new(plan, cap, error);
+    /* 3 cap for placing, then three sets of lengths */
+    const size_t words = (size_t)(6 * cap);
     uint64_t *scratch =
-        st == UTURN_OK ? uturn__alloc_zeroed(&plan->alloc, cap + 1, 8) : NULL;
+        st == UTURN_OK ? uturn__alloc_zeroed(&plan->alloc, words, 8) : NULL;
     if (st == UTURN_OK && scratch == NULL)
         st = uturn__fail(error, UTURN_E_NOMEM, "out of memory planning");
     if (st != UTURN_OK)
         return st;
-    struct uturn__sw_data *d = plan->data;
-    uint64_t *lengths        = d->x.L;
-    memset(&d->x, 0, sizeof d->x);
-    d->x.n                    = n;
-    d->x.s                    = s0;
-    d->x.k                    = plan->problem.sweeps;
-    d->x.m                    = 1;
-    d->x.L                    = lengths;
-    d->x.steady               = plan->problem.sweeps == UTURN_SWEEPS_UNBOUNDED;
-    const struct option mem   = on_memory(plan, &d->x, scratch);
-    struct uturn__sw_layout y = d->x;
-    y.L = scratch, y.s = s1, y.c_fixed = c0 + 1, y.base_slot = c0;
-    const struct option two = on_level_one(plan, &y, s1);
-    uturn__free(&plan->alloc, scratch, (size_t)(cap + 1) * 8);
-    if (mem.cost == UINT64_MAX && two.cost == UINT64_MAX)
-        return uturn__fail(error, UTURN_E_OVERFLOW,
-                           "the cost of %llu sweeps over %llu steps does "
-                           "not fit in 64 bits",
-                           (unsigned long long)plan->problem.sweeps,
-                           (unsigned long long)n);
-    d->x.s = two.cost < mem.cost ? s1 : s0;
-    return take(plan, two.cost < mem.cost ? &two : &mem, c0, error);
+    struct uturn__sw_layout x = {.n = n, .k = plan->problem.sweeps, .m = 1};
+    x.steady                  = plan->problem.sweeps == UTURN_SWEEPS_UNBOUNDED;
+    x.L                       = scratch + 3 * cap;
+    struct option best;
+    classic(plan, s, &x, scratch, scratch + 4 * cap, &best);
+    st = uturn__sw_hr_try(plan, &x, scratch, scratch + 5 * cap, &best.cost,
+                          &best.q, error);
+    if (st == UTURN_OK && best.cost == UINT64_MAX)
+        st = uturn__fail(error, UTURN_E_OVERFLOW,
+                         "the cost of %llu sweeps over %llu steps does "
+                         "not fit in 64 bits",
+                         (unsigned long long)plan->problem.sweeps,
+                         (unsigned long long)n);
+    if (st == UTURN_OK)
+        st = best.q != 0 ? uturn__sw_hr_take(plan, &x, best.q, error)
+                         : take(plan, &best, &x, error);
+    uturn__free(&plan->alloc, scratch, words * 8);
+    return st;
 }

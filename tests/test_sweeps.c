@@ -485,11 +485,15 @@ Test(sweeps, refusals_name_the_limit)
     p.planner = UTURN_PLANNER_PERIODIC;
     cr_assert_eq(uturn_plan_create(&p, NULL, &plan, &e), UTURN_E_UNSUPPORTED);
     cr_assert(strstr(e.message, "only revolve") != NULL, "%s", e.message);
+    /* three levels plan with hrevolve's segments, which need costs that
+     * do not decrease with the level and tables of bounded size */
     uturn_level_t three[3];
     for (int k = 0; k < 3; k++) {
         uturn_level_init(&three[k]);
-        three[k].slots = 4;
+        three[k].slots      = 4;
+        three[k].write_cost = three[k].read_cost = (uint64_t)k;
     }
+    three[2].read_cost = 0;
     uturn_problem_t q;
     uturn_problem_init(&q);
     q.steps       = 100;
@@ -497,7 +501,18 @@ Test(sweeps, refusals_name_the_limit)
     q.level_count = 3;
     q.sweeps      = 2;
     cr_assert_eq(uturn_plan_create(&q, NULL, &plan, &e), UTURN_E_UNSUPPORTED);
-    cr_assert(strstr(e.message, "one level or two") != NULL, "%s", e.message);
+    cr_assert(strstr(e.message, "cheaper to write or read") != NULL, "%s",
+              e.message);
+    three[2].read_cost = 2;
+    q.steps            = 1000000;
+    cr_assert_eq(uturn_plan_create(&q, NULL, &plan, &e), UTURN_E_UNSUPPORTED);
+    cr_assert(strstr(e.message, "10^10 split evaluations") != NULL, "%s",
+              e.message);
+    q.steps = 100;
+    cr_assert_eq(uturn_plan_create(&q, NULL, &plan, &e), UTURN_OK, "%s",
+                 e.message);
+    uturn_plan_free(plan);
+    plan      = NULL;
     p.planner = UTURN_PLANNER_REVOLVE;
     p.steps   = UINT64_MAX / 3;
     p.sweeps  = 4;
@@ -1142,6 +1157,66 @@ Test(sweeps, two_levels_in_files_give_each_sweep_its_gradient)
     cr_assert_eq(rmdir(parent), 0, "the run left files in %s", parent);
 }
 
+/* Three levels run by the executor, the two further ones in files
+ * (hrevolve's segments, bases on the last level): every sweep's gradient
+ * is its functional's store-all one, the counts are the plan's, and
+ * nothing is left in either directory. */
+Test(sweeps, three_levels_in_files_give_each_sweep_its_gradient)
+{
+    char dirs[2][32] = {"/tmp/uturn-sw3a-XXXXXX", "/tmp/uturn-sw3b-XXXXXX"};
+    uturn_storage_t level[2];
+    for (int j = 0; j < 2; j++) {
+        cr_assert_not_null(mkdtemp(dirs[j]));
+        uturn_storage_init(&level[j]);
+        level[j].kind      = UTURN_STORAGE_FILE;
+        level[j].directory = dirs[j];
+    }
+    uturn_executor_options_t o;
+    uturn_executor_options_init(&o);
+    o.levels             = level;
+    o.level_count        = 2;
+    uturn_executor_t *ex = NULL;
+    cr_assert_eq(uturn_executor_open(&o, &ex, NULL), UTURN_OK);
+    uturn_level_t lv[3];
+    uturn_problem_t p = two_levels(60, 2, 3, 1, 3, lv);
+    uturn_level_init(&lv[2]);
+    lv[2].slots      = 4;
+    lv[2].write_cost = lv[2].read_cost = 5;
+    p.level_count                      = 3;
+    p.slot_bytes                       = sizeof(double) * DIM;
+    uturn_plan_t *plan                 = NULL;
+    cr_assert_eq(uturn_executor_plan(ex, &p, &plan, NULL), UTURN_OK);
+    uturn_stats_t st, seen;
+    uturn_stats_init(&st);
+    uturn_stats_init(&seen);
+    uturn_plan_stats(plan, &st);
+    uturn_level_stats_t middle, last;
+    uturn_level_stats_init(&middle);
+    uturn_level_stats_init(&last);
+    uturn_plan_level_stats(plan, 1, &middle);
+    uturn_plan_level_stats(plan, 2, &last);
+    cr_assert(last.stores >= st.persistent && middle.stores > 0,
+              "the bases on level 2, level 1 in use too");
+    struct chain c;
+    const uturn_model_t m = chain_model(&c);
+    start_chain(&c, 0);
+    uturn_error_t e;
+    uturn_error_init(&e);
+    cr_assert_eq(uturn_executor_run(ex, plan, &m, NULL, &seen, NULL, &e),
+                 UTURN_OK, "%s", e.message);
+    stats_expect_equal(&seen, &st, "three levels");
+    for (uint64_t j = 0; j < 3; j++) {
+        double truth[DIM];
+        store_all_gradient(60, j, truth);
+        cr_assert_eq(memcmp(c.grad[j], truth, sizeof truth), 0, "sweep %llu",
+                     (unsigned long long)j);
+    }
+    uturn_executor_free(ex);
+    uturn_plan_free(plan);
+    for (int j = 0; j < 2; j++)
+        cr_assert_eq(rmdir(dirs[j]), 0, "the run left files in %s", dirs[j]);
+}
+
 /* ---- online plans of several sweeps ---------------------------------- */
 
 static uturn_plan_t *make_online(uint64_t s, uint64_t k, uint64_t max_steps)
@@ -1187,8 +1262,8 @@ static void follow(struct at_turn *t, const uturn_action_t *a)
  * through a validator told k sweeps and n at the end; its forward steps
  * (the cursor's and the validator's, which must agree); what it held at
  * its first turn into *t (may be NULL). */
-static uint64_t online_walk_at(const uturn_plan_t *plan, uint64_t s,
-                               uint64_t k, uint64_t n, struct at_turn *t,
+static uint64_t online_walk_at(const uturn_plan_t *plan, uint64_t s, uint64_t k,
+                               uint64_t n, struct at_turn *t,
                                uturn_stats_t *counted)
 {
     uturn_problem_t vp;
@@ -1260,8 +1335,8 @@ static uint64_t online_walk(const uturn_plan_t *plan, uint64_t s, uint64_t k,
  * with no first forward: c = s' - m + 1, s' = min(s, n + 1), every
  * segment (k - 2) t(L, c) + t(L, s' - i) and the top (k - 1) t(L, c).
  * Everything from closed_t, written out here. */
-static uint64_t kept_forward(const uint64_t *h, const bool *marked,
-                             uint64_t K, uint64_t s, uint64_t k, uint64_t n)
+static uint64_t kept_forward(const uint64_t *h, const bool *marked, uint64_t K,
+                             uint64_t s, uint64_t k, uint64_t n)
 {
     uint64_t total = n, above = 0, m = 0, p[UTURN_SWEEPS_MAX_SLOTS];
     for (uint64_t j = K; j-- > 0;) {
@@ -1292,8 +1367,9 @@ static void online_sweeps_truth(uint64_t s, uint64_t k, uint64_t n,
                                 const uturn_plan_t *one, uint64_t *kept)
 {
     static struct at_turn t;
-    const uint64_t got  = online_walk_at(plan, s, k, n, &t, NULL);
-    const uint64_t rest = k == 2 ? forward_of(n, s, 1) : forward_of(n, s, k - 1);
+    const uint64_t got = online_walk_at(plan, s, k, n, &t, NULL);
+    const uint64_t rest =
+        k == 2 ? forward_of(n, s, 1) : forward_of(n, s, k - 1);
     const uint64_t fresh = online_walk(one, s, 1, n) + rest;
     uint64_t h[UTURN_SWEEPS_MAX_SLOTS], K = 0, marks = 0;
     bool marked[UTURN_SWEEPS_MAX_SLOTS];
@@ -1302,7 +1378,7 @@ static void online_sweeps_truth(uint64_t s, uint64_t k, uint64_t n,
             if (t.step[q] == step) {
                 marked[K] = t.marked[q];
                 marks += t.marked[q];
-                h[K++]    = step;
+                h[K++] = step;
             }
     cr_assert(t.turned && K >= 1 && h[0] == 0 && marked[0]);
     if (marks == 1) {
@@ -1328,8 +1404,8 @@ Test(sweeps, online_sweep_1_learns_n_and_the_rest_is_revolves_plan)
             uturn_plan_t *plan = make_online(s, k, 0);
             uturn_plan_t *one  = make_online(s, 1, 0);
             for (uint64_t i = 1; i <= 64; i++, cases++)
-                online_sweeps_truth(s, k, i <= 60 ? i : far[i - 61], plan,
-                                    one, &kept);
+                online_sweeps_truth(s, k, i <= 60 ? i : far[i - 61], plan, one,
+                                    &kept);
             uturn_plan_free(plan);
             uturn_plan_free(one);
         }
@@ -1464,7 +1540,7 @@ Test(sweeps, online_progress_counts_every_sweep)
 /* Unbounded on request: sweeps until released, each bitwise. */
 Test(sweeps, online_unbounded_on_request_until_released)
 {
-    const uint64_t n = 90;
+    const uint64_t n   = 90;
     uturn_plan_t *plan = make_online(6, UTURN_SWEEPS_UNBOUNDED, 0);
     struct chain c;
     start_chain(&c, 0);
@@ -1481,8 +1557,8 @@ Test(sweeps, online_unbounded_on_request_until_released)
                  "%s", e.message);
     uint64_t further = 0;
     for (uint64_t j = 2; j <= KMAX; j++) {
-        cr_assert_eq(uturn_executor_sweep(ex, &m, NULL, &r, &e), UTURN_OK,
-                     "%s", e.message);
+        cr_assert_eq(uturn_executor_sweep(ex, &m, NULL, &r, &e), UTURN_OK, "%s",
+                     e.message);
         cr_assert(r.trajectory_held && r.sweeps_done == j);
         /* sweep 2 adds the layout's first forward from x_0; the steady
          * layout's sweeps after it take the same each */

@@ -1,0 +1,143 @@
+/*
+ * The family of sweeps_hr.c as an option of the levels planner
+ * (sweeps_levels.c): whether it is tried, hrevolve's tables for the
+ * problem's levels, the best level for the bases, and taking it.
+ */
+#include "hrevolve.h"
+#include "sweeps.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Tried when the tables' build evaluates at most this many splits (an
+ * upper bound: 10^4 steps over 5 + 50 slots is 2.5 * 10^9, built in about
+ * half a second) in at most this many bytes. */
+#define SW_HR_WORK  10000000000ull
+#define SW_HR_BYTES ((uint64_t)1 << 28)
+
+/* Why the family is not tried, or NULL when it is. */
+static const char *not_tried(const uturn_plan_t *plan,
+                             const struct uturn__hr_level *lv)
+{
+    const uint64_t count = plan->level_count;
+    for (uint64_t k = 0; k < count; k++) {
+        if (lv[k].write_cost > UTURN__HR_MAX_IO_COST ||
+            lv[k].read_cost > UTURN__HR_MAX_IO_COST)
+            return "a level's write or read cost is past 2^24";
+        if (k > 0 && (lv[k].write_cost < lv[k - 1].write_cost ||
+                      lv[k].read_cost < lv[k - 1].read_cost))
+            return "a level is cheaper to write or read than the one "
+                   "before it";
+    }
+    struct uturn__hr_need need;
+    uturn__hr_need(plan->problem.steps, lv, (size_t)count, &need);
+    if (plan->problem.steps > UTURN__HR_MAX_STEPS || need.work > SW_HR_WORK ||
+        need.bytes > SW_HR_BYTES)
+        return "hrevolve's tables for these steps and slots are past 10^10 "
+               "split evaluations or 2^28 bytes";
+    return NULL;
+}
+
+/* The tables for the plan's levels, or NULL with *status set (OK: the
+ * family is not tried on two levels; else the refusal). */
+static struct uturn__hr_tables *
+tables(uturn_plan_t *plan, uturn_status_t *status, uturn_error_t *error)
+{
+    struct uturn__hr_level lv[UTURN__MAX_LEVELS];
+    for (uint64_t k = 0; k < plan->level_count; k++)
+        lv[k] = (struct uturn__hr_level){plan->levels[k].slots,
+                                         plan->levels[k].write_cost,
+                                         plan->levels[k].read_cost};
+    *status         = UTURN_OK;
+    const char *why = not_tried(plan, lv);
+    if (why != NULL && plan->level_count > 2)
+        *status = uturn__fail(error, UTURN_E_UNSUPPORTED,
+                              "several sweeps on %llu levels are planned "
+                              "with hrevolve's segments, not here: %s",
+                              (unsigned long long)plan->level_count, why);
+    struct uturn__hr_tables *t = NULL;
+    if (why != NULL)
+        return NULL;
+    const uturn_status_t st = uturn__hr_build(
+        &plan->alloc, plan->problem.steps, lv, (size_t)plan->level_count, &t);
+    if (st == UTURN_E_NOMEM)
+        *status = uturn__fail(error, st,
+                              "out of memory for hrevolve's "
+                              "tables");
+    return st == UTURN_OK ? t : NULL;
+}
+
+/* The layout for bases on level q (its lengths in x->L); its cost. */
+static uint64_t place(const uturn_plan_t *plan,
+                      const struct uturn__hr_tables *t, size_t q,
+                      struct uturn__sw_layout *x, uint64_t *scratch)
+{
+    const uturn_level_t *lv = &plan->levels[q];
+    const uint64_t n        = plan->problem.steps;
+    x->s                    = lv->slots < n + 1 ? lv->slots : n + 1;
+    if (x->s == 0)
+        return UINT64_MAX;
+    uturn__sw_hr_place(t, q, lv->write_cost, lv->read_cost, x, scratch);
+    const uturn__u128 cost =
+        uturn__sw_hr_stream_cost(t, q, lv->write_cost, lv->read_cost, x);
+    return cost > UINT64_MAX ? UINT64_MAX : (uint64_t)cost;
+}
+
+uturn_status_t uturn__sw_hr_try(uturn_plan_t *plan, struct uturn__sw_layout *x,
+                                uint64_t *scratch, uint64_t *lengths,
+                                uint64_t *cost, size_t *q, uturn_error_t *error)
+{
+    uturn_status_t st;
+    struct uturn__hr_tables *t = tables(plan, &st, error);
+    *q                         = 0;
+    if (t == NULL)
+        return st;
+    struct uturn__sw_layout y = *x;
+    y.L = lengths, y.c_fixed = 0;
+    uint64_t best = *cost;
+    for (size_t k = 1; k < plan->level_count; k++) {
+        const uint64_t c = place(plan, t, k, &y, scratch);
+        if (c < best)
+            best = c, *q = k;
+    }
+    if (*q == 0) {
+        uturn__hr_free(&plan->alloc, t);
+        return UTURN_OK;
+    }
+    place(plan, t, *q, &y, scratch); /* the winner's lengths again */
+    y.base_slot              = t->base[*q];
+    y.scratch_slot           = y.base_slot + y.m;
+    *x                       = y;
+    *cost                    = best;
+    struct uturn__sw_data *d = plan->data;
+    d->hr                    = t;
+    return UTURN_OK;
+}
+
+uturn_status_t uturn__sw_hr_take(uturn_plan_t *plan,
+                                 const struct uturn__sw_layout *x, size_t q,
+                                 uturn_error_t *error)
+{
+    struct uturn__sw_data *d = plan->data;
+    uint64_t *lengths        = d->x.L;
+    d->x                     = *x;
+    d->x.L                   = lengths;
+    d->hr_level              = q;
+    memcpy(lengths, x->L, (size_t)x->m * sizeof *lengths);
+    d->p[0] = 0;
+    for (uint64_t i = 1; i < x->m; i++)
+        d->p[i] = d->p[i - 1] + x->L[i - 1];
+    const uturn_status_t st = uturn__sw_hr_counts(plan, d->hr, q, &d->x);
+    if (st == UTURN_E_NOMEM)
+        return uturn__fail(error, st, "out of memory counting the plan");
+    if (st != UTURN_OK)
+        return uturn__fail(error, UTURN_E_OVERFLOW,
+                           "the counts of %llu sweeps over %llu steps do "
+                           "not fit in 64 bits",
+                           (unsigned long long)x->k, (unsigned long long)x->n);
+    plan->stats.slots      = plan->problem.slots;
+    plan->stats.sweeps     = plan->problem.sweeps;
+    plan->stats.persistent = x->m;
+    plan->slot_span        = d->hr->base[q] + x->s;
+    return UTURN_OK;
+}

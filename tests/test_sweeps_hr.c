@@ -1,0 +1,325 @@
+/*
+ * Several sweeps on storage levels with hrevolve's segments (bases on the
+ * last level, each segment reversed by hrevolve over the rest), against
+ * truth written out here, independently of schedules/:
+ *  - hrevolve's recurrence (its documented A, B and D) in a plain dynamic
+ *    program, and with it the family's cost of every placement of every
+ *    m (docs/model.md section 13): the plan never costs more than the best
+ *    of them, on every small case;
+ *  - every plan on three levels goes through a validator of the same
+ *    levels, counts and cost as predicted;
+ *  - with free I/O the plan on two levels takes the forward steps of the
+ *    plan on one level with all the slots, where that plan's persistent
+ *    checkpoints fit on the further level;
+ *  - on two levels with costs, never more than on memory alone.
+ */
+#include <criterion/criterion.h>
+#include <stdint.h>
+#include <string.h>
+#include <uturn.h>
+
+#define ULL(x)  ((unsigned long long)(x))
+#define INF     (UINT64_MAX / 4)
+#define MAXN    13
+#define MAXSLOT 6
+
+/* hrevolve's recurrence for two levels, every entry l <= MAXN, m <= MAXSLOT. */
+struct rec {
+    uint64_t c[2], w[2], r[2];
+    uint64_t A[2][MAXN + 1][MAXSLOT + 1], B[2][MAXN + 1][MAXSLOT + 1];
+};
+
+static uint64_t min2(uint64_t a, uint64_t b)
+{
+    return a < b ? a : b;
+}
+
+static uint64_t down(const struct rec *q, int k, uint64_t l)
+{
+    return k == 0 ? INF : q->A[k - 1][l][q->c[k - 1]];
+}
+
+static void fill_level(struct rec *q, int k);
+
+/* Two levels: memory c0 free, then c1 slots writing at w and reading at r. */
+static struct rec rec_of(uint64_t c0, uint64_t c1, uint64_t w, uint64_t r)
+{
+    struct rec q;
+    memset(&q, 0, sizeof q);
+    q.c[0] = c0, q.c[1] = c1, q.w[1] = w, q.r[1] = r;
+    return q;
+}
+
+static void fill_level(struct rec *q, int k)
+{
+    for (uint64_t m = 0; m <= MAXSLOT; m++)
+        q->A[k][0][m] = q->B[k][0][m] = 0;
+    for (uint64_t l = 1; l <= MAXN; l++) {
+        q->A[k][l][0] = down(q, k, l);
+        q->B[k][l][0] = INF;
+        for (uint64_t m = 1; m <= MAXSLOT; m++) {
+            uint64_t b = down(q, k, l);
+            for (uint64_t j = 1; j <= l; j++)
+                b = min2(b, j + q->A[k][l - j][m - 1] + q->r[k] +
+                                q->B[k][j - 1][m]);
+            q->B[k][l][m] = b;
+            q->A[k][l][m] = min2(down(q, k, l), q->w[k] + b);
+        }
+    }
+}
+
+/* A segment of L states with j level-1 slots, its base read or live. */
+static uint64_t seg(const struct rec *q, uint64_t L, uint64_t j, int cold)
+{
+    return q->B[1][L - 1][j] + (cold ? q->r[1] : 0);
+}
+
+/* The family's cost of lengths L[0 .. m-1] for k sweeps. */
+static uint64_t family(const struct rec *q, const uint64_t *L, uint64_t m,
+                       uint64_t k)
+{
+    const uint64_t s = q->c[1], c = s - m + 1, top = m - 1;
+    uint64_t sum =
+        m * q->w[1] + seg(q, L[top], c, 0) + (k - 1) * seg(q, L[top], c, 1);
+    for (uint64_t i = 0; i < top; i++)
+        sum += L[i] + (k - 1) * seg(q, L[i], c, 1) + seg(q, L[i], s - i, 1);
+    return sum;
+}
+
+/* The least family cost over every composition of `left` states into
+ * parts L[i ..] (m parts in all). */
+static uint64_t every(const struct rec *q, uint64_t *L, uint64_t i, uint64_t m,
+                      uint64_t left, uint64_t k)
+{
+    if (i + 1 == m) {
+        L[i] = left;
+        return family(q, L, m, k);
+    }
+    uint64_t best = INF;
+    for (uint64_t x = 1; x + (m - i - 1) <= left; x++) {
+        L[i] = x;
+        best = min2(best, every(q, L, i + 1, m, left - x, k));
+    }
+    return best;
+}
+
+static uturn_problem_t two(uint64_t n, const struct rec *q, uint64_t k,
+                           uturn_level_t *lv)
+{
+    for (int j = 0; j < 2; j++) {
+        uturn_level_init(&lv[j]);
+        lv[j].slots      = q->c[j];
+        lv[j].write_cost = q->w[j];
+        lv[j].read_cost  = q->r[j];
+    }
+    uturn_problem_t p;
+    uturn_problem_init(&p);
+    p.steps       = n;
+    p.levels      = lv;
+    p.level_count = 2;
+    p.sweeps      = k;
+    return p;
+}
+
+static uturn_stats_t stats_of(const uturn_problem_t *p)
+{
+    uturn_plan_t *plan = NULL;
+    uturn_error_t e;
+    uturn_error_init(&e);
+    cr_assert_eq(uturn_plan_create(p, NULL, &plan, &e), UTURN_OK, "%s",
+                 e.message);
+    uturn_stats_t st;
+    uturn_stats_init(&st);
+    uturn_plan_stats(plan, &st);
+    uturn_plan_free(plan);
+    return st;
+}
+
+Test(sweeps_hr, never_above_the_best_placement_of_the_family)
+{
+    const uint64_t costs[4][2] = {{0, 0}, {1, 1}, {2, 5}, {10, 10}};
+    unsigned cases = 0, tied = 0;
+    for (uint64_t c0 = 1; c0 <= 2; c0++)
+        for (uint64_t c1 = 1; c1 <= 4; c1++)
+            for (int cc = 0; cc < 4; cc++) {
+                struct rec q = rec_of(c0, c1, costs[cc][0], costs[cc][1]);
+                fill_level(&q, 0);
+                fill_level(&q, 1);
+                for (uint64_t n = 1; n + 1 <= MAXN; n++)
+                    for (uint64_t k = 2; k <= 4; k++) {
+                        uint64_t L[MAXN + 1], best = INF;
+                        for (uint64_t m = 1; m <= c1 && m <= n + 1; m++)
+                            best = min2(best, every(&q, L, 0, m, n + 1, k));
+                        uturn_level_t lv[2];
+                        const uturn_problem_t p = two(n, &q, k, lv);
+                        const uint64_t got      = stats_of(&p).cost;
+                        cr_assert_leq(
+                            got, best, "n=%llu %llu+%llu w=%llu r=%llu k=%llu",
+                            ULL(n), ULL(c0), ULL(c1), ULL(costs[cc][0]),
+                            ULL(costs[cc][1]), ULL(k));
+                        cases++;
+                        tied += got == best;
+                    }
+            }
+    /* the family is the plan in most cases; elsewhere another is cheaper */
+    cr_assert_gt(tied, cases / 2, "%u of %u", tied, cases);
+}
+
+/* The plan's stream through a validator of the same levels: valid, and
+ * every count, the cost and each level's counts as predicted. */
+static void expect_walk_as_planned(const uturn_problem_t *p)
+{
+    uturn_plan_t *plan = NULL;
+    uturn_error_t e;
+    uturn_error_init(&e);
+    cr_assert_eq(uturn_plan_create(p, NULL, &plan, &e), UTURN_OK, "%s",
+                 e.message);
+    uturn_validator_t *v = NULL;
+    cr_assert_eq(uturn_validator_create(p, NULL, &v, NULL), UTURN_OK);
+    uturn_cursor_t *c = NULL;
+    cr_assert_eq(uturn_cursor_create(plan, NULL, &c), UTURN_OK);
+    uturn_action_t a;
+    while (uturn_cursor_next(c, &a))
+        cr_assert_eq(uturn_validator_push(v, &a, &e), UTURN_OK, "n=%llu: %s",
+                     ULL(p->steps), e.message);
+    uturn_stats_t want, seen;
+    uturn_stats_init(&want);
+    uturn_stats_init(&seen);
+    uturn_plan_stats(plan, &want);
+    cr_assert_eq(uturn_validator_finish(v, &seen, &e), UTURN_OK, "%s",
+                 e.message);
+    cr_assert(seen.forward_steps == want.forward_steps &&
+                  seen.cost == want.cost && seen.stores == want.stores &&
+                  seen.restores == want.restores &&
+                  seen.actions == want.actions &&
+                  seen.peak_slots == want.peak_slots &&
+                  seen.persistent == want.persistent,
+              "n=%llu", ULL(p->steps));
+    for (uint64_t k = 0; k < p->level_count; k++) {
+        uturn_level_stats_t got, planned;
+        uturn_level_stats_init(&got);
+        uturn_level_stats_init(&planned);
+        uturn_validator_level_stats(v, k, &got);
+        uturn_plan_level_stats(plan, k, &planned);
+        cr_assert(got.stores == planned.stores &&
+                      got.restores == planned.restores &&
+                      got.peak_slots == planned.peak_slots,
+                  "n=%llu level %llu", ULL(p->steps), ULL(k));
+        cr_assert_leq(got.peak_slots, p->levels[k].slots);
+    }
+    uturn_cursor_free(c);
+    uturn_validator_free(v);
+    uturn_plan_free(plan);
+}
+
+Test(sweeps_hr, every_plan_on_three_levels_is_valid_and_counted)
+{
+    const uint64_t ks[3] = {2, 5, UTURN_SWEEPS_UNBOUNDED};
+    for (uint64_t n = 1; n <= 120; n += 7)
+        for (uint64_t c0 = 1; c0 <= 3; c0 += 2)
+            for (uint64_t c1 = 1; c1 <= 4; c1 += 3)
+                for (uint64_t c2 = 1; c2 <= 6; c2 += 5)
+                    for (int j = 0; j < 3; j++) {
+                        uturn_level_t lv[3];
+                        const uint64_t slots[3] = {c0, c1, c2};
+                        const uint64_t cost[3]  = {0, 1 + n % 3, 4 + n % 5};
+                        for (int k = 0; k < 3; k++) {
+                            uturn_level_init(&lv[k]);
+                            lv[k].slots      = slots[k];
+                            lv[k].write_cost = cost[k];
+                            lv[k].read_cost  = cost[k] + (uint64_t)k;
+                        }
+                        uturn_problem_t p;
+                        uturn_problem_init(&p);
+                        p.steps       = n;
+                        p.levels      = lv;
+                        p.level_count = 3;
+                        p.sweeps      = ks[j];
+                        expect_walk_as_planned(&p);
+                    }
+}
+
+/* The plan of one level with s slots. */
+static uturn_stats_t one_level(uint64_t n, uint64_t s, uint64_t k)
+{
+    uturn_problem_t p;
+    uturn_problem_init(&p);
+    p.steps  = n;
+    p.slots  = s;
+    p.sweeps = k;
+    return stats_of(&p);
+}
+
+/* With free I/O the bases may as well be on the further level, and each
+ * segment has its other slots and all of memory, as on one level: the
+ * same forward steps whenever the plan of one level keeps no more
+ * persistent checkpoints than the further level holds. */
+Test(sweeps_hr, free_io_takes_the_forward_steps_of_one_level)
+{
+    const uint64_t rams[3] = {5, 10, 20}, disks[3] = {10, 20, 50};
+    unsigned equal = 0;
+    for (int b = 0; b < 3; b++)
+        for (int d = 0; d < 3; d++)
+            for (uint64_t k = 2; k <= 10; k += 8) {
+                const uturn_stats_t one =
+                    one_level(1000, rams[b] + disks[d], k);
+                const struct rec q = rec_of(rams[b], disks[d], 0, 0);
+                uturn_level_t lv[2];
+                const uturn_problem_t p = two(1000, &q, k, lv);
+                const uturn_stats_t got = stats_of(&p);
+                if (one.persistent <= disks[d]) {
+                    cr_assert_eq(got.forward_steps, one.forward_steps,
+                                 "%llu + %llu, k=%llu", ULL(rams[b]),
+                                 ULL(disks[d]), ULL(k));
+                    equal++;
+                }
+            }
+    cr_assert_geq(equal, 12);
+}
+
+/* With costs, never more than the same sweeps on memory alone. */
+Test(sweeps_hr, costs_never_above_memory_alone)
+{
+    for (uint64_t n = 50; n <= 2000; n = n * 3 + 1)
+        for (uint64_t io = 1; io <= 64; io *= 4)
+            for (uint64_t k = 2; k <= 6; k += 4) {
+                const struct rec q = rec_of(4, 12, io, io + 1);
+                uturn_level_t lv[2];
+                const uturn_problem_t p = two(n, &q, k, lv);
+                cr_assert_leq(stats_of(&p).cost,
+                              one_level(n, 4, k).forward_steps);
+            }
+}
+
+static uint64_t fingerprint_of(const uturn_problem_t *p)
+{
+    uturn_plan_t *plan = NULL;
+    cr_assert_eq(uturn_plan_create(p, NULL, &plan, NULL), UTURN_OK);
+    uint64_t fp = 0;
+    uturn_plan_fingerprint(plan, &fp);
+    uturn_plan_free(plan);
+    return fp;
+}
+
+/* The lengths follow every level's costs, so the fingerprint does too. */
+Test(sweeps_hr, the_fingerprint_follows_every_level)
+{
+    uturn_level_t lv[3];
+    const uint64_t slots[3] = {2, 3, 5}, io[3] = {0, 1, 4};
+    for (int k = 0; k < 3; k++) {
+        uturn_level_init(&lv[k]);
+        lv[k].slots      = slots[k];
+        lv[k].write_cost = lv[k].read_cost = io[k];
+    }
+    uturn_problem_t p;
+    uturn_problem_init(&p);
+    p.steps            = 200;
+    p.levels           = lv;
+    p.level_count      = 3;
+    p.sweeps           = 3;
+    const uint64_t one = fingerprint_of(&p);
+    lv[1].read_cost    = 2;
+    const uint64_t two = fingerprint_of(&p);
+    lv[2].slots        = 6;
+    cr_assert(one != two && two != fingerprint_of(&p));
+}
