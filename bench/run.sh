@@ -32,7 +32,8 @@ uturn=$build/tools/uturn
 # and a section function in bench/write_results.py (see bench/README.md).
 parts=(revolve executor dp_exact dp_approx dp_search hrevolve levels_costs
   levels_io online_ratios online_decide online_reverse online_bytes
-  online_wide online_disk planners sweeps online_sweeps durable petsc dp_scale)
+  online_wide online_disk planners sweeps sweeps_levels online_sweeps durable petsc
+  dp_scale)
 
 part_revolve() {
   run $build/bench/bench_revolve
@@ -68,6 +69,14 @@ part_levels_costs() { run bench/levels_costs.sh $uturn; }
 
 # Several sweeps against TwoLevelCheckpointSchedule: counts (seconds).
 part_sweeps() { run bench/sweeps_grid.sh $uturn; }
+
+# Several sweeps on two storage levels with I/O costs, against memory
+# alone; UTURN_OLDER (an older build's uturn) adds its costs as a column
+# (counts, about 15 s).
+part_sweeps_levels() {
+  # shellcheck disable=SC2086 # empty when unset
+  run bench/sweeps_levels.sh $uturn ${UTURN_OLDER:-}
+}
 
 # Online plans of several sweeps against revolve knowing n and against
 # reruns (counts, a second).

@@ -623,6 +623,38 @@ def sweeps(raw):
     return body, summary
 
 
+@section("sweeps_levels", "Several sweeps on storage levels, with I/O costs")
+def sweeps_levels(raw):
+    c = raw.find(r"sweeps_levels\.sh")[0]
+    rows = [r for r in md_rows(c.text()) if r[0].isdigit()]
+    older = len(rows) > 0 and len(rows[0]) > 7
+    body = ("The whole cost (forward steps plus every write and read) of "
+            "`revolve --sweeps K --levels mem:RAM,disk:DISK:w=IO:r=IO`, the "
+            "family of docs/model.md section 13 whose segments hrevolve "
+            "reverses, against the same sweeps on memory alone%s. Command: "
+            "%s. Counts, not times.\n\n%s"
+            % (" and against an older build's plan (its binary the "
+               "command's second argument)" if older else "",
+               code(c.line), c.text().strip()))
+    summary = []
+    if rows:
+        mem = [float(r[6]) for r in rows]
+        summary.append(Row(
+            "several sweeps on two levels / on memory alone, cost (%d cases)"
+            % len(rows), "%.3f .. %.3f" % (min(mem), max(mem)),
+            "≤ 1 (the further level never costs more)", "%.3f" % max(mem),
+            verdict(max(mem), 1), code(c.line), counts(raw.load_of(c))))
+    if older:
+        old = [float(r[8]) for r in rows]
+        summary.append(Row(
+            "several sweeps on two levels / the older build's plan, cost "
+            "(%d cases, %d dearer)" % (len(rows), sum(x > 1 for x in old)),
+            "%.3f .. %.3f" % (min(old), max(old)),
+            "≤ 1 (the placement that weighs reads)", "%.3f" % max(old),
+            verdict(max(old), 1), code(c.line), counts(raw.load_of(c))))
+    return body, summary
+
+
 @section("online_sweeps", "Several sweeps of an online plan")
 def online_sweeps(raw):
     c = raw.find(r"online_sweeps\.sh")[0]
