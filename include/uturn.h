@@ -285,9 +285,10 @@ typedef enum uturn_dp_mode {
  * once the end has told n, the sweeps left follow revolve's layout of
  * that many over n steps: fresh from x_0 after sweep 1, or over
  * checkpoints sweep 1 keeps, whichever takes fewer forward steps
- * (docs/model.md). Revolve takes one level, or two: then its persistent
- * checkpoints go to the further level when the whole cost is less, see
- * docs/model.md; on one level it gives the fewest
+ * (docs/model.md). Revolve takes one level or several: then its
+ * persistent checkpoints go to a further level, each segment reversed by
+ * hrevolve, when the whole cost is less, see docs/model.md; on one level
+ * it gives the fewest
  * forward steps among plans that store m persistent checkpoints in the
  * first forward and reverse each segment between them by revolve in
  * every sweep (docs/model.md, "Several reverse sweeps"), with at most

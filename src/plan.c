@@ -135,8 +135,8 @@ static uturn_status_t choose_sweeps(uturn_plan_t *plan, uturn_error_t *error)
                            (unsigned long long)plan->problem.sweeps);
     if (plan->planner->id != UTURN_PLANNER_REVOLVE)
         return uturn__fail(error, UTURN_E_UNSUPPORTED,
-                           "%llu sweeps: only revolve (uniform states, one "
-                           "or two levels) and online (uniform slots) plan "
+                           "%llu sweeps: only revolve (uniform states, any "
+                           "storage levels) and online (uniform slots) plan "
                            "several sweeps; %s plans one",
                            (unsigned long long)plan->problem.sweeps,
                            plan->planner->name);
