@@ -98,6 +98,8 @@ static void heap_down(struct heap *h, uint64_t a)
  * saturated. */
 static uint64_t marginal(const struct fam *f, uint64_t i, uint64_t L)
 {
+    if (L > f->t->n) /* L - 1 steps is the whole chain: no state to add */
+        return UINT64_MAX;
     const u128 now = part(f, i, L), next = part(f, i, L + 1);
     const u128 d = next > now ? next - now : 0;
     return d > UINT64_MAX ? UINT64_MAX : (uint64_t)d;

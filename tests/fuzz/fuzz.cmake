@@ -41,7 +41,7 @@ function(uturn_fuzz_targets)
   set(fuzz_planfile_suffix plan)
   set(fuzz_planner_sources fuzz_planner.c fuzz_planner_uniform.c
                            fuzz_planner_dp.c fuzz_planner_levels.c
-                           fuzz_planner_sweeps.c)
+                           fuzz_planner_sweeps.c fuzz_planner_sweeps_levels.c)
   set(fuzz_planner_suffix bin)
   set(fuzz_online_sources fuzz_online.c fuzz_online_drive.c)
   set(fuzz_online_suffix run)

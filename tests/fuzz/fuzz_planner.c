@@ -1,12 +1,14 @@
 /*
  * libFuzzer target: every planner that knows its steps, from problems
- * decoded from the input. Byte 0 picks the part (its value modulo 4; the
- * inputs before part 3 existed used 0, 1 and 2 only):
+ * decoded from the input. Byte 0 picks the part (its value modulo 5; the
+ * inputs before part 3 existed used 0, 1 and 2 only, those before part 4
+ * 0 to 3):
  *   0  store-all, periodic, sqrt, revolve (fuzz_planner_uniform.c);
  *   1  dp (fuzz_planner_dp.c);
  *   2  hrevolve and storage levels on every planner
  *      (fuzz_planner_levels.c);
- *   3  several reverse sweeps (fuzz_planner_sweeps.c).
+ *   3  several reverse sweeps (fuzz_planner_sweeps.c);
+ *   4  several sweeps on storage levels (fuzz_planner_sweeps_levels.c).
  * Each part checks uturn_plan_create() against an oracle of its own,
  * written from docs/model.md and uturn.h (see each file's header); the
  * rest of the input is the part's. Inputs found before the parts existed
@@ -20,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct reader r = {data, size, 0};
-    switch (fz_byte(&r) % 4) {
+    switch (fz_byte(&r) % 5) {
     case 0:
         fz_planner_uniform(&r);
         break;
@@ -30,8 +32,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     case 2:
         fz_planner_levels(&r);
         break;
-    default:
+    case 3:
         fz_planner_sweeps(&r);
+        break;
+    default:
+        fz_planner_sweeps_levels(&r);
         break;
     }
     return 0;

@@ -18,5 +18,6 @@ void fz_planner_uniform(struct reader *r);
 void fz_planner_dp(struct reader *r);
 void fz_planner_levels(struct reader *r);
 void fz_planner_sweeps(struct reader *r);
+void fz_planner_sweeps_levels(struct reader *r);
 
 #endif
