@@ -15,6 +15,8 @@
  */
 #include <criterion/criterion.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <uturn.h>
 
@@ -322,4 +324,178 @@ Test(sweeps_hr, the_fingerprint_follows_every_level)
     const uint64_t two = fingerprint_of(&p);
     lv[2].slots        = 6;
     cr_assert(one != two && two != fingerprint_of(&p));
+}
+
+/* ---- the true optimum on two levels, by search over every plan ------- */
+
+/* A position: the sweep, its next state to reverse (n: the turn), the
+ * live state (n + 1: none), the states held in memory and on the further
+ * level (a bit each). Moves: one step (1), a store (w of its level), a
+ * restore (r of its level), a free (0), the turn or the reverse of the
+ * target when it is live (0; a reverse leaves no live state). Dijkstra
+ * with a binary heap; positions are packed into 64 bits. */
+struct opt {
+    uint64_t n, k, c[2], w[2], r[2];
+    uint64_t *dist;
+    uint64_t *heap; /* (distance << 40) | position */
+    size_t size, cap;
+};
+
+static uint64_t opt_pack(const struct opt *o, uint64_t sw, uint64_t t,
+                         uint64_t live, uint64_t m0, uint64_t m1)
+{
+    const uint64_t b = o->n + 1;
+    return ((((sw * (o->n + 1) + t) * (o->n + 2) + live) << b | m0) << b) | m1;
+}
+
+static void opt_push(struct opt *o, uint64_t d, uint64_t pos)
+{
+    if (d >= o->dist[pos])
+        return;
+    o->dist[pos] = d;
+    cr_assert_lt(o->size, o->cap);
+    size_t i            = o->size++;
+    const uint64_t item = d << 40 | pos;
+    while (i > 0 && o->heap[(i - 1) / 2] > item) {
+        o->heap[i] = o->heap[(i - 1) / 2];
+        i          = (i - 1) / 2;
+    }
+    o->heap[i] = item;
+}
+
+static uint64_t opt_pop(struct opt *o)
+{
+    const uint64_t top = o->heap[0], last = o->heap[--o->size];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= o->size)
+            break;
+        if (c + 1 < o->size && o->heap[c + 1] < o->heap[c])
+            c++;
+        if (o->heap[c] >= last)
+            break;
+        o->heap[i] = o->heap[c];
+        i          = c;
+    }
+    o->heap[i] = last;
+    return top;
+}
+
+/* Stores, restores and frees on level j of a position at distance d. */
+static void opt_level_moves(struct opt *o, uint64_t d, uint64_t sw, uint64_t t,
+                            uint64_t live, const uint64_t m[2], int j)
+{
+    const uint64_t n = o->n, none = n + 1;
+    uint64_t next[2] = {m[0], m[1]};
+    for (uint64_t x = 0; x <= n; x++)
+        if (m[j] >> x & 1) {
+            opt_push(o, d + o->r[j], opt_pack(o, sw, t, x, m[0], m[1]));
+            next[j] = m[j] & ~(1ull << x);
+            opt_push(o, d, opt_pack(o, sw, t, live, next[0], next[1]));
+            next[j] = m[j];
+        }
+    if (live != none && !(m[j] >> live & 1) &&
+        (uint64_t)__builtin_popcountll(m[j]) < o->c[j]) {
+        next[j] = m[j] | 1ull << live;
+        opt_push(o, d + o->w[j], opt_pack(o, sw, t, live, next[0], next[1]));
+    }
+}
+
+static void opt_moves(struct opt *o, uint64_t d, uint64_t pos)
+{
+    const uint64_t n = o->n, b = n + 1, none = n + 1;
+    const uint64_t m[2] = {pos >> b & ((1ull << b) - 1),
+                           pos & ((1ull << b) - 1)};
+    uint64_t rest       = pos >> 2 * b;
+    const uint64_t live = rest % (n + 2);
+    rest /= n + 2;
+    const uint64_t t = rest % (n + 1), sw = rest / (n + 1);
+    for (int j = 0; j < 2; j++)
+        opt_level_moves(o, d, sw, t, live, m, j);
+    if (live != none && live < n)
+        opt_push(o, d + 1, opt_pack(o, sw, t, live + 1, m[0], m[1]));
+    if (live == t && t == n)
+        opt_push(o, d, opt_pack(o, sw, n - 1, live, m[0], m[1]));
+    else if (live == t && t == 0) /* the last one ends at one position */
+        opt_push(o, d,
+                 sw + 1 == o->k ? opt_pack(o, o->k, 0, 0, 0, 0)
+                                : opt_pack(o, sw + 1, n, none, m[0], m[1]));
+    else if (live == t)
+        opt_push(o, d, opt_pack(o, sw, t - 1, none, m[0], m[1]));
+}
+
+/* The least cost of any plan of k sweeps over n steps on these levels. */
+static uint64_t optimum(uint64_t n, const struct rec *q, uint64_t k)
+{
+    struct opt o             = {n,
+                                k,
+                                {q->c[0], q->c[1]},
+                                {q->w[0], q->w[1]},
+                                {q->r[0], q->r[1]},
+                                NULL,
+                                NULL,
+                                0,
+                                0};
+    const uint64_t positions = opt_pack(&o, k, 0, 0, 0, 0) + 1;
+    o.dist                   = malloc(positions * sizeof *o.dist);
+    o.cap                    = (size_t)positions * 8;
+    o.heap                   = malloc(o.cap * sizeof *o.heap);
+    cr_assert(o.dist != NULL && o.heap != NULL);
+    for (uint64_t i = 0; i < positions; i++)
+        o.dist[i] = INF;
+    opt_push(&o, 0, opt_pack(&o, 0, n, 0, 0, 0));
+    uint64_t answer = INF;
+    while (o.size > 0 && answer == INF) {
+        const uint64_t item = opt_pop(&o), d = item >> 40;
+        const uint64_t pos = item & ((1ull << 40) - 1);
+        if (d != o.dist[pos])
+            continue;
+        if (pos == opt_pack(&o, k, 0, 0, 0, 0))
+            answer = d;
+        else
+            opt_moves(&o, d, pos);
+    }
+    free(o.heap);
+    free(o.dist);
+    return answer;
+}
+
+/* Never below the optimum (a plan below it would be invalid or miscounted),
+ * and optimal where the family holds the optimum. */
+Test(sweeps_hr, against_every_plan_on_small_chains)
+{
+    const uint64_t costs[3][2] = {{0, 0}, {1, 1}, {3, 5}};
+    double worst               = 1;
+    unsigned cases = 0, optimal = 0;
+    for (uint64_t n = 1; n <= 5; n++)
+        for (uint64_t c0 = 1; c0 <= 2; c0++)
+            for (uint64_t c1 = 1; c1 <= 3; c1++)
+                for (int cc = 0; cc < 3; cc++)
+                    for (uint64_t k = 2; k <= 3; k++) {
+                        const struct rec q =
+                            rec_of(c0, c1, costs[cc][0], costs[cc][1]);
+                        uturn_level_t lv[2];
+                        const uturn_problem_t p = two(n, &q, k, lv);
+                        const uint64_t got      = stats_of(&p).cost;
+                        const uint64_t best     = optimum(n, &q, k);
+                        cr_assert_geq(got, best,
+                                      "n=%llu %llu+%llu w=%llu r=%llu k=%llu: "
+                                      "%llu < %llu",
+                                      ULL(n), ULL(c0), ULL(c1),
+                                      ULL(costs[cc][0]), ULL(costs[cc][1]),
+                                      ULL(k), ULL(got), ULL(best));
+                        cases++;
+                        optimal += got == best;
+                        if ((double)got / best > worst)
+                            worst = (double)got / best;
+                    }
+    /* measured: optimal in 109 of the 180, at worst 3 times the optimum
+     * (n = 1, one slot on each level, free I/O, 3 sweeps: the optimum
+     * keeps x_n, which the family never does); the gaps are that and
+     * persistent checkpoints on both levels at once (n = 3 over 2 + 2
+     * free slots holds every state: 3 forward steps, the family 7) */
+    cr_log_info("two levels: optimal in %u of %u, at worst %.3f", optimal,
+                cases, worst);
+    cr_assert_geq(optimal, 109, "%u of %u", optimal, cases);
 }
