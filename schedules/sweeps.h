@@ -68,6 +68,13 @@ uint64_t uturn__sw_best(struct uturn__sw_layout *x, uint64_t *scratch);
 uturn_status_t uturn__sw_counts(const struct uturn__sw_layout *x,
                                 uturn_stats_t *out);
 
+/* The counts of one sweep between the first and the last (each further
+ * sweep of an unbounded plan): forward_steps, stores and restores into
+ * out, and for c_fixed layouts the restores of the bases among them. */
+uturn_status_t uturn__sw_middle_counts(const struct uturn__sw_layout *x,
+                                       uturn_stats_t *out,
+                                       uint64_t *base_restores);
+
 /* c_fixed layouts: the restores of the bases (on the further level) over
  * the whole stream, UINT64_MAX past 64 bits. */
 uint64_t uturn__sw_base_restores(const struct uturn__sw_layout *x);
@@ -125,16 +132,12 @@ void uturn__sw_gen_resume(void *state);
 /* hrevolve segments (sweeps_hr.c): the best m and its lengths into x
  * (x->n, s = level q's effective slots, k and steady set; x->L with room
  * for s) for bases on level q of t, whose write and read costs are w and
- * r; scratch holds 3 s words. Returns the family's cost, saturated. */
+ * r; scratch holds 3 s words. Returns the family's cost, saturated:
+ * the plan's whole cost, or for an unbounded plan each further sweep's. */
 struct uturn__hr_tables;
 uturn__u128 uturn__sw_hr_place(const struct uturn__hr_tables *t, size_t q,
                                uint64_t w, uint64_t r,
                                struct uturn__sw_layout *x, uint64_t *scratch);
-/* The whole cost of the stream of such a layout (for an unbounded plan,
- * its first forward and sweep 1), saturated. */
-uturn__u128 uturn__sw_hr_stream_cost(const struct uturn__hr_tables *t, size_t q,
-                                     uint64_t w, uint64_t r,
-                                     const struct uturn__sw_layout *x);
 /* The family as an option of the levels planner (sweeps_hr_option.c):
  * tried when hrevolve's tables are small enough and the costs do not
  * decrease with the level (with three or more levels, anything else is

@@ -151,3 +151,23 @@ uint64_t uturn__sw_base_restores(const struct uturn__sw_layout *x)
     }
     return total > UINT64_MAX ? UINT64_MAX : (uint64_t)total;
 }
+
+uturn_status_t uturn__sw_middle_counts(const struct uturn__sw_layout *x,
+                                       uturn_stats_t *out,
+                                       uint64_t *base_restores)
+{
+    struct sum middle = {0, 0, 0, 0, 0, 0};
+    if (one_kind(x, MIDDLE, 1, &middle) != UTURN_OK ||
+        middle.forward > UINT64_MAX || middle.stores > UINT64_MAX ||
+        middle.restores > UINT64_MAX)
+        return UTURN_E_OVERFLOW;
+    out->forward_steps = (uint64_t)middle.forward;
+    out->stores        = (uint64_t)middle.stores;
+    out->restores      = (uint64_t)middle.restores;
+    const uint64_t c   = uturn__sw_c(x);
+    u128 total         = 0;
+    for (uint64_t i = 0; i < x->m; i++)
+        total += walk_base_restores(x->L[i], c, false);
+    *base_restores = total > UINT64_MAX ? UINT64_MAX : (uint64_t)total;
+    return UTURN_OK;
+}

@@ -206,21 +206,3 @@ u128 uturn__sw_hr_place(const struct uturn__hr_tables *t, size_t q, uint64_t w,
     }
     return best;
 }
-
-u128 uturn__sw_hr_stream_cost(const struct uturn__hr_tables *t, size_t q,
-                              uint64_t w, uint64_t r,
-                              const struct uturn__sw_layout *x)
-{
-    struct fam f = {t, q, x->s, x->m, x->s - x->m + 1, x->k, w, r, false};
-    if (!x->steady)
-        return total(&f, x->L);
-    /* an unbounded plan's stream: the first forward and sweep 1 */
-    u128 sum = 0;
-    for (uint64_t i = 0; i < x->m; i++) {
-        const bool top = i + 1 == x->m;
-        sum            = sat(sum, top ? seg(&f, x->L[i], f.c, false)
-                                      : sat(x->L[i], seg(&f, x->L[i], f.c, true)));
-        sum            = sat(sum, w);
-    }
-    return sum;
-}

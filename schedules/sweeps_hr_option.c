@@ -67,7 +67,9 @@ tables(uturn_plan_t *plan, uturn_status_t *status, uturn_error_t *error)
     return st == UTURN_OK ? t : NULL;
 }
 
-/* The layout for bases on level q (its lengths in x->L); its cost. */
+/* The layout for bases on level q (its lengths in x->L); its whole cost,
+ * or for an unbounded plan the cost of each further sweep (what it is
+ * placed for, and what the families are compared by). */
 static uint64_t place(const uturn_plan_t *plan,
                       const struct uturn__hr_tables *t, size_t q,
                       struct uturn__sw_layout *x, uint64_t *scratch)
@@ -77,9 +79,8 @@ static uint64_t place(const uturn_plan_t *plan,
     x->s                    = lv->slots < n + 1 ? lv->slots : n + 1;
     if (x->s == 0)
         return UINT64_MAX;
-    uturn__sw_hr_place(t, q, lv->write_cost, lv->read_cost, x, scratch);
     const uturn__u128 cost =
-        uturn__sw_hr_stream_cost(t, q, lv->write_cost, lv->read_cost, x);
+        uturn__sw_hr_place(t, q, lv->write_cost, lv->read_cost, x, scratch);
     return cost > UINT64_MAX ? UINT64_MAX : (uint64_t)cost;
 }
 

@@ -39,7 +39,10 @@ static uint64_t io_cost(const uturn_level_t *lv, const uturn_stats_t *s,
     return cost > UINT64_MAX ? UINT64_MAX : (uint64_t)cost;
 }
 
-/* The whole cost of x as it stands (m and lengths set). */
+/* What the families are compared by, for x as it stands (m and lengths
+ * set): the whole cost of the plan, or for an unbounded one the cost of
+ * each further sweep, which is what it is placed for. *base_restores:
+ * the plan's restores of its bases (on_levels; else 0). */
 static uint64_t cost_of(const uturn_plan_t *plan, struct uturn__sw_layout *x,
                         bool on_levels, uint64_t *base_restores)
 {
@@ -51,7 +54,13 @@ static uint64_t cost_of(const uturn_plan_t *plan, struct uturn__sw_layout *x,
     const uint64_t m = on_levels ? x->m : 0;
     if (*base_restores == UINT64_MAX)
         return UINT64_MAX;
-    return io_cost(plan->levels, &s, m, *base_restores);
+    if (!x->steady)
+        return io_cost(plan->levels, &s, m, *base_restores);
+    uint64_t sweep_bases = 0;
+    if (uturn__sw_middle_counts(x, &s, &sweep_bases) != UTURN_OK ||
+        sweep_bases == UINT64_MAX)
+        return UINT64_MAX;
+    return io_cost(plan->levels, &s, 0, on_levels ? sweep_bases : 0);
 }
 
 /* The best m with the bases on level 1 (at most c1 of them). */

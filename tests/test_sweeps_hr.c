@@ -499,3 +499,34 @@ Test(sweeps_hr, against_every_plan_on_small_chains)
                 cases, worst);
     cr_assert_geq(optimal, 109, "%u of %u", optimal, cases);
 }
+
+/* An unbounded plan is chosen for each further sweep, not for its first
+ * forward and sweep 1: with free I/O, every further sweep on levels takes
+ * no more forward steps than on memory alone (an outside review found 12
+ * against 6, n = 12 over 7 + 5 + 1 slots, when the families were compared
+ * by the stream's cost). */
+Test(sweeps_hr, unbounded_further_sweeps_never_above_memory_alone)
+{
+    for (uint64_t n = 1; n <= 40; n += 3)
+        for (uint64_t c0 = 1; c0 <= 7; c0 += 2)
+            for (uint64_t c1 = 1; c1 <= 5; c1 += 2)
+                for (uint64_t count = 2; count <= 3; count++) {
+                    uturn_level_t lv[3];
+                    const uint64_t slots[3] = {c0, c1, 1};
+                    for (int k = 0; k < 3; k++) {
+                        uturn_level_init(&lv[k]);
+                        lv[k].slots = slots[k];
+                    }
+                    uturn_problem_t p;
+                    uturn_problem_init(&p);
+                    p.steps       = n;
+                    p.levels      = lv;
+                    p.level_count = count;
+                    p.sweeps      = UTURN_SWEEPS_UNBOUNDED;
+                    cr_assert_leq(stats_of(&p).sweep_forward_steps,
+                                  one_level(n, c0, UTURN_SWEEPS_UNBOUNDED)
+                                      .sweep_forward_steps,
+                                  "n=%llu %llu + %llu (+ 1)", ULL(n), ULL(c0),
+                                  ULL(c1));
+                }
+}
