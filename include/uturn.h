@@ -341,7 +341,9 @@ typedef struct uturn_problem {
      * may grow when the search prunes less than it hoped, never done past
      * total) from the thread that called uturn_plan_create(), and once at
      * the end; a non-zero return stops planning with UTURN_E_CALLBACK.
-     * Other planners do not call it this round. NULL: no reports. Not
+     * So does revolve with several sweeps on storage levels while it
+     * builds hrevolve's tables (docs/model.md section 13). Other planners
+     * do not call it this round. NULL: no reports. Not
      * kept by the plan, and not part of its fingerprint. */
     int (*progress)(void *user, uint64_t done, uint64_t total);
     void *progress_user;

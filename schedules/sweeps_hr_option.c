@@ -58,12 +58,22 @@ tables(uturn_plan_t *plan, uturn_status_t *status, uturn_error_t *error)
     struct uturn__hr_tables *t = NULL;
     if (why != NULL)
         return NULL;
-    const uturn_status_t st = uturn__hr_build(
-        &plan->alloc, plan->problem.steps, lv, (size_t)plan->level_count, &t);
+    struct uturn__hr_need need;
+    uturn__hr_need(plan->problem.steps, lv, (size_t)plan->level_count, &need);
+    struct uturn__hr_watch watch = {.progress = plan->problem.progress,
+                                    .user     = plan->problem.progress_user,
+                                    .total    = need.work};
+    const uturn_status_t st      = uturn__hr_build_watched(
+             &plan->alloc, plan->problem.steps, lv, (size_t)plan->level_count,
+             UTURN_HREVOLVE_EVALS, watch.progress != NULL ? &watch : NULL, &t);
     if (st == UTURN_E_NOMEM)
         *status = uturn__fail(error, st,
                               "out of memory for hrevolve's "
                               "tables");
+    if (st == UTURN_E_CALLBACK)
+        *status = uturn__fail(error, st,
+                              "the progress callback stopped the planning "
+                              "of several sweeps on levels");
     return st == UTURN_OK ? t : NULL;
 }
 

@@ -530,3 +530,39 @@ Test(sweeps_hr, unbounded_further_sweeps_never_above_memory_alone)
                                   ULL(c1));
                 }
 }
+
+struct watch {
+    uint64_t calls, last, total;
+    bool stop;
+};
+
+static int on_progress(void *user, uint64_t done, uint64_t total)
+{
+    struct watch *w = user;
+    cr_assert_leq(done, total);
+    cr_assert_geq(done, w->last);
+    w->calls++, w->last = done, w->total = total;
+    return w->stop && w->calls == 3;
+}
+
+/* Building hrevolve's tables reports progress, and a callback can stop it. */
+Test(sweeps_hr, planning_reports_progress_and_stops_when_asked)
+{
+    const struct rec q = rec_of(5, 30, 2, 2);
+    uturn_level_t lv[2];
+    uturn_problem_t p    = two(3000, &q, 3, lv);
+    struct watch w       = {0, 0, 0, false};
+    p.progress           = on_progress;
+    p.progress_user      = &w;
+    const uint64_t steps = stats_of(&p).forward_steps;
+    cr_assert(steps > 0 && w.calls >= 10 && w.last == w.total, "%llu calls",
+              ULL(w.calls));
+    w                  = (struct watch){0, 0, 0, true};
+    uturn_plan_t *plan = NULL;
+    uturn_error_t e;
+    uturn_error_init(&e);
+    cr_assert_eq(uturn_plan_create(&p, NULL, &plan, &e), UTURN_E_CALLBACK);
+    cr_assert(plan == NULL && strstr(e.message, "progress callback") != NULL,
+              "%s", e.message);
+    cr_assert_eq(w.calls, 3);
+}
