@@ -19,7 +19,8 @@ static const char sweep_help[] =
     "                          2000)\n"
     "      --grid N            burgers: its grid points\n"
     "  -m, --model none        plan only, for --steps N states of\n"
-    "                          --state-bytes S\n"    "  -m, --model ./libM.so   a model library (a path with a '/'): loaded\n"
+    "                          --state-bytes S\n"
+    "  -m, --model ./libM.so   a model library (a path with a '/'): loaded\n"
     "                          with dlopen, made by its\n"
     "                          uturn_model_plugin_create() (see\n"
     "                          <uturn_model_plugin.h>) for --steps steps\n"
@@ -37,8 +38,9 @@ static const char sweep_help[] =
     "      --sweeps K          K reverse sweeps over one forward: each row's\n"
     "                          plan keeps persistent checkpoints (revolve\n"
     "                          only), and a column 'reruns' gives the forward\n"
-    "                          steps of K separate runs; with --run every\n"
-    "                          sweep's gradient must equal store-all's\n"
+    "                          steps of K separate runs (hrevolve's with\n"
+    "                          --levels); with --run every sweep's gradient\n"
+    "                          must equal store-all's\n"
     "      --sizes FILE        plan only: the size of each state (one per\n"
     "                          line); dp plans them exactly, the others as\n"
     "                          the largest\n"
@@ -53,7 +55,8 @@ static const char sweep_help[] =
     "                          sweep memory: mem[:w=W:r=R],disk:SLOTS|SIZE:\n"
     "                          w=W:r=R,... (default planners hrevolve, which\n"
     "                          plans every level, and revolve, which plans\n"
-    "                          memory alone); rows gain the plan's cost\n"
+    "                          memory alone, all with --sweeps); rows gain\n"
+    "                          the plan's cost\n"
     "                          (forward plus every write and read)\n"
     "      --level-dir DIR     --run: where file levels put their files\n"
     "                          ($TMPDIR)\n"
@@ -64,17 +67,17 @@ static const char sweep_help[] =
     "the exit status is still 0.\n" CLI_SIZE_HELP;
 
 static const struct cli_spec sweep_specs[] = {
-    {"model", true, 'm'},        {"grid", true, '\0'},
-    {"steps", true, 'n'},        {"state-bytes", true, 'B'},
-    {"budgets", true, 'b'},      {"budget-range", true, '\0'},
-    {"planners", true, 'p'},     {"run", false, 'r'},
-    {"format", true, 'f'},       {"json", false, 'j'},
-    {"plot", true, '\0'},        {"sizes", true, '\0'},
-    {"costs", true, '\0'},       {"unit", true, '\0'},
-    {"help", false, 'h'},        {"levels", true, 'l'},
-    {"level-dir", true, '\0'},   {"model-args", true, '\0'},
-    {"threads", true, 't'},      {"table-bytes", true, '\0'},
-    {"dp-mode", true, '\0'},    {"sweeps", true, '\0'},
+    {"model", true, 'm'},      {"grid", true, '\0'},
+    {"steps", true, 'n'},      {"state-bytes", true, 'B'},
+    {"budgets", true, 'b'},    {"budget-range", true, '\0'},
+    {"planners", true, 'p'},   {"run", false, 'r'},
+    {"format", true, 'f'},     {"json", false, 'j'},
+    {"plot", true, '\0'},      {"sizes", true, '\0'},
+    {"costs", true, '\0'},     {"unit", true, '\0'},
+    {"help", false, 'h'},      {"levels", true, 'l'},
+    {"level-dir", true, '\0'}, {"model-args", true, '\0'},
+    {"threads", true, 't'},    {"table-bytes", true, '\0'},
+    {"dp-mode", true, '\0'},   {"sweeps", true, '\0'},
     {NULL, false, '\0'}};
 
 /* Split a comma list in place into at most max words; an empty item
@@ -107,8 +110,7 @@ static int parse_planners(struct sweep *sw, const char *list)
         return cli_fail("--planners: list too long");
     strcpy(buf, list);
     size_t n = 0;
-    if (split_list("--planners", buf, words, SWEEP_MAX_PLANNERS, &n) !=
-        CLI_OK)
+    if (split_list("--planners", buf, words, SWEEP_MAX_PLANNERS, &n) != CLI_OK)
         return CLI_BAD_INPUT;
     for (size_t i = 0; i < n; i++) {
         if (uturn_planner_from_name(words[i], &sw->planners[i]) != UTURN_OK)
@@ -129,8 +131,7 @@ static int parse_budgets(struct sweep *sw, const char *list)
     if (copy == NULL)
         return cli_fail("out of memory");
     size_t n = 0;
-    int rc =
-        split_list("--budgets", copy, words, SWEEP_MAX_BUDGETS, &n);
+    int rc   = split_list("--budgets", copy, words, SWEEP_MAX_BUDGETS, &n);
     for (size_t i = 0; rc == CLI_OK && i < n; i++) {
         if (!cli_size("--budgets", words[i], &sw->budgets[i]))
             rc = CLI_BAD_INPUT;
@@ -146,20 +147,19 @@ static int parse_budgets(struct sweep *sw, const char *list)
  * The ends are exactly lo and hi (a double cannot hold every 64-bit
  * size, so they are never rounded through one) and every size in between
  * is clamped to them. */
-static void log_spaced(struct sweep *sw, uint64_t lo, uint64_t hi,
-                       size_t count)
+static void log_spaced(struct sweep *sw, uint64_t lo, uint64_t hi, size_t count)
 {
-    sw->budget_count        = 0;
-    const long double ll    = logl((long double)lo);
-    const long double lh    = logl((long double)hi);
+    sw->budget_count     = 0;
+    const long double ll = logl((long double)lo);
+    const long double lh = logl((long double)hi);
     for (size_t i = 0; i < count; i++) {
         uint64_t b = i == 0 ? lo : hi;
         if (i != 0 && i + 1 != count) {
             const long double t = (long double)i / (long double)(count - 1);
             const long double v = expl(ll + t * (lh - ll));
-            b = v <= (long double)lo   ? lo
-                : v >= (long double)hi ? hi
-                                       : (uint64_t)llroundl(v);
+            b                   = v <= (long double)lo   ? lo
+                                  : v >= (long double)hi ? hi
+                                                         : (uint64_t)llroundl(v);
         }
         if (sw->budget_count == 0 || sw->budgets[sw->budget_count - 1] != b)
             sw->budgets[sw->budget_count++] = b;
@@ -215,8 +215,8 @@ static int default_budgets(struct sweep *sw)
         uint64_t b       = 0;
         const bool wraps =
             sw->executor != NULL
-                ? uturn_executor_budget(sw->executor, sw->state_bytes, k,
-                                        &b) != UTURN_OK
+                ? uturn_executor_budget(sw->executor, sw->state_bytes, k, &b) !=
+                      UTURN_OK
                 : __builtin_mul_overflow(k, sw->slot_cost, &b);
         if (wraps)
             return cli_fail("sweep: the default budgets (up to %llu slots of "
@@ -252,8 +252,7 @@ static int load_sweep_steps(const struct cli_options *o, struct sweep *sw)
 /* --model and the options that go with it; CLI_OK or exit 1. */
 static int check_model(const struct cli_options *o, bool planning)
 {
-    const bool library =
-        o->model != NULL && sweep_model_is_library(o->model);
+    const bool library = o->model != NULL && sweep_model_is_library(o->model);
     if (o->model != NULL && !library && strcmp(o->model, "burgers") != 0 &&
         strcmp(o->model, "none") != 0)
         return cli_fail("--model: '%s' is not a model (burgers, none, or "
@@ -303,10 +302,10 @@ static int sweep_setup(const struct cli_options *o, struct sweep *sw)
         return cli_fail("sweep: --grid is limited to 16777216 points");
     if (o->has_sweeps && o->sweeps == 0)
         return cli_fail("--sweeps must be at least 1");
-    sw->sweeps = o->has_sweeps ? o->sweeps : 1;
-    sw->format = o->format;
-    sw->plot   = o->plot;
-    sw->unit   = o->has_unit ? o->unit : 0;
+    sw->sweeps   = o->has_sweeps ? o->sweeps : 1;
+    sw->format   = o->format;
+    sw->plot     = o->plot;
+    sw->unit     = o->has_unit ? o->unit : 0;
     const int rc = load_sweep_steps(o, sw);
     return rc == CLI_OK ? sweep_parse_levels(o, sw) : rc;
 }

@@ -1,7 +1,8 @@
 /*
  * uturn sweep --levels: memory swept by the budgets with the further
- * levels fixed. A planner of several levels (hrevolve) plans them all;
- * the others plan memory alone, so each row set shows what the disk buys.
+ * levels fixed. A planner of several levels (hrevolve, and revolve with
+ * several sweeps) plans them all; the others plan memory alone, so each
+ * row set shows what the disk buys.
  * With --run every level past memory is a file level in --level-dir
  * (default $TMPDIR).
  */
@@ -33,9 +34,10 @@ int sweep_parse_levels(const struct cli_options *o, struct sweep *sw)
     return CLI_OK;
 }
 
-bool sweep_planner_has_levels(uturn_planner_t planner)
+bool sweep_planner_has_levels(uturn_planner_t planner, uint64_t sweeps)
 {
-    return planner == UTURN_PLANNER_HREVOLVE;
+    return planner == UTURN_PLANNER_HREVOLVE ||
+           (planner == UTURN_PLANNER_REVOLVE && sweeps > 1);
 }
 
 void sweep_row_levels(const struct sweep *sw, const struct sweep_row *row,
@@ -48,7 +50,7 @@ void sweep_row_levels(const struct sweep *sw, const struct sweep_row *row,
     lv[0].bytes     = row->budget_bytes;
     p->budget_bytes = 0;
     p->levels       = lv;
-    p->level_count  = sweep_planner_has_levels(row->planner)
+    p->level_count  = sweep_planner_has_levels(row->planner, sw->sweeps)
                           ? sw->levels.count
                           : 1;
 }

@@ -141,7 +141,7 @@ static int row_stats(const struct sweep *sw, const uturn_plan_t *plan,
     uturn_plan_problem(plan, &p);
     p.levels       = NULL; /* one level: the resolved capacity */
     p.budget_bytes = 0;
-    p.level_count = 0;
+    p.level_count  = 0;
     if (uturn_plan_create(&p, NULL, &copy, NULL) != UTURN_OK)
         return cli_fail("out of memory for an online plan"), CLI_CANNOT;
     struct cli_online_counts c;
@@ -154,13 +154,16 @@ static int row_stats(const struct sweep *sw, const uturn_plan_t *plan,
 }
 
 /* --sweeps K: the forward steps of K runs of the one-sweep plan of the
- * same problem (UINT64_MAX when they pass 2^64). */
+ * same problem (on levels, hrevolve's: revolve plans one sweep on memory
+ * alone), UINT64_MAX when they pass 2^64. */
 static uint64_t reruns(struct runner *r, const struct sweep *sw,
                        const uturn_problem_t *p)
 {
     uturn_problem_t one = *p;
     one.sweeps          = 1;
-    uturn_plan_t *plan  = NULL;
+    if (p->level_count > 1)
+        one.planner = UTURN_PLANNER_HREVOLVE;
+    uturn_plan_t *plan = NULL;
     const uturn_status_t st =
         sw->run ? uturn_executor_plan(r->ex, &one, &plan, NULL)
                 : uturn_plan_create(&one, NULL, &plan, NULL);
@@ -170,8 +173,8 @@ static uint64_t reruns(struct runner *r, const struct sweep *sw,
         uturn_plan_stats(plan, &s);
     uturn_plan_free(plan);
     uint64_t total;
-    if (st != UTURN_OK || __builtin_mul_overflow(s.forward_steps, sw->sweeps,
-                                                  &total))
+    if (st != UTURN_OK ||
+        __builtin_mul_overflow(s.forward_steps, sw->sweeps, &total))
         return UINT64_MAX;
     return total;
 }
@@ -219,7 +222,7 @@ static int fill_row(struct runner *r, const struct sweep *sw,
     }
     uturn_level_t levels[CLI_MAX_LEVELS];
     sweep_row_levels(sw, row, levels, &p);
-    p.sweeps = sw->sweeps;
+    p.sweeps           = sw->sweeps;
     uturn_plan_t *plan = NULL;
     uturn_error_t err;
     uturn_error_init(&err);
@@ -228,7 +231,7 @@ static int fill_row(struct runner *r, const struct sweep *sw,
     const uturn_status_t st = sw->run
                                   ? uturn_executor_plan(r->ex, &p, &plan, &err)
                                   : uturn_plan_create(&p, NULL, &plan, &err);
-    row->status = st;
+    row->status             = st;
     if (st == UTURN_E_UNSUPPORTED || st == UTURN_E_OVERFLOW)
         note_once(r, row->planner, &err);
     if (st == UTURN_E_INFEASIBLE || st == UTURN_E_UNSUPPORTED ||
@@ -244,8 +247,8 @@ static int fill_row(struct runner *r, const struct sweep *sw,
         return got;
     }
     keep_counts(sw, plan, &s, row);
-    row->reruns           = sw->sweeps > 1 ? reruns(r, sw, &p) : 0;
-    const int rc          = sw->run ? run_row(r, sw, plan, row) : CLI_OK;
+    row->reruns  = sw->sweeps > 1 ? reruns(r, sw, &p) : 0;
+    const int rc = sw->run ? run_row(r, sw, plan, row) : CLI_OK;
     uturn_plan_free(plan);
     return rc;
 }
@@ -258,8 +261,8 @@ static int keep_reference(struct runner *r)
     const int rc         = gradient_of(r->model, &gradient, &bytes);
     if (rc != CLI_OK)
         return rc;
-    r->reference = bytes <= SIZE_MAX ? malloc(bytes != 0 ? (size_t)bytes : 1)
-                                     : NULL;
+    r->reference =
+        bytes <= SIZE_MAX ? malloc(bytes != 0 ? (size_t)bytes : 1) : NULL;
     if (r->reference == NULL)
         return cli_fail("out of memory for the gradient"), CLI_CANNOT;
     memcpy(r->reference, gradient, (size_t)bytes);

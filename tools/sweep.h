@@ -23,8 +23,8 @@ struct sweep_row {
     uturn_status_t status;
     uint64_t slots, forward_steps, peak_bytes;
     double recompute_factor;
-    uint64_t cost; /* forward cost plus every write and read (--levels) */
-    uint64_t reruns; /* --sweeps K: forward steps of K one-sweep runs */
+    uint64_t cost;      /* forward cost plus every write and read (--levels) */
+    uint64_t reruns;    /* --sweeps K: forward steps of K one-sweep runs */
     double cost_factor; /* cost / steps */
     uturn_stats_t dp;   /* dp: exact, unit_bytes, lower bound, seconds */
     /* --run only */
@@ -38,7 +38,7 @@ struct sweep_row {
 struct sweep_model {
     uturn_model_t model; /* as the model made it */
     void *handle;
-    void *library; /* dlopen()'s handle, or NULL for the built-in */
+    void *library;    /* dlopen()'s handle, or NULL for the built-in */
     const char *path; /* the library's, or NULL */
     uturn_model_plugin_reset_fn *reset;
     uturn_model_plugin_gradient_fn *gradient;
@@ -57,12 +57,12 @@ void sweep_model_close(struct sweep_model *m);
 bool sweep_model_is_library(const char *spec);
 
 struct sweep {
-    bool model;     /* a model gives the state, else planning only */
+    bool model;             /* a model gives the state, else planning only */
     struct sweep_model *sm; /* that model, when open (--run, a library) */
     const char *model_path; /* a model library's path, or NULL */
-    bool run;       /* execute each feasible row */
-    uint64_t grid;  /* Burgers grid points */
-    uint64_t steps; /* n */
+    bool run;               /* execute each feasible row */
+    uint64_t grid;          /* Burgers grid points */
+    uint64_t steps;         /* n */
     uint64_t state_bytes;
     uint64_t slot_cost; /* what a slot counts as: real cost with --run */
     uint64_t granule;   /* --run: the executor's storage unit (its page) */
@@ -80,8 +80,8 @@ struct sweep {
      * level plan memory alone, for comparison. */
     struct cli_levels levels;
     bool has_levels;
-    const char *level_dir; /* --level-dir: file levels' directory */
-    uint64_t sweeps;       /* --sweeps K: reverse sweeps per run (1: one) */
+    const char *level_dir;  /* --level-dir: file levels' directory */
+    uint64_t sweeps;        /* --sweeps K: reverse sweeps per run (1: one) */
     struct sweep_row *rows; /* budget_count * planner_count, budget-major */
 };
 
@@ -90,8 +90,9 @@ struct sweep {
 
 /* --levels for sweep (cli_sweep_levels.c): parse and check them. */
 int sweep_parse_levels(const struct cli_options *o, struct sweep *sw);
-/* Whether the planner plans every level (else memory alone). */
-bool sweep_planner_has_levels(uturn_planner_t planner);
+/* Whether the planner plans every level (else memory alone): hrevolve,
+ * and revolve with several sweeps. */
+bool sweep_planner_has_levels(uturn_planner_t planner, uint64_t sweeps);
 /* The row's levels into p: level 0 holds the budget. lv has room for
  * CLI_MAX_LEVELS. */
 void sweep_row_levels(const struct sweep *sw, const struct sweep_row *row,

@@ -54,6 +54,31 @@ check_sweeps() { # steps state_bytes budgets K
 }
 check_sweeps 1000 8 8,16,100,500,8000 3
 check_sweeps 77 5 5,10,25 2
+# With --levels, revolve's rows plan every level: their cost is `stats
+# revolve --levels ... --sweeps K`'s (memory's slots from the budget), and
+# their reruns K times the forward steps of hrevolve's one-sweep plan.
+check_levels() { # steps budgets(slots of 8 bytes) K
+  local csv
+  csv=$("$uturn" sweep --steps "$1" --state-bytes 8 --budgets "$2" \
+        --planners revolve --sweeps "$3" --levels mem,disk:20:w=3:r=3 \
+        --format csv)
+  [ $? -eq 0 ] || { echo "FAIL sweep --levels --sweeps exit status"; fail=$((fail + 1)); return; }
+  while IFS=, read -r planner budget feasible slots forward factor peak cost reruns status; do
+    [ "$planner" = planner ] || [ "$feasible" = false ] && continue
+    lv="mem:$((budget / 8)),disk:20:w=3:r=3"
+    k=$("$uturn" stats revolve --steps "$1" --levels "$lv" --sweeps "$3" -j)
+    one=$("$uturn" stats hrevolve --steps "$1" --levels "$lv" -j | field forward_steps)
+    if [ "$cost" = "$(field cost <<<"$k" | tail -1)" ] &&
+       [ "$forward" = "$(field forward_steps <<<"$k")" ] &&
+       [ "$reruns" = $((one * $3)) ]; then
+      pass=$((pass + 1))
+    else
+      echo "FAIL --levels --sweeps $3 at $budget: $forward/$cost/$reruns, stats $k, one $one"
+      fail=$((fail + 1))
+    fi
+  done <<<"$csv"
+}
+check_levels 300 16,64,400 3
 # With --run every sweep's gradient is store-all's, bit for bit.
 run=$("$uturn" sweep --run --steps 200 --grid 32 --planners revolve \
       --budgets 1KiB,2KiB,8KiB --sweeps 3 --format csv)
