@@ -630,7 +630,7 @@ def sweeps_bound(raw):
     body = ("Lower bounds on the forward steps of every plan of K sweeps "
             "with RAM + disk slots as one level, beside uturn's plan and "
             "TwoLevel's count, on the grid of the TwoLevel section "
-            "(docs/model.md section 13 gives both bounds: the proven one, "
+            "(docs/model.md section 13 gives both bounds: a weak one, "
             "and one that rests on an argument, that every sweep between "
             "the first and the last costs at least the family's sweep with "
             "its persistent checkpoints held throughout; tests/test_sweeps.c "
@@ -644,7 +644,7 @@ def sweeps_bound(raw):
             argued = float(r[3].split()[0])
             summary.append(Row(
                 "%d sweeps: the most any plan could save against TwoLevel, "
-                "summed over the grid (by the argued bound; proven: %s)"
+                "summed over the grid (by the argued bound; weak bound: %s)"
                 % (k, r[4]), "%.2f %% (uturn: %s)" % (argued, r[2]),
                 "≥ 20 % asked (issue 25)", "%.3f" % (1 - argued / 100),
                 verdict(argued, 20, at_most=False), code(c.line),

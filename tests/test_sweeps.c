@@ -308,8 +308,9 @@ static uint64_t split_min(uint64_t left, uint64_t i, uint64_t m, uint64_t s,
         return rec_t(left, c);
     uint64_t best = INF;
     for (uint64_t l = 1; l + (m - 1 - i) <= left; l++) {
-        const uint64_t v = rec_t(l, c) + split_min(left - l, i + 1, m, s, bonus);
-        best             = v < best ? v : best;
+        const uint64_t v =
+            rec_t(l, c) + split_min(left - l, i + 1, m, s, bonus);
+        best = v < best ? v : best;
     }
     return best;
 }
@@ -339,7 +340,7 @@ Test(sweeps, the_bound_on_every_plan_holds_where_the_search_reaches)
     for (uint64_t n = 1; n <= 9; n++)
         for (uint64_t s = 1; s <= 4; s++)
             for (uint64_t k = 2; k <= 4; k++) {
-                const uint64_t se = s < n ? s : n;
+                const uint64_t se    = s < n ? s : n;
                 const uint64_t bound = rec_t(n + 1, se) +
                                        (k - 2) * sweep_min(n, s, false) +
                                        sweep_min(n, s, true);
