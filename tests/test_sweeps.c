@@ -19,6 +19,7 @@
 #include <uturn.h>
 
 /* after Criterion, whose macros it uses */
+#include "plan_walk.h"
 #include "stats_equal.h"
 
 #define INF UINT64_MAX
@@ -212,21 +213,6 @@ static uint64_t forward_of(uint64_t n, uint64_t s, uint64_t k)
     uturn_plan_stats(plan, &st);
     uturn_plan_free(plan);
     return st.forward_steps;
-}
-
-/* The stats of the plan for p (which must plan). */
-static uturn_stats_t stats_of(const uturn_problem_t *p)
-{
-    uturn_plan_t *plan = NULL;
-    uturn_error_t e;
-    uturn_error_init(&e);
-    cr_assert_eq(uturn_plan_create(p, NULL, &plan, &e), UTURN_OK, "%s",
-                 e.message);
-    uturn_stats_t st;
-    uturn_stats_init(&st);
-    uturn_plan_stats(plan, &st);
-    uturn_plan_free(plan);
-    return st;
 }
 
 /* Walk the plan through the validator; every predicted count holds. */
@@ -1042,7 +1028,7 @@ Test(sweeps, unbounded_further_sweeps_cost_no_more_than_twolevel)
                 p.steps                = ns[a];
                 p.slots                = rams[b] + disks[d];
                 p.sweeps               = UTURN_SWEEPS_UNBOUNDED;
-                const uturn_stats_t st = stats_of(&p);
+                const uturn_stats_t st = plan_stats_of(&p);
                 /* TwoLevel's sweep: its total for 2 sweeps less for 1 */
                 const uint64_t theirs = twolevel(ns[a], rams[b], disks[d], 2) -
                                         twolevel(ns[a], rams[b], disks[d], 1);
@@ -1088,49 +1074,6 @@ static uturn_problem_t two_levels(uint64_t n, uint64_t c0, uint64_t c1,
     return p;
 }
 
-/* The plan's stream through a validator of the same levels: valid, and
- * the counts, the cost and each level's counts as predicted. */
-static void walk_two_levels(const uturn_problem_t *p)
-{
-    uturn_plan_t *plan = NULL;
-    uturn_error_t e;
-    uturn_error_init(&e);
-    cr_assert_eq(uturn_plan_create(p, NULL, &plan, &e), UTURN_OK, "%s",
-                 e.message);
-    uturn_validator_t *v = NULL;
-    cr_assert_eq(uturn_validator_create(p, NULL, &v, NULL), UTURN_OK);
-    uturn_cursor_t *c = NULL;
-    cr_assert_eq(uturn_cursor_create(plan, NULL, &c), UTURN_OK);
-    uturn_action_t a;
-    while (uturn_cursor_next(c, &a))
-        cr_assert_eq(uturn_validator_push(v, &a, &e), UTURN_OK, "%s",
-                     e.message);
-    uturn_stats_t want, seen;
-    uturn_stats_init(&want);
-    uturn_stats_init(&seen);
-    uturn_plan_stats(plan, &want);
-    cr_assert_eq(uturn_validator_finish(v, &seen, &e), UTURN_OK, "%s",
-                 e.message);
-    cr_assert(seen.forward_steps == want.forward_steps &&
-              seen.cost == want.cost && seen.stores == want.stores &&
-              seen.restores == want.restores && seen.actions == want.actions &&
-              seen.peak_slots == want.peak_slots);
-    for (uint64_t k = 0; k < 2; k++) {
-        uturn_level_stats_t got, planned;
-        uturn_level_stats_init(&got);
-        uturn_level_stats_init(&planned);
-        uturn_validator_level_stats(v, k, &got);
-        uturn_plan_level_stats(plan, k, &planned);
-        cr_assert(got.stores == planned.stores &&
-                      got.restores == planned.restores &&
-                      got.peak_slots == planned.peak_slots,
-                  "level %llu", (unsigned long long)k);
-    }
-    uturn_cursor_free(c);
-    uturn_validator_free(v);
-    uturn_plan_free(plan);
-}
-
 Test(sweeps, every_plan_on_two_levels_is_valid_and_counted)
 {
     const uint64_t ks[3] = {2, 3, UTURN_SWEEPS_UNBOUNDED};
@@ -1142,7 +1085,7 @@ Test(sweeps, every_plan_on_two_levels_is_valid_and_counted)
                         uturn_level_t lv[2];
                         const uturn_problem_t p =
                             two_levels(n, c0, c1, w, ks[j], lv);
-                        walk_two_levels(&p);
+                        plan_walk_as_planned(&p);
                     }
 }
 
@@ -1159,9 +1102,10 @@ Test(sweeps, two_levels_never_cost_more_than_memory_alone_or_twolevel)
                 uturn_level_t lv[2];
                 uturn_problem_t p =
                     two_levels(1000, rams[b], disks[d], 3, k, lv);
-                cr_assert_leq(stats_of(&p).cost, forward_of(1000, rams[b], k));
+                cr_assert_leq(plan_stats_of(&p).cost,
+                              forward_of(1000, rams[b], k));
                 lv[1].write_cost = lv[1].read_cost = 0;
-                cr_assert_leq(stats_of(&p).forward_steps,
+                cr_assert_leq(plan_stats_of(&p).forward_steps,
                               twolevel(1000, rams[b], disks[d], k));
             }
 }

@@ -20,6 +20,9 @@
 #include <string.h>
 #include <uturn.h>
 
+/* after Criterion, whose macros it uses */
+#include "plan_walk.h"
+
 #define ULL(x)  ((unsigned long long)(x))
 #define INF     (UINT64_MAX / 4)
 #define MAXN    13
@@ -123,20 +126,6 @@ static uturn_problem_t two(uint64_t n, const struct rec *q, uint64_t k,
     return p;
 }
 
-static uturn_stats_t stats_of(const uturn_problem_t *p)
-{
-    uturn_plan_t *plan = NULL;
-    uturn_error_t e;
-    uturn_error_init(&e);
-    cr_assert_eq(uturn_plan_create(p, NULL, &plan, &e), UTURN_OK, "%s",
-                 e.message);
-    uturn_stats_t st;
-    uturn_stats_init(&st);
-    uturn_plan_stats(plan, &st);
-    uturn_plan_free(plan);
-    return st;
-}
-
 Test(sweeps_hr, never_above_the_best_placement_of_the_family)
 {
     const uint64_t costs[4][2] = {{0, 0}, {1, 1}, {2, 5}, {10, 10}};
@@ -154,7 +143,7 @@ Test(sweeps_hr, never_above_the_best_placement_of_the_family)
                             best = min2(best, every(&q, L, 0, m, n + 1, k));
                         uturn_level_t lv[2];
                         const uturn_problem_t p = two(n, &q, k, lv);
-                        const uint64_t got      = stats_of(&p).cost;
+                        const uint64_t got      = plan_stats_of(&p).cost;
                         cr_assert_leq(
                             got, best, "n=%llu %llu+%llu w=%llu r=%llu k=%llu",
                             ULL(n), ULL(c0), ULL(c1), ULL(costs[cc][0]),
@@ -165,53 +154,6 @@ Test(sweeps_hr, never_above_the_best_placement_of_the_family)
             }
     /* the family is the plan in most cases; elsewhere another is cheaper */
     cr_assert_gt(tied, cases / 2, "%u of %u", tied, cases);
-}
-
-/* The plan's stream through a validator of the same levels: valid, and
- * every count, the cost and each level's counts as predicted. */
-static void expect_walk_as_planned(const uturn_problem_t *p)
-{
-    uturn_plan_t *plan = NULL;
-    uturn_error_t e;
-    uturn_error_init(&e);
-    cr_assert_eq(uturn_plan_create(p, NULL, &plan, &e), UTURN_OK, "%s",
-                 e.message);
-    uturn_validator_t *v = NULL;
-    cr_assert_eq(uturn_validator_create(p, NULL, &v, NULL), UTURN_OK);
-    uturn_cursor_t *c = NULL;
-    cr_assert_eq(uturn_cursor_create(plan, NULL, &c), UTURN_OK);
-    uturn_action_t a;
-    while (uturn_cursor_next(c, &a))
-        cr_assert_eq(uturn_validator_push(v, &a, &e), UTURN_OK, "n=%llu: %s",
-                     ULL(p->steps), e.message);
-    uturn_stats_t want, seen;
-    uturn_stats_init(&want);
-    uturn_stats_init(&seen);
-    uturn_plan_stats(plan, &want);
-    cr_assert_eq(uturn_validator_finish(v, &seen, &e), UTURN_OK, "%s",
-                 e.message);
-    cr_assert(seen.forward_steps == want.forward_steps &&
-                  seen.cost == want.cost && seen.stores == want.stores &&
-                  seen.restores == want.restores &&
-                  seen.actions == want.actions &&
-                  seen.peak_slots == want.peak_slots &&
-                  seen.persistent == want.persistent,
-              "n=%llu", ULL(p->steps));
-    for (uint64_t k = 0; k < p->level_count; k++) {
-        uturn_level_stats_t got, planned;
-        uturn_level_stats_init(&got);
-        uturn_level_stats_init(&planned);
-        uturn_validator_level_stats(v, k, &got);
-        uturn_plan_level_stats(plan, k, &planned);
-        cr_assert(got.stores == planned.stores &&
-                      got.restores == planned.restores &&
-                      got.peak_slots == planned.peak_slots,
-                  "n=%llu level %llu", ULL(p->steps), ULL(k));
-        cr_assert_leq(got.peak_slots, p->levels[k].slots);
-    }
-    uturn_cursor_free(c);
-    uturn_validator_free(v);
-    uturn_plan_free(plan);
 }
 
 Test(sweeps_hr, every_plan_on_three_levels_is_valid_and_counted)
@@ -237,7 +179,7 @@ Test(sweeps_hr, every_plan_on_three_levels_is_valid_and_counted)
                         p.levels      = lv;
                         p.level_count = 3;
                         p.sweeps      = ks[j];
-                        expect_walk_as_planned(&p);
+                        plan_walk_as_planned(&p);
                     }
 }
 
@@ -249,7 +191,7 @@ static uturn_stats_t one_level(uint64_t n, uint64_t s, uint64_t k)
     p.steps  = n;
     p.slots  = s;
     p.sweeps = k;
-    return stats_of(&p);
+    return plan_stats_of(&p);
 }
 
 /* With free I/O the bases may as well be on the further level, and each
@@ -268,7 +210,7 @@ Test(sweeps_hr, free_io_takes_the_forward_steps_of_one_level)
                 const struct rec q = rec_of(rams[b], disks[d], 0, 0);
                 uturn_level_t lv[2];
                 const uturn_problem_t p = two(1000, &q, k, lv);
-                const uturn_stats_t got = stats_of(&p);
+                const uturn_stats_t got = plan_stats_of(&p);
                 if (one.persistent <= disks[d]) {
                     cr_assert_eq(got.forward_steps, one.forward_steps,
                                  "%llu + %llu, k=%llu", ULL(rams[b]),
@@ -288,7 +230,7 @@ Test(sweeps_hr, costs_never_above_memory_alone)
                 const struct rec q = rec_of(4, 12, io, io + 1);
                 uturn_level_t lv[2];
                 const uturn_problem_t p = two(n, &q, k, lv);
-                cr_assert_leq(stats_of(&p).cost,
+                cr_assert_leq(plan_stats_of(&p).cost,
                               one_level(n, 4, k).forward_steps);
             }
 }
@@ -477,7 +419,7 @@ Test(sweeps_hr, against_every_plan_on_small_chains)
                             rec_of(c0, c1, costs[cc][0], costs[cc][1]);
                         uturn_level_t lv[2];
                         const uturn_problem_t p = two(n, &q, k, lv);
-                        const uint64_t got      = stats_of(&p).cost;
+                        const uint64_t got      = plan_stats_of(&p).cost;
                         const uint64_t best     = optimum(n, &q, k);
                         cr_assert_geq(got, best,
                                       "n=%llu %llu+%llu w=%llu r=%llu k=%llu: "
@@ -523,7 +465,7 @@ Test(sweeps_hr, unbounded_further_sweeps_never_above_memory_alone)
                     p.levels      = lv;
                     p.level_count = count;
                     p.sweeps      = UTURN_SWEEPS_UNBOUNDED;
-                    cr_assert_leq(stats_of(&p).sweep_forward_steps,
+                    cr_assert_leq(plan_stats_of(&p).sweep_forward_steps,
                                   one_level(n, c0, UTURN_SWEEPS_UNBOUNDED)
                                       .sweep_forward_steps,
                                   "n=%llu %llu + %llu (+ 1)", ULL(n), ULL(c0),
@@ -554,7 +496,7 @@ Test(sweeps_hr, planning_reports_progress_and_stops_when_asked)
     struct watch w       = {0, 0, 0, false};
     p.progress           = on_progress;
     p.progress_user      = &w;
-    const uint64_t steps = stats_of(&p).forward_steps;
+    const uint64_t steps = plan_stats_of(&p).forward_steps;
     cr_assert(steps > 0 && w.calls >= 10 && w.last == w.total, "%llu calls",
               ULL(w.calls));
     w                  = (struct watch){0, 0, 0, true};
