@@ -1,20 +1,18 @@
 /*
  * How far any plan of k sweeps could go on the issue's grid: uturn's plan
  * (revolve --sweeps k over RAM + disk slots as one level), TwoLevel's
- * count (bench/sweeps_grid.sh's rule), and two lower bounds on the
- * forward steps of every plan with s slots (docs/model.md section 13):
+ * count (bench/sweeps_grid.sh's rule), and a lower bound on the forward
+ * steps of every plan with s slots (docs/model.md section 13):
  *
- *   weak      t(n+1, s) + (k - 1) B_last
- *   argued    t(n+1, s) + (k - 2) B_mid + B_last
+ *   t(n+1, s) + (k - 1) B
  *
  * t(n+1, s): one sweep's optimum (the first forward and sweep 1 take at
- * least that); B_last: the least sum of t(L_i, s - i) over every m and
- * lengths (a sweep from any s stored states, freed as it goes); B_mid:
- * the least sum of t(L_i, s - m + 1) (a sweep whose m persistent
- * checkpoints stay throughout, which every sweep between the first and
- * the last must leave for the next: the argument). t(l, c) is convex in
- * l, so each least sum for a given m is found exactly by adding states
- * one at a time where t grows least. Counts, not times.
+ * least that); B: the least sum of t(L_i, s - i) over every m and lengths,
+ * the cheapest sweep from any s stored states, freed as it goes (every
+ * later sweep starts from at most s stored states and no live one).
+ * t(l, c) is convex in l, so each least sum for a given m is found
+ * exactly by adding states one at a time where t grows least. Counts,
+ * not times.
  * usage: sweeps_bound
  */
 #include "internal.h"
@@ -28,18 +26,16 @@ static uint64_t t_of(uint64_t l, uint64_t c)
     return l <= 1 ? 0 : uturn__bin_t(l, c);
 }
 
-/* The least sum over m segments of n + 1 states: segment i has s - i
- * slots (last) or s - m + 1. L has room for m. */
-static uint64_t least_sum(uint64_t n, uint64_t s, uint64_t m, bool last,
-                          uint64_t *L)
+/* The least sum over m segments of n + 1 states, segment i with s - i
+ * slots. L has room for m. */
+static uint64_t least_sum(uint64_t n, uint64_t s, uint64_t m, uint64_t *L)
 {
     for (uint64_t i = 0; i < m; i++)
         L[i] = 1;
     for (uint64_t left = n + 1 - m; left > 0; left--) {
         uint64_t at = 0, grow = UINT64_MAX;
         for (uint64_t i = 0; i < m; i++) {
-            const uint64_t c = last ? s - i : s - m + 1;
-            const uint64_t d = t_of(L[i] + 1, c) - t_of(L[i], c);
+            const uint64_t d = t_of(L[i] + 1, s - i) - t_of(L[i], s - i);
             if (d < grow)
                 grow = d, at = i;
         }
@@ -47,17 +43,17 @@ static uint64_t least_sum(uint64_t n, uint64_t s, uint64_t m, bool last,
     }
     uint64_t sum = 0;
     for (uint64_t i = 0; i < m; i++)
-        sum += t_of(L[i], last ? s - i : s - m + 1);
+        sum += t_of(L[i], s - i);
     return sum;
 }
 
-static uint64_t least_sweep(uint64_t n, uint64_t s, bool last)
+static uint64_t least_sweep(uint64_t n, uint64_t s)
 {
     uint64_t *L = malloc((size_t)s * sizeof *L), best = UINT64_MAX;
     if (L == NULL)
         abort();
     for (uint64_t m = 1; m <= s && m <= n + 1; m++) {
-        const uint64_t v = least_sum(n, s, m, last, L);
+        const uint64_t v = least_sum(n, s, m, L);
         best             = v < best ? v : best;
     }
     free(L);
@@ -96,43 +92,36 @@ int main(void)
 {
     const uint64_t ns[2] = {1000, 10000}, rams[3] = {5, 10, 20};
     const uint64_t disks[3] = {10, 20, 50}, ks[4] = {1, 2, 5, 10};
-    uint64_t sum[4][4] = {{0}};
-    printf("| n | RAM + disk | K | TwoLevel | uturn | bound, argued | bound, "
-           "weak |\n| --- | --- | --- | --- | --- | --- | --- |\n");
+    uint64_t sum[4][3] = {{0}};
+    printf("| n | RAM + disk | K | TwoLevel | uturn | bound on any plan |\n"
+           "| --- | --- | --- | --- | --- | --- |\n");
     for (int a = 0; a < 2; a++)
         for (int b = 0; b < 3; b++)
             for (int d = 0; d < 3; d++) {
                 const uint64_t n = ns[a], s = rams[b] + disks[d];
-                const uint64_t one  = t_of(n + 1, s < n ? s : n);
-                const uint64_t last = least_sweep(n, s, true);
-                const uint64_t mid  = least_sweep(n, s, false);
+                const uint64_t one   = t_of(n + 1, s < n ? s : n);
+                const uint64_t sweep = least_sweep(n, s);
                 for (int j = 0; j < 4; j++) {
                     const uint64_t k      = ks[j];
-                    const uint64_t row[4] = {
-                        twolevel(n, rams[b], disks[d], k), planned(n, s, k),
-                        k == 1 ? one : one + (k - 2) * mid + last,
-                        one + (k - 1) * last};
+                    const uint64_t row[3] = {twolevel(n, rams[b], disks[d], k),
+                                             planned(n, s, k),
+                                             one + (k - 1) * sweep};
                     printf(
-                        "| %llu | %llu + %llu | %llu | %llu | %llu | %llu | "
-                        "%llu |\n",
+                        "| %llu | %llu + %llu | %llu | %llu | %llu | %llu |\n",
                         (unsigned long long)n, (unsigned long long)rams[b],
                         (unsigned long long)disks[d], (unsigned long long)k,
                         (unsigned long long)row[0], (unsigned long long)row[1],
-                        (unsigned long long)row[2], (unsigned long long)row[3]);
-                    for (int c = 0; c < 4; c++)
+                        (unsigned long long)row[2]);
+                    for (int c = 0; c < 3; c++)
                         sum[j][c] += row[c];
                 }
             }
-    printf(
-        "\n| K | TwoLevel, summed | uturn: fewer | any plan, argued: at most "
-        "fewer | any plan, weak bound: at most fewer |\n| --- | --- | --- | "
-        "--- "
-        "| --- |\n");
+    printf("\n| K | TwoLevel, summed | uturn: fewer | any plan: at most "
+           "fewer |\n| --- | --- | --- | --- |\n");
     for (int j = 0; j < 4; j++)
-        printf("| %llu | %llu | %.2f %% | %.2f %% | %.2f %% |\n",
+        printf("| %llu | %llu | %.2f %% | %.2f %% |\n",
                (unsigned long long)ks[j], (unsigned long long)sum[j][0],
                100.0 * (1 - (double)sum[j][1] / (double)sum[j][0]),
-               100.0 * (1 - (double)sum[j][2] / (double)sum[j][0]),
-               100.0 * (1 - (double)sum[j][3] / (double)sum[j][0]));
+               100.0 * (1 - (double)sum[j][2] / (double)sum[j][0]));
     return 0;
 }

@@ -285,58 +285,53 @@ Test(sweeps, exact_where_the_family_holds_the_optimum)
 /* ---- a bound on every plan ------------------------------------------ */
 
 /* The least sum over the segments from i on (m in all, `left` states) of
- * t(L, slots): every segment c slots, or (bonus) segment i s - i. */
-static uint64_t split_min(uint64_t left, uint64_t i, uint64_t m, uint64_t s,
-                          bool bonus)
+ * t(L_i, s - i): a sweep from m stored states, each freed once the part
+ * above it is reversed. */
+static uint64_t split_min(uint64_t left, uint64_t i, uint64_t m, uint64_t s)
 {
-    const uint64_t c = bonus ? s - i : s - m + 1;
     if (i + 1 == m)
-        return rec_t(left, c);
+        return rec_t(left, s - i);
     uint64_t best = INF;
     for (uint64_t l = 1; l + (m - 1 - i) <= left; l++) {
-        const uint64_t v =
-            rec_t(l, c) + split_min(left - l, i + 1, m, s, bonus);
-        best = v < best ? v : best;
+        const uint64_t v = rec_t(l, s - i) + split_min(left - l, i + 1, m, s);
+        best             = v < best ? v : best;
     }
     return best;
 }
 
-/* The least over m of split_min for n + 1 states. */
-static uint64_t sweep_min(uint64_t n, uint64_t s, bool bonus)
+/* The cheapest sweep from any s stored states: the least over m. */
+static uint64_t sweep_min(uint64_t n, uint64_t s)
 {
     uint64_t best = INF;
     for (uint64_t m = 1; m <= s && m <= n + 1; m++) {
-        const uint64_t v = split_min(n + 1, 0, m, s, bonus);
+        const uint64_t v = split_min(n + 1, 0, m, s);
         best             = v < best ? v : best;
     }
     return best;
 }
 
 /* What bench/sweeps_bound.c bounds the grid with: the first forward and
- * sweep 1 take at least one sweep's optimum t(n+1, s); the last sweep at
- * least the best reversal from any s stored states, freed as it goes
- * (the least sum of t(L_i, s - i)); each sweep between at least the
- * family's sweep with its m persistent checkpoints held throughout (the
- * least sum of t(L_i, s - m + 1)). That last part is an argument, not a
- * proof (docs/model.md): here it holds against the true optimum in every
- * case the search reaches, and is tight in some. */
+ * sweep 1 take at least one sweep's optimum t(n+1, s), and every later
+ * sweep at least the cheapest sweep from any s stored states. Never above
+ * the true optimum wherever the search reaches. (A stronger bound, with
+ * the family's own sweep for every sweep between the first and the last,
+ * held up to k = 4 but an outside review found it above the optimum at
+ * n = 9, s = 2, k = 5: 94 against 92; the last case here pins that.) */
 Test(sweeps, the_bound_on_every_plan_holds_where_the_search_reaches)
 {
-    unsigned tight = 0;
     for (uint64_t n = 1; n <= 9; n++)
         for (uint64_t s = 1; s <= 4; s++)
             for (uint64_t k = 2; k <= 4; k++) {
-                const uint64_t se    = s < n ? s : n;
-                const uint64_t bound = rec_t(n + 1, se) +
-                                       (k - 2) * sweep_min(n, s, false) +
-                                       sweep_min(n, s, true);
-                const uint64_t best = optimum(n, s, k);
-                cr_assert_leq(bound, best, "n=%llu s=%llu k=%llu",
+                const uint64_t se = s < n ? s : n;
+                const uint64_t bound =
+                    rec_t(n + 1, se) + (k - 1) * sweep_min(n, s);
+                cr_assert_leq(bound, optimum(n, s, k), "n=%llu s=%llu k=%llu",
                               (unsigned long long)n, (unsigned long long)s,
                               (unsigned long long)k);
-                tight += bound == best;
             }
-    cr_assert_geq(tight, 78, "%u of 108", tight); /* measured: 78 */
+    /* the case that refuted the stronger bound, k = 5 */
+    cr_assert_eq(optimum(9, 2, 5), 92);
+    cr_assert_leq(rec_t(10, 2) + 4 * sweep_min(9, 2), 92);
 }
 
 Test(sweeps, brute_force_placement_on_longer_chains)
