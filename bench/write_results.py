@@ -641,7 +641,7 @@ def sweeps_bound(raw):
             most = float(r[3].split()[0])
             summary.append(Row(
                 "%d sweeps: the most any plan could save against TwoLevel, "
-                "summed over the grid (a lower bound)" % k,
+                "summed over the grid (from a lower bound on every plan)" % k,
                 "%.2f %% (uturn: %s)" % (most, r[2]),
                 "≥ 20 % asked (issue 25)", "%.3f" % (1 - most / 100),
                 verdict(most, 20, at_most=False), code(c.line),

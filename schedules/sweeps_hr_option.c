@@ -9,11 +9,14 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Tried when the tables' build evaluates at most this many splits (an
+/* Tried within hrevolve's own limits (uturn.h), so that wherever hrevolve
+ * plans one sweep on these levels, several sweeps plan with its segments
+ * too: at most UTURN_HREVOLVE_WORK split evaluations for the build (an
  * upper bound: 10^4 steps over 5 + 50 slots is 2.5 * 10^9, built in about
- * half a second) in at most this many bytes. */
-#define SW_HR_WORK  10000000000ull
-#define SW_HR_BYTES ((uint64_t)1 << 28)
+ * half a second; the bound itself is minutes, which the problem's
+ * progress callback hears about and can stop) in UTURN_HREVOLVE_TABLE_BYTES. */
+#define SW_HR_WORK  UTURN_HREVOLVE_WORK
+#define SW_HR_BYTES UTURN_HREVOLVE_TABLE_BYTES
 
 /* Why the family is not tried, or NULL when it is. */
 static const char *not_tried(const uturn_plan_t *plan,
@@ -33,8 +36,8 @@ static const char *not_tried(const uturn_plan_t *plan,
     uturn__hr_need(plan->problem.steps, lv, (size_t)count, &need);
     if (plan->problem.steps > UTURN__HR_MAX_STEPS || need.work > SW_HR_WORK ||
         need.bytes > SW_HR_BYTES)
-        return "hrevolve's tables for these steps and slots are past 10^10 "
-               "split evaluations or 2^28 bytes";
+        return "hrevolve's tables for these steps and slots are past its "
+               "limits (10^11 split evaluations, 2^30 bytes, 2^28 steps)";
     return NULL;
 }
 

@@ -55,8 +55,8 @@ static const char sweep_help[] =
     "                          sweep memory: mem[:w=W:r=R],disk:SLOTS|SIZE:\n"
     "                          w=W:r=R,... (default planners hrevolve, which\n"
     "                          plans every level, and revolve, which plans\n"
-    "                          memory alone, all with --sweeps); rows gain\n"
-    "                          the plan's cost\n"
+    "                          memory alone; every level with --sweeps);\n"
+    "                          rows gain the plan's cost\n"
     "                          (forward plus every write and read)\n"
     "      --level-dir DIR     --run: where file levels put their files\n"
     "                          ($TMPDIR)\n"
@@ -302,6 +302,9 @@ static int sweep_setup(const struct cli_options *o, struct sweep *sw)
         return cli_fail("sweep: --grid is limited to 16777216 points");
     if (o->has_sweeps && o->sweeps == 0)
         return cli_fail("--sweeps must be at least 1");
+    if (o->has_sweeps && o->sweeps == UTURN_SWEEPS_UNBOUNDED)
+        return cli_fail("sweep: --sweeps takes a number of sweeps, not "
+                        "'unbounded' (each row plans and runs all of them)");
     sw->sweeps   = o->has_sweeps ? o->sweeps : 1;
     sw->format   = o->format;
     sw->plot     = o->plot;

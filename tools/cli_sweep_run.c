@@ -123,7 +123,7 @@ static void note_once(struct runner *r, uturn_planner_t planner,
     if ((r->noted & bit) != 0)
         return;
     r->noted |= bit;
-    fprintf(stderr, "uturn: note: %s rows left out: %s\n",
+    fprintf(stderr, "uturn: note: %s rows not planned: %s\n",
             uturn_planner_name(planner), err->message);
 }
 

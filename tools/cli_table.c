@@ -54,8 +54,10 @@ static void print_csv(FILE *out, const struct sweep *sw)
                 (unsigned long long)r->peak_bytes);
         if (sw->has_levels)
             fprintf(out, ",%llu", (unsigned long long)r->cost);
-        if (sw->sweeps > 1)
+        if (sw->sweeps > 1 && r->reruns != UINT64_MAX)
             fprintf(out, ",%llu", (unsigned long long)r->reruns);
+        else if (sw->sweeps > 1) /* no one-sweep plan to rerun */
+            fputs(",", out);
         if (sw->run)
             fprintf(out, ",%.6f,%llu,%s", r->wall_seconds,
                     (unsigned long long)r->measured_peak_bytes,
@@ -94,9 +96,12 @@ static void print_json_row(FILE *out, const struct sweep *sw,
             r->recompute_factor, (unsigned long long)r->peak_bytes);
     if (sw->has_levels)
         fprintf(out, ", \"cost\": %llu", (unsigned long long)r->cost);
-    if (sw->sweeps > 1)
+    if (sw->sweeps > 1 && r->reruns != UINT64_MAX)
         fprintf(out, ", \"sweeps\": %llu, \"reruns\": %llu",
                 (unsigned long long)sw->sweeps, (unsigned long long)r->reruns);
+    else if (sw->sweeps > 1) /* no one-sweep plan to rerun */
+        fprintf(out, ", \"sweeps\": %llu, \"reruns\": null",
+                (unsigned long long)sw->sweeps);
     if (r->planner == UTURN_PLANNER_DP)
         cli_dp_print(out, &r->dp, CLI_DP_JSON);
     if (sw->run)
@@ -134,7 +139,10 @@ static void print_levels_line(FILE *out, const struct sweep *sw)
                 size, (unsigned long long)lv->write_cost,
                 (unsigned long long)lv->read_cost);
     }
-    fputs(". Planners of one level plan memory alone.\n", out);
+    fputs(sw->sweeps > 1 ? ". Planners of one level plan memory alone; "
+                           "revolve with several sweeps plans every level.\n"
+                         : ". Planners of one level plan memory alone.\n",
+          out);
 }
 
 static void print_header(FILE *out, const struct sweep *sw)
@@ -186,8 +194,7 @@ static void print_text_row(FILE *out, const struct sweep *sw,
                 budget,
                 r->status == UTURN_E_INFEASIBLE ? "no"
                                                 : sweep_status_text(r->status),
-                "-", "-", "-", "-",
-                sw->has_levels ? "          -" : "",
+                "-", "-", "-", "-", sw->has_levels ? "          -" : "",
                 sw->sweeps > 1 ? "             -" : "",
                 sw->run ? " "
                           "        -          -        -"
@@ -200,8 +207,10 @@ static void print_text_row(FILE *out, const struct sweep *sw,
             (unsigned long long)r->forward_steps, r->recompute_factor, peak);
     if (sw->has_levels)
         fprintf(out, " %10llu", (unsigned long long)r->cost);
-    if (sw->sweeps > 1)
+    if (sw->sweeps > 1 && r->reruns != UINT64_MAX)
         fprintf(out, " %13llu", (unsigned long long)r->reruns);
+    else if (sw->sweeps > 1) /* no one-sweep plan to rerun */
+        fprintf(out, " %13s", "-");
     if (sw->run) {
         sweep_human_bytes(r->measured_peak_bytes, measured, sizeof measured);
         fprintf(out, " %9.4f %10s %8s", r->wall_seconds, measured,

@@ -24,7 +24,8 @@ struct sweep_row {
     uint64_t slots, forward_steps, peak_bytes;
     double recompute_factor;
     uint64_t cost;      /* forward cost plus every write and read (--levels) */
-    uint64_t reruns;    /* --sweeps K: forward steps of K one-sweep runs */
+    uint64_t reruns;    /* --sweeps K: forward steps of K one-sweep runs
+                           (UINT64_MAX: none, or past 2^64; shown as -) */
     double cost_factor; /* cost / steps */
     uturn_stats_t dp;   /* dp: exact, unit_bytes, lower bound, seconds */
     /* --run only */
