@@ -6,7 +6,6 @@
 #include "hrevolve.h"
 #include "sweeps.h"
 
-#include <stdio.h>
 #include <string.h>
 
 /* Tried within hrevolve's own limits (uturn.h), so that wherever hrevolve
@@ -42,7 +41,8 @@ static const char *not_tried(const uturn_plan_t *plan,
 }
 
 /* The tables for the plan's levels, or NULL with *status set (OK: the
- * family is not tried on two levels; else the refusal). */
+ * family is not tried on two levels, where the others remain; else the
+ * refusal, on three or more). */
 static struct uturn__hr_tables *
 tables(uturn_plan_t *plan, uturn_status_t *status, uturn_error_t *error)
 {
@@ -77,6 +77,13 @@ tables(uturn_plan_t *plan, uturn_status_t *status, uturn_error_t *error)
         *status = uturn__fail(error, st,
                               "the progress callback stopped the planning "
                               "of several sweeps on levels");
+    else if (st != UTURN_OK && st != UTURN_E_NOMEM && plan->level_count > 2)
+        *status = uturn__fail(error, UTURN_E_UNSUPPORTED,
+                              "several sweeps on %llu levels are planned "
+                              "with hrevolve's segments, whose tables "
+                              "stopped after 2^36 evaluations of their "
+                              "split search (hrevolve's limit)",
+                              (unsigned long long)plan->level_count);
     return st == UTURN_OK ? t : NULL;
 }
 
