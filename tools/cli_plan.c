@@ -26,7 +26,8 @@ static const struct cli_spec plan_specs[] = {
     "      --slot-bytes SIZE   what a slot counts as (default: the state)\n"   \
     "  -k, --stride K          periodic's stride\n"                            \
     "  -l, --levels LIST       storage levels, fastest first (hrevolve,\n"     \
-    "                          online): NAME:SLOTS|SIZE[:w=W:r=R],...\n"       \
+    "                          online, revolve --sweeps K):\n"              \
+    "                          NAME:SLOTS|SIZE[:w=W:r=R],...\n"             \
     "      --sweeps K          revolve: K reverse sweeps over one forward\n"  \
     "                          (persistent checkpoints; default 1), or\n"   \
     "                          'unbounded': each further sweep on request\n" \
