@@ -169,6 +169,8 @@ static bool run_case(const char *name, MPI_Comm comm, bool *known)
         return case_online_sweeps(comm);
     if (strcmp(name, "sweeps") == 0)
         return case_sweeps(comm);
+    if (strcmp(name, "levels_sweeps") == 0)
+        return case_levels_sweeps(comm);
     *known = false;
     return false;
 }

@@ -50,6 +50,7 @@ bool case_online_fail(MPI_Comm comm);
 bool case_online_no_end(MPI_Comm comm);
 bool case_online_sweeps(MPI_Comm comm);
 bool case_sweeps(MPI_Comm comm);
+bool case_levels_sweeps(MPI_Comm comm);
 /* The run's gradient (c->xbar) against the reference, bit for bit. */
 bool same_gradient(chain_t *c);
 
