@@ -1378,6 +1378,37 @@ class Sweeps(Case):
             self.assertEqual(chain.turned, 2)
             ex.release()
 
+    def test_sweeps_on_three_levels_in_files(self):
+        chain = Chain()
+        levels = [uturn.level("mem", slots=2),
+                  uturn.level("ssd", slots=3, write_cost=1, read_cost=1),
+                  uturn.level("disk", slots=6, write_cost=4, read_cost=4)]
+        prob = uturn.problem(50, planner="revolve", levels=levels, sweeps=3)
+        dirs = [tempfile.mkdtemp(prefix="uturn-py-sw"),
+                tempfile.mkdtemp(prefix="uturn-py-sw")]
+        try:
+            with uturn.Executor(levels=[uturn.file_storage(d)
+                                        for d in dirs]) as ex, \
+                    uturn.Plan.create(prob) as plan:
+                self.assertGreaterEqual(plan.level_stats(2).stores,
+                                        plan.stats().persistent)
+                ex.run(plan, chain.state, chain.forward, chain.turn,
+                       chain.adjoint, sweeps_on_request=True)
+                chain.check(self, 50)
+                for _ in range(2):
+                    chain.seen = []
+                    seen, report = ex.sweep()
+                    chain.check(self, 50)
+                self.assertFalse(report.trajectory_held)
+                self.assertEqual(seen.forward_steps,
+                                 plan.stats().forward_steps)
+                self.assertEqual(seen.cost, plan.stats().cost)
+            for d in dirs:
+                self.assertEqual(os.listdir(d), [])
+        finally:
+            for d in dirs:
+                shutil.rmtree(d, ignore_errors=True)
+
     def test_an_open_number_of_sweeps_until_released(self):
         chain = Chain()
         prob = uturn.problem(30, planner="revolve", slots=4,
