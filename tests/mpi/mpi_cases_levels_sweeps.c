@@ -51,46 +51,6 @@ static bool empty(const char *dir)
     return n == 0;
 }
 
-static bool run_on_request(const uturn_mpi_plan_t *mp, uturn_executor_t *ex,
-                           chain_t *c)
-{
-    uturn_model_t model;
-    chain_model(c, false, &model);
-    chain_reset(c);
-    uturn_run_options_t o;
-    uturn_run_options_init(&o);
-    o.sweeps_on_request = true;
-    uturn_mpi_run_options_t mo;
-    uturn_mpi_run_options_init(&mo);
-    mo.run = &o;
-    uturn_stats_t seen, want;
-    uturn_stats_init(&seen);
-    uturn_stats_init(&want);
-    uturn_plan_stats(uturn_mpi_plan_core(mp), &want);
-    uturn_report_t rep;
-    uturn_report_init(&rep);
-    uturn_error_t err;
-    uturn_error_init(&err);
-    uturn_status_t st =
-        uturn_mpi_run(mp, ex, &model, &mo, &seen, &rep, NULL, &err);
-    bool ok = check(st == UTURN_OK, err.message);
-    ok &= check(same_gradient(c), "sweep 1's gradient");
-    for (uint64_t j = 2; j <= LS_K; j++) {
-        memset(c->xbar, 0, c->len[0] * sizeof *c->xbar);
-        st = uturn_mpi_sweep(mp, ex, &model, NULL, &seen, &rep, NULL, &err);
-        ok &= check(st == UTURN_OK, err.message);
-        ok &= check(same_gradient(c), "a further sweep's gradient");
-    }
-    ok &= check(rep.sweeps_done == LS_K && !rep.trajectory_held,
-                "every sweep, the trajectory released");
-    ok &= check(seen.forward_steps == want.forward_steps &&
-                    seen.stores == want.stores &&
-                    seen.restores == want.restores &&
-                    seen.persistent == want.persistent,
-                "the plan's counts");
-    return ok;
-}
-
 bool case_levels_sweeps(MPI_Comm comm)
 {
     chain_t c;
@@ -123,7 +83,7 @@ bool case_levels_sweeps(MPI_Comm comm)
     ok &= check(st == UTURN_OK, err.message);
     if (st == UTURN_OK) {
         ok &= check(same_everywhere(comm, info.fingerprint), "one plan");
-        ok &= run_on_request(mp, ex, &c);
+        ok &= run_sweeps(&c, ex, mp, true, 0);
     }
     uturn_mpi_plan_free(mp);
     uturn_executor_free(ex);

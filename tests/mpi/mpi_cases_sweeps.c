@@ -15,8 +15,8 @@
 #define SWEEPS_BUDGET (64u * 1024u)
 #define SWEEPS_K      3u
 
-static bool run_sweeps(chain_t *c, uturn_executor_t *ex,
-                       const uturn_mpi_plan_t *mp, bool on_request)
+bool run_sweeps(chain_t *c, uturn_executor_t *ex, const uturn_mpi_plan_t *mp,
+                bool on_request, uint64_t budget)
 {
     uturn_model_t model;
     chain_model(c, false, &model);
@@ -31,6 +31,7 @@ static bool run_sweeps(chain_t *c, uturn_executor_t *ex,
     uturn_stats_init(&seen);
     uturn_stats_init(&want);
     uturn_plan_stats(uturn_mpi_plan_core(mp), &want);
+    const uint64_t k = want.sweeps;
     uturn_report_t rep;
     uturn_report_init(&rep);
     uturn_error_t err;
@@ -39,19 +40,23 @@ static bool run_sweeps(chain_t *c, uturn_executor_t *ex,
         uturn_mpi_run(mp, ex, &model, &mo, &seen, &rep, NULL, &err);
     bool ok = check(st == UTURN_OK, err.message);
     ok &= check(same_gradient(c), "the gradient of the run's last sweep");
-    for (uint64_t j = 2; on_request && j <= SWEEPS_K; j++) {
+    for (uint64_t j = 2; on_request && j <= k; j++) {
         memset(c->xbar, 0, c->len[0] * sizeof *c->xbar);
         st = uturn_mpi_sweep(mp, ex, &model, NULL, &seen, &rep, NULL, &err);
         ok &= check(st == UTURN_OK, err.message);
         ok &= check(same_gradient(c), "a further sweep's gradient");
         ok &= check(rep.sweeps_done == j, "sweeps done");
     }
-    ok &= check(rep.sweeps_done == SWEEPS_K && !rep.trajectory_held,
+    ok &= check(rep.sweeps_done == k && !rep.trajectory_held,
                 "every sweep, the trajectory released");
     ok &= check(seen.forward_steps == want.forward_steps &&
-                    seen.reverse_steps == SWEEPS_K * SWEEPS_STEPS,
+                    seen.stores == want.stores &&
+                    seen.restores == want.restores &&
+                    seen.persistent == want.persistent &&
+                    seen.reverse_steps == k * c->steps,
                 "the plan's counts");
-    ok &= check(rep.measured_peak_bytes <= SWEEPS_BUDGET, "within budget");
+    ok &= check(budget == 0 || rep.measured_peak_bytes <= budget,
+                "within budget");
     if (on_request) /* no trajectory is held any more: every rank fails */
         ok &= check(uturn_mpi_sweep(mp, ex, &model, NULL, NULL, NULL, NULL,
                                     &err) == UTURN_E_INVALID_ARG,
@@ -81,8 +86,8 @@ bool case_sweeps(MPI_Comm comm)
     ok &= check(st == UTURN_OK, err.message);
     if (st == UTURN_OK) {
         ok &= check(same_everywhere(comm, info.fingerprint), "one plan");
-        ok &= run_sweeps(&c, ex, mp, false);
-        ok &= run_sweeps(&c, ex, mp, true);
+        ok &= run_sweeps(&c, ex, mp, false, SWEEPS_BUDGET);
+        ok &= run_sweeps(&c, ex, mp, true, SWEEPS_BUDGET);
     }
     uturn_mpi_plan_free(mp);
     uturn_executor_free(ex);

@@ -51,6 +51,13 @@ bool case_online_no_end(MPI_Comm comm);
 bool case_online_sweeps(MPI_Comm comm);
 bool case_sweeps(MPI_Comm comm);
 bool case_levels_sweeps(MPI_Comm comm);
+/* A plan of several sweeps run across ranks (mpi_cases_sweeps.c): in one
+ * call, or on request (then each further sweep by uturn_mpi_sweep, and one
+ * past the last refused everywhere); every sweep's gradient the
+ * reference's, the plan's counts, the measured peak within budget (0: not
+ * checked). */
+bool run_sweeps(chain_t *c, uturn_executor_t *ex, const uturn_mpi_plan_t *mp,
+                bool on_request, uint64_t budget);
 /* The run's gradient (c->xbar) against the reference, bit for bit. */
 bool same_gradient(chain_t *c);
 
