@@ -523,8 +523,33 @@ Test(sweeps, refusals_name_the_limit)
     p.planner = UTURN_PLANNER_PERIODIC;
     cr_assert_eq(uturn_plan_create(&p, NULL, &plan, &e), UTURN_E_UNSUPPORTED);
     cr_assert(strstr(e.message, "only revolve") != NULL, "%s", e.message);
-    /* three levels plan with hrevolve's segments, which need costs that
-     * do not decrease with the level and tables of bounded size */
+    p.planner = UTURN_PLANNER_REVOLVE;
+    p.steps   = UINT64_MAX / 3;
+    p.sweeps  = 4;
+    cr_assert_eq(uturn_plan_create(&p, NULL, &plan, &e), UTURN_E_OVERFLOW);
+    cr_assert_null(plan);
+    /* k n fits, one sweep does not: refused at once, naming it */
+    p.steps  = UINT64_MAX / 5;
+    p.slots  = 1000;
+    p.sweeps = 4;
+    cr_assert_eq(uturn_plan_create(&p, NULL, &plan, &e), UTURN_E_OVERFLOW);
+    cr_assert(strstr(e.message, "one sweep") != NULL, "%s", e.message);
+    /* one sweep fits, but every further one recomputes n + 1 - s states
+     * at least: 2^20 of them pass 2^64, refused before any search */
+    p.steps  = ((uint64_t)1 << 44) - 1;
+    p.slots  = 1024;
+    p.sweeps = (uint64_t)1 << 20;
+    cr_assert_eq(uturn_plan_create(&p, NULL, &plan, &e), UTURN_E_OVERFLOW);
+    cr_assert(strstr(e.message, "more than 2^64") != NULL, "%s", e.message);
+}
+
+/* Three levels plan with hrevolve's segments, which need costs that do
+ * not decrease with the level and tables within hrevolve's limits. */
+Test(sweeps, three_levels_refused_only_where_hrevolve_would_be)
+{
+    uturn_plan_t *plan = NULL;
+    uturn_error_t e;
+    uturn_error_init(&e);
     uturn_level_t three[3];
     for (int k = 0; k < 3; k++) {
         uturn_level_init(&three[k]);
@@ -551,25 +576,6 @@ Test(sweeps, refusals_name_the_limit)
     cr_assert_eq(uturn_plan_create(&q, NULL, &plan, &e), UTURN_OK, "%s",
                  e.message);
     uturn_plan_free(plan);
-    plan      = NULL;
-    p.planner = UTURN_PLANNER_REVOLVE;
-    p.steps   = UINT64_MAX / 3;
-    p.sweeps  = 4;
-    cr_assert_eq(uturn_plan_create(&p, NULL, &plan, &e), UTURN_E_OVERFLOW);
-    cr_assert_null(plan);
-    /* k n fits, one sweep does not: refused at once, naming it */
-    p.steps  = UINT64_MAX / 5;
-    p.slots  = 1000;
-    p.sweeps = 4;
-    cr_assert_eq(uturn_plan_create(&p, NULL, &plan, &e), UTURN_E_OVERFLOW);
-    cr_assert(strstr(e.message, "one sweep") != NULL, "%s", e.message);
-    /* one sweep fits, but every further one recomputes n + 1 - s states
-     * at least: 2^20 of them pass 2^64, refused before any search */
-    p.steps  = ((uint64_t)1 << 44) - 1;
-    p.slots  = 1024;
-    p.sweeps = (uint64_t)1 << 20;
-    cr_assert_eq(uturn_plan_create(&p, NULL, &plan, &e), UTURN_E_OVERFLOW);
-    cr_assert(strstr(e.message, "more than 2^64") != NULL, "%s", e.message);
 }
 
 /* ---- the executor: k sweeps, k functionals, each gradient bitwise ---- */
