@@ -125,7 +125,8 @@ uturn_status_t uturn__sw_hr_try(uturn_plan_t *plan, struct uturn__sw_layout *x,
         uturn__hr_free(&plan->alloc, t);
         return UTURN_OK;
     }
-    place(plan, t, *q, &y, scratch); /* the winner's lengths again */
+    if (*q + 1 != plan->level_count) /* y holds the last level's lengths */
+        place(plan, t, *q, &y, scratch);
     y.base_slot              = t->base[*q];
     y.scratch_slot           = y.base_slot + y.m;
     *x                       = y;
