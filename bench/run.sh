@@ -32,7 +32,8 @@ uturn=$build/tools/uturn
 # and a section function in bench/write_results.py (see bench/README.md).
 parts=(revolve executor dp_exact dp_approx dp_search hrevolve levels_costs
   levels_io online_ratios online_decide online_reverse online_bytes
-  online_wide online_disk planners sweeps sweeps_bound sweeps_levels
+  online_wide online_disk planners sweeps sweeps_bound sweeps_remake
+  sweeps_levels
   online_sweeps durable petsc dp_scale)
 
 part_revolve() {
@@ -73,6 +74,10 @@ part_sweeps() { run bench/sweeps_grid.sh $uturn; }
 # How far any plan of several sweeps could go on the same grid: lower
 # bounds beside uturn's plan and TwoLevel (counts, a few seconds).
 part_sweeps_bound() { run $build/bench/sweeps_bound; }
+
+# What freeing a persistent checkpoint and making it again could buy in
+# the sweeps between the first and the last (counts, a few seconds).
+part_sweeps_remake() { run $build/bench/sweeps_remake; }
 
 # Several sweeps on two storage levels with I/O costs, against memory
 # alone; UTURN_OLDER (an older build's uturn) adds its costs as a column
