@@ -30,10 +30,12 @@ install(FILES
   ${PROJECT_BINARY_DIR}/include/uturn_version.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 
-# The model and the table of bad inputs: the header points readers here.
+# The model, the table of bad inputs, the guides for revolve users and
+# for building against the library: the header and README point here.
 install(FILES ${PROJECT_SOURCE_DIR}/docs/model.md
   ${PROJECT_SOURCE_DIR}/docs/bad-input.md
   ${PROJECT_SOURCE_DIR}/docs/migrating-from-revolve.md
+  ${PROJECT_SOURCE_DIR}/docs/consumers.md
   DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
 # The installed CLI finds the installed libuturn wherever the prefix ends up.

@@ -526,8 +526,10 @@ typedef struct uturn_stats {
     uint64_t persistent; /* checkpoints read by a later sweep */
     /* forward steps of each sweep that keeps the persistent checkpoints,
      * after the first (every further sweep of an unbounded plan); 0 for
-     * a plan of one sweep and for parsed plans; a run's observed stats
-     * give the plan's (each sweep's own is in its report) */
+     * a plan of one sweep, for an online plan (its sweeps after the
+     * first are planned once n is known) and for parsed plans; a run's
+     * observed stats give the plan's (each sweep's own is in its
+     * report) */
     uint64_t sweep_forward_steps;
 } uturn_stats_t;
 

@@ -122,9 +122,18 @@ int uturn__dfile_lock(int dirfd, int *fd)
         *fd = -1;
         return EINVAL;
     }
-    if (flock(*fd, LOCK_EX | LOCK_NB) == 0)
+    int rc = flock(*fd, LOCK_EX | LOCK_NB) == 0 ? 0
+             : errno == EWOULDBLOCK             ? EWOULDBLOCK
+                                                : errno;
+    /* A run refused before any callback removes a lock file it made
+     * (uturn__durable_open): one opened before that and locked after it
+     * is no lock at all, so it counts as held. */
+    struct stat now;
+    if (rc == 0 && (fstatat(dirfd, "lock", &now, AT_SYMLINK_NOFOLLOW) != 0 ||
+                    now.st_ino != st.st_ino || now.st_dev != st.st_dev))
+        rc = EWOULDBLOCK;
+    if (rc == 0)
         return 0;
-    const int rc = errno == EWOULDBLOCK ? EWOULDBLOCK : errno;
     close(*fd);
     *fd = -1;
     return rc;

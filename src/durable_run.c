@@ -116,11 +116,23 @@ static uturn_status_t read_point(struct uturn__run *run)
     return UTURN_OK;
 }
 
+/* A run refused before any callback leaves what it found: the lock file
+ * it made goes (uturn__dfile_lock counts a lock on a removed file as
+ * held), and the directory when it made it and it is empty. */
+static void leave_as_found(struct uturn__drun *d, bool made_dir, bool made_lock)
+{
+    if (made_lock && d->lockfd >= 0)
+        unlinkat(d->dirfd, "lock", 0);
+    if (made_dir && d->real[0] != '\0')
+        rmdir(d->real);
+}
+
 static uturn_status_t open_dir(struct uturn__run *run)
 {
     struct uturn__drun *d = run->durable;
     const char *path      = run->options.durable_dir;
-    if (mkdir(path, 0700) != 0 && errno != EEXIST)
+    const bool made_dir   = mkdir(path, 0700) == 0;
+    if (!made_dir && errno != EEXIST)
         return uturn__fail(run->error, UTURN_E_IO,
                            "durable directory %s cannot be made: %s", path,
                            strerror(errno));
@@ -131,6 +143,8 @@ static uturn_status_t open_dir(struct uturn__run *run)
                            strerror(errno));
     if (realpath(path, d->real) == NULL)
         d->real[0] = '\0';
+    const bool made_lock =
+        faccessat(d->dirfd, "lock", F_OK, AT_SYMLINK_NOFOLLOW) != 0;
     const int rc = uturn__dfile_lock(d->dirfd, &d->lockfd);
     if (rc == EWOULDBLOCK)
         return uturn__fail(run->error, UTURN_E_IO,
@@ -141,7 +155,10 @@ static uturn_status_t open_dir(struct uturn__run *run)
         return uturn__fail(run->error, UTURN_E_IO,
                            "durable directory %s cannot be locked: %s", path,
                            strerror(rc));
-    return read_point(run);
+    const uturn_status_t st = read_point(run);
+    if (st != UTURN_OK)
+        leave_as_found(d, made_dir, made_lock);
+    return st;
 }
 
 uturn_status_t uturn__durable_open(struct uturn__run *run)

@@ -10,6 +10,7 @@
 #include "stats_equal.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -213,7 +214,18 @@ Test(durable_refusals, modes_say_what_the_directory_must_hold)
     rig_open(&r, MEMORY, N);
     durable_refused(&r, UTURN_DURABLE_RESUME, UTURN_E_INVALID_ARG,
                     "holds no durable point");
+    /* refused: the directory it made is gone again */
+    cr_assert_eq(access(r.dir, F_OK), -1);
+    /* one that was there (empty) stays, and gets no lock file */
+    cr_assert_eq(mkdir(r.dir, 0700), 0);
+    durable_refused(&r, UTURN_DURABLE_RESUME, UTURN_E_INVALID_ARG,
+                    "holds no durable point");
+    char lock[PATH_MAX];
+    scratch_join(lock, r.dir, "lock");
+    cr_assert_eq(access(r.dir, F_OK), 0);
+    cr_assert_eq(access(lock, F_OK), -1);
     durable_stopped(&r, 40);
+    cr_assert_eq(access(lock, F_OK), 0); /* a run's own lock file stays */
     durable_refused(&r, UTURN_DURABLE_NEW, UTURN_E_INVALID_ARG,
                     "holds a point of an earlier run");
     cr_assert_eq(uturn_durable_remove(r.dir, NULL), UTURN_OK);

@@ -50,8 +50,8 @@ static bool apply_sweep(struct cli_options *o, const char *name, const char *v)
         return o->has_cost = true, cli_number("--cost", v, &o->cost);
     const char **const text[] = {&o->model,    &o->budgets, &o->budget_range,
                                  &o->planners, &o->plot,    &o->model_args};
-    const char *const names[] = {"model", "budgets", "budget-range",
-                                 "planners", "plot", "model-args"};
+    const char *const names[] = {"model",    "budgets", "budget-range",
+                                 "planners", "plot",    "model-args"};
     for (size_t i = 0; i < 6; i++)
         if (strcmp(name, names[i]) == 0)
             return *text[i] = v, true;
@@ -69,6 +69,11 @@ static bool apply(struct cli_options *o, const char *name, const char *v)
         return o->has_stride = true, cli_number("--stride", v, &o->stride);
     if (strcmp(name, "sweeps") == 0 && strcmp(v, "unbounded") == 0)
         return o->has_sweeps = true, o->sweeps = UTURN_SWEEPS_UNBOUNDED, true;
+    if (strcmp(name, "sweeps") == 0 && strspn(v, "0123456789") != strlen(v))
+        return cli_fail("--sweeps: '%s' is neither a whole number nor "
+                        "'unbounded'",
+                        v),
+               false;
     if (strcmp(name, "sweeps") == 0)
         return o->has_sweeps = true, cli_number("--sweeps", v, &o->sweeps);
     if (strcmp(name, "max-steps") == 0)
@@ -126,8 +131,7 @@ static int note_seen(const struct cli_spec *specs, const struct cli_spec *spec,
                               "twice")
                    : (*seen |= (uint64_t)1 << 63, CLI_OK);
     if ((*seen >> index) & 1)
-        return cli_fail("--%s given twice (give each option once)",
-                        spec->name);
+        return cli_fail("--%s given twice (give each option once)", spec->name);
     *seen |= (uint64_t)1 << index;
     return CLI_OK;
 }
@@ -181,7 +185,7 @@ static int short_option(int argc, char **argv, int *i,
     const struct cli_spec *spec = find_short(specs, word[1]);
     if (word[2] == '\0' && spec != NULL)
         return take(argc, argv, i, specs, spec, NULL, o, seen);
-    const char *eq  = strchr(word + 1, '=');
+    const char *eq   = strchr(word + 1, '=');
     const size_t len = eq != NULL ? (size_t)(eq - word - 1) : strlen(word + 1);
     if (word[2] != '\0' && find_spec(specs, word + 1, len) != NULL)
         return cli_fail("%s: '%s': a long option takes two dashes (-%s)",
@@ -194,8 +198,8 @@ static int short_option(int argc, char **argv, int *i,
                    : cli_fail("%s: '%s': give short options one to a word "
                               "(-%c takes no value)",
                               o->command, word, word[1]);
-    return cli_fail("%s: unknown option '%s' (see uturn %s --help)",
-                    o->command, word, o->command);
+    return cli_fail("%s: unknown option '%s' (see uturn %s --help)", o->command,
+                    word, o->command);
 }
 
 int cli_parse(int argc, char **argv, int first, const struct cli_spec *specs,

@@ -161,6 +161,23 @@ class Durable(unittest.TestCase):
             with self.assertRaisesRegex(ValueError, "durable runs"):
                 ex.run(plan, m.x, m.forward, m.turn, m.adjoint,
                        adjoint_state=m.adj)
+            # a bad adjoint_state is named as such, with its own fix
+            for bad, why in [(np.zeros(2 * m.adj.size)[::2],
+                              "not C-contiguous"),
+                             (np.zeros(0), "empty")]:
+                with self.assertRaises(ValueError) as cm:
+                    ex.run(plan, m.x, m.forward, m.turn, m.adjoint,
+                           durable=uturn.Durable(self.dir),
+                           adjoint_state=bad)
+                text = str(cm.exception)
+                self.assertIn("adjoint_state is " + why, text)
+                self.assertNotIn("save=", text)
+            # a resume refused for want of a point leaves nothing behind
+            with self.assertRaisesRegex(uturn.Error, "no durable point"):
+                ex.run(plan, m.x, m.forward, m.turn, m.adjoint,
+                       durable=uturn.Durable(self.dir, mode="resume"),
+                       adjoint_state=m.adj)
+            self.assertFalse(os.path.exists(self.dir))
         with self.assertRaisesRegex(ValueError, "mode"):
             uturn.Durable(self.dir, mode="sometimes")
         with self.assertRaises(uturn.Error) as caught:

@@ -8,9 +8,12 @@ import sys
 
 from . import _checks
 
-_FIX = ("pass np.ascontiguousarray(x) (a writable, C-contiguous copy) and "
-        "update that array in place (x[:] = ...), or pass state=None and "
-        "give save= and load= callbacks")
+# What to do instead, per argument: the live state may be given by
+# callbacks; a durable run's adjoint state only as an array.
+_ALTERNATIVE = {
+    "state": ", or pass state=None and give save= and load= callbacks",
+    "adjoint_state": " (the array your turn and adjoint callbacks update)",
+}
 
 
 def _describe(view):
@@ -19,41 +22,44 @@ def _describe(view):
         tuple(view.shape), tuple(view.strides), view.format)
 
 
-def _refuse(view):
-    """The reason a buffer cannot be the live state, or None."""
+def _refuse(view, name):
+    """The reason a buffer cannot be argument ``name``, or None."""
+    other = _ALTERNATIVE[name]
     if view.readonly:
-        return ("state is read-only (%s): the executor writes restored "
+        return ("%s is read-only (%s): the executor writes restored "
                 "states into it; pass a writable array (np.array(x) copies "
-                "a read-only one) and update it in place, or pass "
-                "state=None and give save= and load= callbacks"
-                % _describe(view))
+                "a read-only one) and update it in place%s"
+                % (name, _describe(view), other))
     if not view.c_contiguous:
-        return ("state is not C-contiguous (%s): the executor copies the "
-                "state as one block of bytes; %s" % (_describe(view), _FIX))
+        return ("%s is not C-contiguous (%s): the executor copies it as "
+                "one block of bytes; pass np.ascontiguousarray(x) (a "
+                "writable, C-contiguous copy) and update that array in "
+                "place (x[:] = ...)%s" % (name, _describe(view), other))
     if "O" in re.sub(r":[^:]*:", "", view.format):  # names left out
-        return ("state holds Python objects (format %r): the executor "
+        return ("%s holds Python objects (format %r): the executor "
                 "copies bytes, which for objects are pointers, not their "
-                "values; use a numeric dtype, or pass state=None and give "
-                "save= and load= callbacks" % view.format)
+                "values; use a numeric dtype%s" % (name, view.format, other))
     if view.nbytes == 0:
-        return "state is empty (0 bytes): it must hold the live state"
+        return ("%s is empty (0 bytes): it must hold the %s" %
+                (name, "live state" if name == "state" else
+                 "adjoint state a resumed run goes on with"))
     return None
 
 
-def state_buffer(state):
+def state_buffer(state, name="state"):
     """(a ctypes char array over the memory of ``state``, its size in
     bytes). The array holds a buffer export of ``state`` for as long as it
-    lives, so ``state`` cannot be resized or freed under a run."""
+    lives, so ``state`` cannot be resized or freed under a run. ``name``
+    is the argument's name in messages: "state" or "adjoint_state"."""
     try:
         view = memoryview(state)
     except TypeError:
         raise ValueError(
-            "uturn: state must be a writable, C-contiguous buffer holding "
-            "the live state (a numpy array, bytearray, array.array or "
-            "ctypes object), not %s; or pass state=None and give save= and "
-            "load= callbacks" % _checks.shown(state)) from None
+            "uturn: %s must be a writable, C-contiguous buffer (a numpy "
+            "array, bytearray, array.array or ctypes object), not %s%s"
+            % (name, _checks.shown(state), _ALTERNATIVE[name])) from None
     with view:
-        reason = _refuse(view)
+        reason = _refuse(view, name)
         nbytes = view.nbytes
     if reason is not None:
         raise ValueError("uturn: " + reason)

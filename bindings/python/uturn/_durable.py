@@ -65,7 +65,7 @@ def adjoint_callbacks(model, adjoint_state, calls, keep):
     """save_adjoint/load_adjoint copying the writable buffer
     ``adjoint_state`` (everything the turn and adjoint callbacks keep
     between calls) out and back in."""
-    buffer, nbytes = state_buffer(adjoint_state)
+    buffer, nbytes = state_buffer(adjoint_state, "adjoint_state")
     keep.append(buffer)
     address = ctypes.addressof(buffer)
 

@@ -201,8 +201,10 @@ def problem(steps, planner="revolve", slots=0, slot_bytes=0, budget_bytes=0,
     is the same for any count), ``table_bytes`` (dp: the most its tables
     may hold) and ``dp_mode`` (DP_AUTO, DP_EXACT or DP_APPROXIMATE) are
     dp's. ``sweeps`` (0 or 1: one) asks for a plan that reverses the one
-    forward that many times (revolve only; see Executor.sweep()), or,
-    SWEEPS_UNBOUNDED, as many as asked for until Executor.release(). Values Python cannot hand to C raise ValueError or
+    forward that many times (revolve, on one level or several, and online
+    from 4 slots on one level; see Executor.sweep()), or,
+    SWEEPS_UNBOUNDED, as many as asked for until Executor.release().
+    Values Python cannot hand to C raise ValueError or
     OverflowError naming the argument, and so does a step count the
     planner cannot take (in the library's words)."""
     p = Problem()
