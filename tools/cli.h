@@ -55,8 +55,7 @@ struct cli_levels {
     size_t count;
 };
 /* open_first: level 0 has no capacity (sweep sets it). */
-int cli_parse_levels(const char *text, bool open_first,
-                     struct cli_levels *out);
+int cli_parse_levels(const char *text, bool open_first, struct cli_levels *out);
 
 /* An online plan made real (cli_online.c): walked to the end it makes
  * when told after n steps that x_n is the last (sizes: each state's,
@@ -72,13 +71,17 @@ struct cli_online_out {
     FILE *stream; /* NULL: count only */
     bool json;    /* the actions as JSON objects, comma-separated */
 };
+/* A plan's sweeps as the plan formats write them: the count, or
+ * "unbounded" (quoted for JSON). Returns out. */
+const char *cli_sweeps_word(char out[24], uint64_t sweeps, bool json);
+
 struct cli_online_counts {
     uturn_stats_t stats;
     uint64_t levels;
     uturn_level_stats_t level[CLI_MAX_LEVELS]; /* names: the plan's */
 };
-int cli_online_walk(const uturn_plan_t *plan, uint64_t n,
-                    const uint64_t *sizes, const struct cli_online_out *out,
+int cli_online_walk(const uturn_plan_t *plan, uint64_t n, const uint64_t *sizes,
+                    const struct cli_online_out *out,
                     struct cli_online_counts *counts);
 
 /* One option a subcommand takes: its name, whether it has a value, and
@@ -107,19 +110,18 @@ bool cli_size(const char *what, const char *text, uint64_t *out);
 /* The forms of a size, for messages, and the rule, for every --help that
  * takes a size. */
 #define CLI_SIZE_FORMS                                                         \
-    "a number of bytes and an optional unit, any case: K M G T P E or KiB "   \
-    "MiB .. (powers of 1024), KB MB GB TB PB EB (powers of 1000), B; e.g. "   \
+    "a number of bytes and an optional unit, any case: K M G T P E or KiB "    \
+    "MiB .. (powers of 1024), KB MB GB TB PB EB (powers of 1000), B; e.g. "    \
     "40MiB, 1.5G"
 #define CLI_SIZE_HELP                                                          \
-    "Sizes: a number of bytes and an optional unit, in any case. K, M, G,\n"  \
-    "T, P, E, and KiB, MiB, ... (also Ki, Mi, ...) are powers of 1024:\n"     \
-    "40M = 40MiB = 40mib = 41943040. KB, MB, GB, TB, PB, EB are powers of\n"  \
-    "1000: 40MB = 40000000. B or no unit is bytes. A fraction is allowed\n"   \
-    "when the size is a whole number of bytes (1.5KiB = 1536, 0.5M =\n"       \
-    "524288); any other (1.3KiB is 1331.2 bytes) is refused, naming the\n"    \
-    "whole sizes beside it. Nothing is rounded; sizes past 2^64 - 1 bytes\n" \
+    "Sizes: a number of bytes and an optional unit, in any case. K, M, G,\n"   \
+    "T, P, E, and KiB, MiB, ... (also Ki, Mi, ...) are powers of 1024:\n"      \
+    "40M = 40MiB = 40mib = 41943040. KB, MB, GB, TB, PB, EB are powers of\n"   \
+    "1000: 40MB = 40000000. B or no unit is bytes. A fraction is allowed\n"    \
+    "when the size is a whole number of bytes (1.5KiB = 1536, 0.5M =\n"        \
+    "524288); any other (1.3KiB is 1331.2 bytes) is refused, naming the\n"     \
+    "whole sizes beside it. Nothing is rounded; sizes past 2^64 - 1 bytes\n"   \
     "are refused.\n"
-
 
 /* Read --sizes (size=true) or --costs from path ("-": stdin): exactly n
  * values, each at least 1, into a malloc'd array. CLI_OK or exit status. */

@@ -48,7 +48,8 @@ static uint64_t plan_levels(const uturn_plan_t *plan, uturn_level_t *levels)
 /* A validator for the realised plan: N steps, the online plan's capacity
  * (its levels, or its slots; with sizes, their bytes are counted and the
  * peak is held to the plan's budget once the walk is done). */
-static uturn_status_t open_validator(struct walking *w, const uturn_plan_t *plan,
+static uturn_status_t open_validator(struct walking *w,
+                                     const uturn_plan_t *plan,
                                      uturn_level_t *levels)
 {
     uturn_stats_t s;
@@ -59,7 +60,7 @@ static uturn_status_t open_validator(struct walking *w, const uturn_plan_t *plan
     p.steps            = w->n;
     p.sweeps           = s.sweeps; /* several: each with its own turn */
     const uint64_t lvs = plan_levels(plan, levels);
-    p.step_bytes = w->sizes;
+    p.step_bytes       = w->sizes;
     if (lvs > 1) {
         p.levels      = levels;
         p.level_count = lvs;
@@ -69,7 +70,8 @@ static uturn_status_t open_validator(struct walking *w, const uturn_plan_t *plan
     return uturn_validator_create(&p, NULL, &w->validator, &w->error);
 }
 
-/* The header of the plan text: its steps, slots, levels and sizes. */
+/* The header of the plan text: its steps, slots, sweeps, levels and
+ * sizes. */
 static void header(FILE *f, const uturn_plan_t *plan, uint64_t n,
                    const uint64_t *sizes, const uturn_level_t *levels)
 {
@@ -81,6 +83,9 @@ static void header(FILE *f, const uturn_plan_t *plan, uint64_t n,
             "%llu\nslots %llu\n",
             s.levels > 1 ? 2 : 1, (unsigned long long)s.fingerprint,
             (unsigned long long)n, (unsigned long long)s.slots);
+    char word[24];
+    if (s.sweeps > 1) /* several sweeps: uturn check needs to know */
+        fprintf(f, "sweeps %s\n", cli_sweeps_word(word, s.sweeps, false));
     for (uint64_t k = 0; s.levels > 1 && k < s.levels; k++)
         fprintf(f, "level %s %llu %llu %llu\n", levels[k].name,
                 (unsigned long long)levels[k].slots,
@@ -133,11 +138,11 @@ static uturn_status_t take(struct walking *w, const uturn_action_t *a,
 static uturn_status_t walk(struct walking *w)
 {
     uturn_action_t batch[256];
-    size_t count = 0;
-    bool first   = true;
-    uturn_status_t st =
-        w->sizes != NULL ? uturn_cursor_set_size(w->cursor, 0, w->sizes[0])
-                         : UTURN_OK;
+    size_t count      = 0;
+    bool first        = true;
+    uturn_status_t st = w->sizes != NULL
+                            ? uturn_cursor_set_size(w->cursor, 0, w->sizes[0])
+                            : UTURN_OK;
     while (st == UTURN_OK &&
            (st = uturn_cursor_read(w->cursor, batch, 256, &count)) ==
                UTURN_OK &&
@@ -176,14 +181,15 @@ static int walked(struct walking *w, const uturn_plan_t *plan,
                         "before step %llu (with --levels it reaches the "
                         "last level's slots times its period: give "
                         "--max-steps)",
-                        (unsigned long long)w->reached, (unsigned long long)w->n),
+                        (unsigned long long)w->reached,
+                        (unsigned long long)w->n),
                CLI_CANNOT;
     return CLI_OK;
 }
 
 /* The realised plan held more bytes than its budget: a broken rule. */
 static uturn_status_t over_budget(uturn_error_t *e, uint64_t held,
-                                       uint64_t budget)
+                                  uint64_t budget)
 {
     e->status = UTURN_E_INVALID_PLAN;
     snprintf(e->message, sizeof e->message,
@@ -205,8 +211,7 @@ static uturn_status_t finish(struct walking *w, const uturn_plan_t *plan,
         uturn_validator_finish(w->validator, &counts->stats, &w->error);
     if (st == UTURN_OK && w->sizes != NULL &&
         counts->stats.peak_bytes > s.budget_bytes)
-        return over_budget(&w->error, counts->stats.peak_bytes,
-                                s.budget_bytes);
+        return over_budget(&w->error, counts->stats.peak_bytes, s.budget_bytes);
     counts->stats.slots        = s.slots;
     counts->stats.budget_bytes = s.budget_bytes;
     counts->stats.slot_bytes   = s.slot_bytes;
@@ -241,9 +246,9 @@ static int within_reach(const uturn_plan_t *plan, uint64_t n)
     uturn_plan_stats(plan, &s);
     uturn_problem_t p;
     uturn_problem_init(&p);
-    p.steps  = n;
-    p.slots  = s.slots;
-    p.sweeps = s.sweeps; /* several: revolve's plan of as many */
+    p.steps               = n;
+    p.slots               = s.slots;
+    p.sweeps              = s.sweeps; /* several: revolve's plan of as many */
     uturn_plan_t *offline = NULL;
     uturn_stats_t best;
     uturn_stats_init(&best);
@@ -265,8 +270,8 @@ static int within_reach(const uturn_plan_t *plan, uint64_t n)
            CLI_CANNOT;
 }
 
-int cli_online_walk(const uturn_plan_t *plan, uint64_t n,
-                    const uint64_t *sizes, const struct cli_online_out *out,
+int cli_online_walk(const uturn_plan_t *plan, uint64_t n, const uint64_t *sizes,
+                    const struct cli_online_out *out,
                     struct cli_online_counts *counts)
 {
     if (within_reach(plan, n) != CLI_OK)

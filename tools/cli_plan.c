@@ -6,16 +6,16 @@
 #include <string.h>
 
 static const struct cli_spec plan_specs[] = {
-    {"steps", true, 'n'},       {"slots", true, 's'},
-    {"budget", true, 'b'},      {"state-bytes", true, 'B'},
-    {"slot-bytes", true, '\0'}, {"stride", true, 'k'},
-    {"format", true, 'f'},      {"json", false, 'j'},
-    {"walk", false, '\0'},      {"sizes", true, '\0'},
-    {"costs", true, '\0'},      {"unit", true, '\0'},
-    {"levels", true, 'l'},      {"help", false, 'h'},
-    {"max-steps", true, '\0'},  {"threads", true, 't'},
+    {"steps", true, 'n'},        {"slots", true, 's'},
+    {"budget", true, 'b'},       {"state-bytes", true, 'B'},
+    {"slot-bytes", true, '\0'},  {"stride", true, 'k'},
+    {"format", true, 'f'},       {"json", false, 'j'},
+    {"walk", false, '\0'},       {"sizes", true, '\0'},
+    {"costs", true, '\0'},       {"unit", true, '\0'},
+    {"levels", true, 'l'},       {"help", false, 'h'},
+    {"max-steps", true, '\0'},   {"threads", true, 't'},
     {"table-bytes", true, '\0'}, {"dp-mode", true, '\0'},
-    {"sweeps", true, '\0'},    {NULL, false, '\0'}};
+    {"sweeps", true, '\0'},      {NULL, false, '\0'}};
 
 /* The options of plan and stats, for their --help. */
 #define PLAN_OPTIONS                                                           \
@@ -26,11 +26,11 @@ static const struct cli_spec plan_specs[] = {
     "      --slot-bytes SIZE   what a slot counts as (default: the state)\n"   \
     "  -k, --stride K          periodic's stride\n"                            \
     "  -l, --levels LIST       storage levels, fastest first (hrevolve,\n"     \
-    "                          online, revolve --sweeps K):\n"              \
-    "                          NAME:SLOTS|SIZE[:w=W:r=R],...\n"             \
-    "      --sweeps K          revolve: K reverse sweeps over one forward\n"  \
-    "                          (persistent checkpoints; default 1), or\n"   \
-    "                          'unbounded': each further sweep on request\n" \
+    "                          online, revolve --sweeps K):\n"                 \
+    "                          NAME:SLOTS|SIZE[:w=W:r=R],...\n"                \
+    "      --sweeps K          revolve: K reverse sweeps over one forward\n"   \
+    "                          (persistent checkpoints; default 1), or\n"      \
+    "                          'unbounded': each further sweep on request\n"   \
     "      --max-steps M       online: a bound on n, M >= N (with --levels\n"  \
     "                          it sizes the periods; without it such a plan\n" \
     "                          reaches the last level's slots times its\n"     \
@@ -166,14 +166,12 @@ static int build_problem(const struct cli_options *o, uturn_problem_t *p)
         p->planner == UTURN_PLANNER_HREVOLVE || online ||
         (p->planner == UTURN_PLANNER_PERIODIC && !o->has_stride);
     if (needs_capacity && !o->has_slots && !o->has_budget && !o->levels)
-        return cli_fail("%s needs a capacity: give --slots S, or --budget "
-                        "SIZE with --state-bytes SIZE%s%s",
-                        o->positional,
-                        p->planner == UTURN_PLANNER_DP ? " or with --sizes FILE"
-                                                       : "",
-                        p->planner == UTURN_PLANNER_PERIODIC
-                            ? " (or a --stride K)"
-                            : "");
+        return cli_fail(
+            "%s needs a capacity: give --slots S, or --budget "
+            "SIZE with --state-bytes SIZE%s%s",
+            o->positional,
+            p->planner == UTURN_PLANNER_DP ? " or with --sizes FILE" : "",
+            p->planner == UTURN_PLANNER_PERIODIC ? " (or a --stride K)" : "");
     return fill_problem(o, online, p);
 }
 
@@ -274,19 +272,27 @@ static int print_online(const struct cli_options *o, const uturn_plan_t *plan,
     const bool json                 = o->format == FORMAT_JSON;
     const struct cli_online_out out = {.stream = stdout, .json = json};
     struct cli_online_counts counts;
+    uturn_stats_t s;
+    uturn_stats_init(&s);
+    uturn_plan_stats(plan, &s);
+    char k[24];
     if (json) {
-        uturn_stats_t s;
-        uturn_stats_init(&s);
-        uturn_plan_stats(plan, &s);
         printf("{\"planner\": \"online\", \"steps\": %llu, \"slots\": "
-               "%llu, \"slot_bytes\": %llu, \"budget_bytes\": %llu, "
-               "\"actions\": [",
+               "%llu, \"slot_bytes\": %llu, \"budget_bytes\": %llu, ",
                (unsigned long long)o->steps, (unsigned long long)s.slots,
                (unsigned long long)s.slot_bytes,
                (unsigned long long)s.budget_bytes);
+        if (s.sweeps > 1)
+            printf("\"sweeps\": %s, ", cli_sweeps_word(k, s.sweeps, true));
+        fputs("\"actions\": [", stdout);
     }
     const int rc = cli_online_walk(plan, o->steps, sizes, &out, &counts);
-    if (json && rc == CLI_OK)
+    if (json && rc == CLI_OK && s.sweeps > 1) /* counted by the walk */
+        printf("\n], \"persistent\": %llu, \"sweep_forward_steps\": "
+               "%llu}\n",
+               (unsigned long long)counts.stats.persistent,
+               (unsigned long long)counts.stats.sweep_forward_steps);
+    else if (json && rc == CLI_OK)
         fputs("\n]}\n", stdout);
     return rc;
 }
@@ -296,7 +302,7 @@ int cli_cmd_plan(int argc, char **argv)
     struct cli_options o = {.command = "plan"};
     uturn_plan_t *plan   = NULL;
     uint64_t *sizes      = NULL;
-    int rc = open_plan(argc, argv, &o, plan_help, &plan, &sizes);
+    int rc               = open_plan(argc, argv, &o, plan_help, &plan, &sizes);
     if (rc != CLI_OK || o.help)
         return rc;
     if (strcmp(o.positional, "online") == 0) {
@@ -350,7 +356,7 @@ int cli_cmd_stats(int argc, char **argv)
     struct cli_options o = {.command = "stats"};
     uturn_plan_t *plan   = NULL;
     uint64_t *sizes      = NULL;
-    int rc = open_plan(argc, argv, &o, stats_help, &plan, &sizes);
+    int rc               = open_plan(argc, argv, &o, stats_help, &plan, &sizes);
     if (rc != CLI_OK || o.help)
         return rc;
     if (strcmp(o.positional, "online") == 0) {
@@ -423,11 +429,12 @@ static int check_stream(const char *path, uturn_stats_t *stats)
 
 int cli_cmd_check(int argc, char **argv)
 {
-    static const struct cli_spec specs[] = {
-        {"format", true, 'f'}, {"json", false, 'j'}, {"help", false, 'h'},
-        {NULL, false, '\0'}};
-    struct cli_options o = {.command = "check"};
-    int rc               = cli_parse(argc, argv, 2, specs, &o);
+    static const struct cli_spec specs[] = {{"format", true, 'f'},
+                                            {"json", false, 'j'},
+                                            {"help", false, 'h'},
+                                            {NULL, false, '\0'}};
+    struct cli_options o                 = {.command = "check"};
+    int rc                               = cli_parse(argc, argv, 2, specs, &o);
     if (rc != CLI_OK || o.help)
         return o.help ? (fputs(check_help, stdout), CLI_OK) : rc;
     if (o.positional == NULL)

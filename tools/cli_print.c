@@ -60,17 +60,16 @@ static void print_levels_json(FILE *out, const uturn_level_stats_t *levels,
     fputs(", \"levels\": [", out);
     for (uint64_t k = 0; k < count && k < CLI_MAX_LEVELS; k++) {
         const uturn_level_stats_t l = levels[k];
-        fprintf(out,
-                "%s{\"name\": \"%s\", \"slots\": %llu, \"write_cost\": "
-                "%llu, \"read_cost\": %llu, \"stores\": %llu, "
-                "\"restores\": %llu, \"peak_slots\": %llu, \"peak_bytes\": "
-                "%llu}",
-                k == 0 ? "" : ", ", l.name, (unsigned long long)l.slots,
-                (unsigned long long)l.write_cost,
-                (unsigned long long)l.read_cost, (unsigned long long)l.stores,
-                (unsigned long long)l.restores,
-                (unsigned long long)l.peak_slots,
-                (unsigned long long)l.peak_bytes);
+        fprintf(
+            out,
+            "%s{\"name\": \"%s\", \"slots\": %llu, \"write_cost\": "
+            "%llu, \"read_cost\": %llu, \"stores\": %llu, "
+            "\"restores\": %llu, \"peak_slots\": %llu, \"peak_bytes\": "
+            "%llu}",
+            k == 0 ? "" : ", ", l.name, (unsigned long long)l.slots,
+            (unsigned long long)l.write_cost, (unsigned long long)l.read_cost,
+            (unsigned long long)l.stores, (unsigned long long)l.restores,
+            (unsigned long long)l.peak_slots, (unsigned long long)l.peak_bytes);
     }
     fputc(']', out);
 }
@@ -80,27 +79,32 @@ static void print_levels_text(FILE *out, const uturn_level_stats_t *levels,
 {
     for (uint64_t k = 0; k < count && k < CLI_MAX_LEVELS; k++) {
         const uturn_level_stats_t l = levels[k];
-        fprintf(out,
-                "level %llu %-9s slots %llu, w %llu, r %llu: stores %llu, "
-                "restores %llu, peak_slots %llu, peak_bytes %llu\n",
-                (unsigned long long)k, l.name, (unsigned long long)l.slots,
-                (unsigned long long)l.write_cost,
-                (unsigned long long)l.read_cost, (unsigned long long)l.stores,
-                (unsigned long long)l.restores,
-                (unsigned long long)l.peak_slots,
-                (unsigned long long)l.peak_bytes);
+        fprintf(
+            out,
+            "level %llu %-9s slots %llu, w %llu, r %llu: stores %llu, "
+            "restores %llu, peak_slots %llu, peak_bytes %llu\n",
+            (unsigned long long)k, l.name, (unsigned long long)l.slots,
+            (unsigned long long)l.write_cost, (unsigned long long)l.read_cost,
+            (unsigned long long)l.stores, (unsigned long long)l.restores,
+            (unsigned long long)l.peak_slots, (unsigned long long)l.peak_bytes);
     }
 }
 
 /* A plan of several sweeps: their number ("unbounded" when open), the
  * persistent checkpoints and what each further sweep takes. */
+const char *cli_sweeps_word(char out[24], uint64_t sweeps, bool json)
+{
+    if (sweeps == UTURN_SWEEPS_UNBOUNDED)
+        snprintf(out, 24, json ? "\"unbounded\"" : "unbounded");
+    else
+        snprintf(out, 24, "%llu", (unsigned long long)sweeps);
+    return out;
+}
+
 static void print_sweeps(FILE *out, const uturn_stats_t *s, bool json)
 {
     char k[24];
-    if (s->sweeps == UTURN_SWEEPS_UNBOUNDED)
-        snprintf(k, sizeof k, json ? "\"unbounded\"" : "unbounded");
-    else
-        snprintf(k, sizeof k, "%llu", (unsigned long long)s->sweeps);
+    cli_sweeps_word(k, s->sweeps, json);
     if (json)
         fprintf(out,
                 ", \"sweeps\": %s, \"persistent\": %llu, "

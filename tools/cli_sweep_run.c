@@ -155,7 +155,8 @@ static int row_stats(const struct sweep *sw, const uturn_plan_t *plan,
 
 /* --sweeps K: the forward steps of K runs of the one-sweep plan of the
  * same problem (on levels, hrevolve's: revolve plans one sweep on memory
- * alone), UINT64_MAX when they pass 2^64. */
+ * alone; online, walked to the steps), UINT64_MAX when they pass 2^64 or
+ * cannot be had. */
 static uint64_t reruns(struct runner *r, const struct sweep *sw,
                        const uturn_problem_t *p)
 {
@@ -169,11 +170,11 @@ static uint64_t reruns(struct runner *r, const struct sweep *sw,
                 : uturn_plan_create(&one, NULL, &plan, NULL);
     uturn_stats_t s;
     uturn_stats_init(&s);
-    if (st == UTURN_OK)
-        uturn_plan_stats(plan, &s);
+    /* an online plan's counts come from walking it to sw->steps */
+    const int got = st == UTURN_OK ? row_stats(sw, plan, &s) : CLI_CANNOT;
     uturn_plan_free(plan);
     uint64_t total;
-    if (st != UTURN_OK ||
+    if (got != CLI_OK ||
         __builtin_mul_overflow(s.forward_steps, sw->sweeps, &total))
         return UINT64_MAX;
     return total;

@@ -33,10 +33,10 @@ check() { # steps state_bytes budgets
 # --sweeps K: each row's forward steps are `stats --sweeps K`'s, and its
 # reruns K times those of one sweep.
 field() { sed -n "s/.*\"$1\": \([0-9]*\).*/\1/p"; }
-check_sweeps() { # steps state_bytes budgets K
+check_sweeps() { # steps state_bytes budgets K [planners]
   local csv row
   csv=$("$uturn" sweep --steps "$1" --state-bytes "$2" --budgets "$3" \
-        --planners revolve --sweeps "$4" --format csv)
+        --planners "${5:-revolve}" --sweeps "$4" --format csv)
   [ $? -eq 0 ] || { echo "FAIL sweep --sweeps exit status"; fail=$((fail + 1)); return; }
   while IFS=, read -r planner budget feasible slots forward factor peak reruns status; do
     [ "$planner" = planner ] || [ "$feasible" = false ] && continue
@@ -54,6 +54,22 @@ check_sweeps() { # steps state_bytes budgets K
 }
 check_sweeps 1000 8 8,16,100,500,8000 3
 check_sweeps 77 5 5,10,25 2
+check_sweeps 300 8 40,80,800 3 online
+# An online plan of several sweeps, as text, is one `uturn check` takes,
+# with the counts of `uturn stats`.
+for k in 2 3 unbounded; do
+  got=$("$uturn" plan online --steps 100 --slots 5 --sweeps "$k" |
+        "$uturn" check - --json)
+  want=$("$uturn" stats online --steps 100 --slots 5 --sweeps "$k" --json)
+  if [ -n "$got" ] &&
+     [ "$(field forward_steps <<<"$got")" = "$(field forward_steps <<<"$want")" ] &&
+     [ "$(field persistent <<<"$got")" = "$(field persistent <<<"$want")" ]; then
+    pass=$((pass + 1))
+  else
+    echo "FAIL plan online --sweeps $k | check -: $got, stats $want"
+    fail=$((fail + 1))
+  fi
+done
 # With --levels, revolve's rows plan every level: their cost is `stats
 # revolve --levels ... --sweeps K`'s (memory's slots from the budget), and
 # their reruns K times the forward steps of hrevolve's one-sweep plan.
