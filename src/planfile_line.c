@@ -43,8 +43,7 @@ malformed(struct uturn__planfile *p, const char *fmt, ...)
     return p->failed;
 }
 
-static uturn_status_t out_of_memory(struct uturn__planfile *p,
-                                    const char *what)
+static uturn_status_t out_of_memory(struct uturn__planfile *p, const char *what)
 {
     uturn_error_init(&p->failure);
     p->failed = uturn__fail(&p->failure, UTURN_E_NOMEM,
@@ -142,11 +141,10 @@ static uturn_status_t fingerprint_header(struct uturn__planfile *p,
     bool hex = f->len == 16;
     for (size_t i = 0; hex && i < f->len; i++) {
         const char c = f->at[i];
-        hex = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+        hex          = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
     }
     return hex ? UTURN_OK
-               : malformed(p,
-                           "fingerprint '%s' is not 16 lowercase hex digits",
+               : malformed(p, "fingerprint '%s' is not 16 lowercase hex digits",
                            shown(f, q));
 }
 
@@ -169,8 +167,13 @@ static uturn_status_t header_line(struct uturn__planfile *p,
         p->problem.sweeps = UTURN_SWEEPS_UNBOUNDED;
         return UTURN_OK;
     }
-    if (h == UTURN__H_SWEEPS)
-        return number(p, &f[1], &p->problem.sweeps);
+    if (h == UTURN__H_SWEEPS) { /* refused on its own line */
+        const uturn_status_t st = number(p, &f[1], &p->problem.sweeps);
+        if (st == UTURN_OK && p->problem.sweeps < 2)
+            return malformed(p,
+                             "'sweeps' is at least 2 (leave it out for one)");
+        return st;
+    }
     uint64_t *const fields[] = {&p->problem.steps, &p->problem.slots,
                                 &p->problem.slot_bytes,
                                 &p->problem.budget_bytes};
@@ -216,8 +219,6 @@ static uturn_status_t start_actions(struct uturn__planfile *p)
                          missing);
     if (pr->steps == 0)
         return malformed(p, "steps must be at least 1");
-    if (p->seen[UTURN__H_SWEEPS] && pr->sweeps < 2)
-        return malformed(p, "'sweeps' is at least 2 (leave it out for one)");
     if (p->seen[UTURN__H_BUDGET] && pr->slot_bytes == 0 &&
         p->step_bytes == NULL)
         return malformed(p, "'budget_bytes' needs a non-zero 'slot_bytes' "
@@ -249,9 +250,8 @@ static uturn_status_t start_actions(struct uturn__planfile *p)
         uturn__hash_u64(&p->hash, pr->sweeps);
     /* Levels that version 1 cannot say (uturn_plan_write() writes one
      * level of no cost as version 1): a plan's text stays a fixed point */
-    const bool costed = p->level_count == 1 &&
-                        (p->levels[0].write_cost != 0 ||
-                         p->levels[0].read_cost != 0);
+    const bool costed = p->level_count == 1 && (p->levels[0].write_cost != 0 ||
+                                                p->levels[0].read_cost != 0);
     for (uint64_t k = 0; (p->level_count > 1 || costed) && k < p->level_count;
          k++) {
         uturn__hash_u64(&p->hash, p->levels[k].slots);
@@ -302,11 +302,10 @@ static uturn_status_t append(struct uturn__planfile *p, const uturn_action_t *a)
 /* The op a keyword names, with the count of numbers it takes; 0 if none. */
 static uturn_op_t find_op(const struct field *f, int *args)
 {
-    static const uturn_op_t ops[] = {UTURN_OP_ADVANCE, UTURN_OP_STORE,
-                                     UTURN_OP_RESTORE, UTURN_OP_FREE,
-                                     UTURN_OP_TURN,    UTURN_OP_REVERSE,
-                                     UTURN_OP_PERSIST};
-    static const int counts[]     = {2, 2, 2, 1, 0, 1, 1};
+    static const uturn_op_t ops[] = {
+        UTURN_OP_ADVANCE, UTURN_OP_STORE,   UTURN_OP_RESTORE, UTURN_OP_FREE,
+        UTURN_OP_TURN,    UTURN_OP_REVERSE, UTURN_OP_PERSIST};
+    static const int counts[] = {2, 2, 2, 1, 0, 1, 1};
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
         if (is(f, uturn_op_name(ops[i]))) {
             *args = counts[i];
@@ -352,8 +351,8 @@ static uturn_status_t action_line(struct uturn__planfile *p,
     const uturn_action_t a = make_action(op, v);
     status = uturn__validator_push_line(p->validator, &a, p->line, NULL);
     if (status != UTURN_OK) {
-        p->failed = uturn__validator_push_line(p->validator, NULL, 0,
-                                               &p->failure);
+        p->failed =
+            uturn__validator_push_line(p->validator, NULL, 0, &p->failure);
         return p->failed;
     }
     hash_action(p, &a);
@@ -399,8 +398,9 @@ static uturn_status_t per_step_line(struct uturn__planfile *p,
         if (st != UTURN_OK)
             return st;
         if ((*slot)[i] == 0)
-            return malformed(p, "'%s' value %llu is 0; each must be at "
-                                "least 1",
+            return malformed(p,
+                             "'%s' value %llu is 0; each must be at "
+                             "least 1",
                              name, (unsigned long long)i);
     }
     return UTURN_OK;
@@ -413,8 +413,9 @@ static uturn_status_t magic_line(struct uturn__planfile *p,
     if (count != 2 || !is(&f[0], "uturn-plan"))
         return malformed(p, "expected 'uturn-plan 1' first");
     if (!is(&f[1], "1") && !is(&f[1], "2"))
-        return malformed(p, "unsupported plan format version '%s' (this "
-                            "library reads versions 1 and 2)",
+        return malformed(p,
+                         "unsupported plan format version '%s' (this "
+                         "library reads versions 1 and 2)",
                          shown(&f[1], q));
     p->magic   = true;
     p->version = is(&f[1], "1") ? 1 : 2;
@@ -436,8 +437,9 @@ static uturn_status_t level_line(struct uturn__planfile *p,
     if (p->level_count == UTURN__MAX_LEVELS)
         return malformed(p, "more than %d levels", UTURN__MAX_LEVELS);
     if (!uturn__level_name_ok(f[1].at, f[1].len))
-        return malformed(p, "level name '%s' must be 1 to %d letters, "
-                            "digits, '_', '.' or '-'",
+        return malformed(p,
+                         "level name '%s' must be 1 to %d letters, "
+                         "digits, '_', '.' or '-'",
                          shown(&f[1], q), UTURN__LEVEL_NAME - 1);
     uturn_level_t *lv = &p->levels[p->level_count];
     uturn_level_init(lv);
@@ -482,8 +484,8 @@ static uturn_status_t one_line(struct uturn__planfile *p, const char *text,
     return action_line(p, f, count);
 }
 
-uturn_status_t uturn__planfile_line(struct uturn__planfile *p,
-                                    const char *text, size_t len)
+uturn_status_t uturn__planfile_line(struct uturn__planfile *p, const char *text,
+                                    size_t len)
 {
     if (p->failed != UTURN_OK)
         return p->failed;
@@ -499,9 +501,10 @@ uturn_status_t uturn__planfile_end(struct uturn__planfile *p,
     const bool empty = p->line == 0;
     p->line          = empty ? 1 : p->line; /* lines count from 1 */
     if (!p->magic)
-        return malformed(p, "%s", empty ? "the text is empty; a plan starts "
-                                          "with 'uturn-plan 1'"
-                                        : "expected 'uturn-plan 1' first");
+        return malformed(p, "%s",
+                         empty ? "the text is empty; a plan starts "
+                                 "with 'uturn-plan 1'"
+                               : "expected 'uturn-plan 1' first");
     if (p->validator == NULL) {
         const char *missing = missing_header(p);
         if (missing != NULL)

@@ -451,6 +451,15 @@ Test(planfile, wrong_version)
     expect_parse_error("uturn-plan 1.0\n", 1, NULL);
 }
 
+Test(planfile, sweeps_below_two_refused_on_their_own_line)
+{
+    expect_parse_error("uturn-plan 1\nsteps 2\nsweeps 1\nslots 2\n"
+                       "store 0 0\n",
+                       3, "'sweeps' is at least 2");
+    expect_parse_error("uturn-plan 1\nsweeps 0\nsteps 2\nslots 2\n", 2,
+                       "'sweeps' is at least 2");
+}
+
 Test(planfile, unknown_keyword)
 {
     expect_parse_error(HEAD "store 0 0\njump 0 3\n", 5, "jump");

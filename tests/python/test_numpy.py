@@ -357,6 +357,31 @@ class Refused(unittest.TestCase):
         self.assertEqual(model.xbar.tobytes(), reference(x0).tobytes())
 
 
+class ReturnedArrays(unittest.TestCase):
+    """np.sin(x, out=x) returns x: a callback written that way returns an
+    array, which stops the run like any result but None and 0, and the
+    error says what it returned (it is not an exception of the binding)."""
+
+    def test_a_callback_that_returns_an_array_stops_the_run(self):
+        x = start()
+        with uturn.Executor() as ex:
+            with uturn.Plan.create(uturn.problem(STEPS, slots=3)) as plan:
+                for result in (lambda: x, lambda: np.zeros((2, 2)),
+                               lambda: np.ones(1)):
+                    with self.subTest(shape=result().shape):
+                        with self.assertRaises(uturn.Error) as cm:
+                            ex.run(plan, x, lambda i: result(),
+                                   lambda: None, lambda i: None)
+                        self.assertEqual(cm.exception.status,
+                                         uturn.E_CALLBACK)
+                        self.assertIn("only None and 0 continue",
+                                      str(cm.exception))
+                # a 0-d integer array is an integer: 0 goes on
+                observed, _ = ex.run(plan, x, lambda i: np.array(0),
+                                     lambda: None, lambda i: None)
+                self.assertEqual(observed.reverse_steps, STEPS)
+
+
 class SaveLoadViews(unittest.TestCase):
     def test_view_gives_the_callbacks_numpy_arrays(self):
         x0 = start()

@@ -38,8 +38,16 @@ def shown(value):
 
 def is_integer(value):
     """An int or another integer type (operator.index() takes it); a bool
-    is not one, although Python counts it as an int."""
-    return not isinstance(value, bool) and hasattr(type(value), "__index__")
+    is not one, although Python counts it as an int, and neither is a
+    numpy array of more than one element (its type has __index__, which
+    refuses it)."""
+    if isinstance(value, bool):
+        return False
+    try:
+        operator.index(value)
+    except TypeError:
+        return False
+    return True
 
 
 def c_int_range():
