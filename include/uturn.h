@@ -61,15 +61,15 @@ extern "C" {
  */
 typedef enum uturn_status {
     UTURN_OK                 = 0,
-    UTURN_E_INVALID_ARG      = 1, /* NULL pointer, zero steps, bad value */
-    UTURN_E_NOMEM            = 2, /* an allocation failed */
-    UTURN_E_INFEASIBLE       = 3, /* no schedule fits the memory budget */
-    UTURN_E_OVERFLOW         = 4, /* a count does not fit in 64 bits */
-    UTURN_E_UNSUPPORTED      = 5, /* the planner cannot handle this */
-    UTURN_E_CALLBACK         = 6, /* a user callback returned non-zero */
-    UTURN_E_INVALID_PLAN     = 7, /* a plan breaks a rule of the model */
-    UTURN_E_PARSE            = 8, /* malformed plan text */
-    UTURN_E_IO               = 9, /* a file could not be read or written */
+    UTURN_E_INVALID_ARG      = 1,  /* NULL pointer, zero steps, bad value */
+    UTURN_E_NOMEM            = 2,  /* an allocation failed */
+    UTURN_E_INFEASIBLE       = 3,  /* no schedule fits the memory budget */
+    UTURN_E_OVERFLOW         = 4,  /* a count does not fit in 64 bits */
+    UTURN_E_UNSUPPORTED      = 5,  /* the planner cannot handle this */
+    UTURN_E_CALLBACK         = 6,  /* a user callback returned non-zero */
+    UTURN_E_INVALID_PLAN     = 7,  /* a plan breaks a rule of the model */
+    UTURN_E_PARSE            = 8,  /* malformed plan text */
+    UTURN_E_IO               = 9,  /* a file could not be read or written */
     UTURN_E_NONDETERMINISTIC = 10, /* a recomputed state differs */
     /* Since 0.3: a durable run stopped at a durable point, as asked
      * (uturn_run_options_t.durable_request); resume it to finish. */
@@ -119,8 +119,7 @@ typedef struct uturn_error {
  */
 UTURN_EXPORT void uturn_error_init(uturn_error_t *error);
 /* For a struct of @p size bytes; see "Structs that grow" above. */
-UTURN_EXPORT void uturn_error_init_size(uturn_error_t *error,
-                                        size_t size);
+UTURN_EXPORT void uturn_error_init_size(uturn_error_t *error, size_t size);
 #define uturn_error_init(p) uturn_error_init_size((p), sizeof *(p))
 
 /* ------------------------------------------------------------------------ */
@@ -525,11 +524,12 @@ typedef struct uturn_stats {
     uint64_t sweeps;     /* reverse sweeps (1 for a plan of one) */
     uint64_t persistent; /* checkpoints read by a later sweep */
     /* forward steps of each sweep that keeps the persistent checkpoints,
-     * after the first (every further sweep of an unbounded plan); 0 for
-     * a plan of one sweep, for an online plan (its sweeps after the
-     * first are planned once n is known) and for parsed plans; a run's
-     * observed stats give the plan's (each sweep's own is in its
-     * report) */
+     * after the first and before the last (every further sweep of an
+     * unbounded plan); 0 for a plan of one sweep or two (no such sweep:
+     * the last frees them as it goes), for an online plan (its sweeps
+     * after the first are planned once n is known) and for parsed
+     * plans; a run's observed stats give the plan's (each sweep's own
+     * is in its report) */
     uint64_t sweep_forward_steps;
 } uturn_stats_t;
 
@@ -539,8 +539,7 @@ typedef struct uturn_stats {
  */
 UTURN_EXPORT void uturn_stats_init(uturn_stats_t *stats);
 /* For a struct of @p size bytes; see "Structs that grow" above. */
-UTURN_EXPORT void uturn_stats_init_size(uturn_stats_t *stats,
-                                        size_t size);
+UTURN_EXPORT void uturn_stats_init_size(uturn_stats_t *stats, size_t size);
 #define uturn_stats_init(p) uturn_stats_init_size((p), sizeof *(p))
 
 /* ------------------------------------------------------------------------ */
@@ -786,8 +785,9 @@ UTURN_EXPORT uturn_status_t uturn_plan_stats(const uturn_plan_t *plan,
  *         stats.levels).
  * Thread safety: safe on a shared plan. Since: 0.2
  */
-UTURN_EXPORT uturn_status_t uturn_plan_level_stats(
-    const uturn_plan_t *plan, uint64_t level, uturn_level_stats_t *out);
+UTURN_EXPORT uturn_status_t uturn_plan_level_stats(const uturn_plan_t *plan,
+                                                   uint64_t level,
+                                                   uturn_level_stats_t *out);
 
 /**
  * The cost (uturn_stats_t.cost: forward steps plus every write and read)
@@ -1008,9 +1008,9 @@ UTURN_EXPORT uturn_status_t uturn_validator_finish(uturn_validator_t *validator,
  *         level).
  * Since: 0.2
  */
-UTURN_EXPORT uturn_status_t uturn_validator_level_stats(
-    const uturn_validator_t *validator, uint64_t level,
-    uturn_level_stats_t *out);
+UTURN_EXPORT uturn_status_t
+uturn_validator_level_stats(const uturn_validator_t *validator, uint64_t level,
+                            uturn_level_stats_t *out);
 
 /**
  * A validator made with steps = 0 (an online plan, the step count
@@ -1084,8 +1084,7 @@ typedef struct uturn_model {
      * kept outside the budget (report->record_bytes). Otherwise a forward
      * step must be a function of the step index and the state alone. */
     uint64_t record_bytes;
-    int (*forward_record)(void *user, uint64_t step, void *record,
-                          bool again);
+    int (*forward_record)(void *user, uint64_t step, void *record, bool again);
     /* Appended in 0.2, like the fields above. For a layer that runs one
      * online plan on several processes (the MPI layer sets it; a single
      * process leaves it NULL). Called once for each state of an online
@@ -1113,8 +1112,7 @@ typedef struct uturn_model {
 /** Set every field of @p model to 0/NULL and record its size. Since: 0.1 */
 UTURN_EXPORT void uturn_model_init(uturn_model_t *model);
 /* For a struct of @p size bytes; see "Structs that grow" above. */
-UTURN_EXPORT void uturn_model_init_size(uturn_model_t *model,
-                                        size_t size);
+UTURN_EXPORT void uturn_model_init_size(uturn_model_t *model, size_t size);
 #define uturn_model_init(p) uturn_model_init_size((p), sizeof *(p))
 
 /**
@@ -1227,8 +1225,6 @@ typedef struct uturn_run_options {
 #define UTURN_DURABLE_RESUME 1
 #define UTURN_DURABLE_AUTO   2
 
-
-
 /** Set @p options to its defaults and record its size. Since: 0.1 */
 UTURN_EXPORT void uturn_run_options_init(uturn_run_options_t *options);
 /* For a struct of @p size bytes; see "Structs that grow" above. */
@@ -1266,15 +1262,15 @@ typedef struct uturn_report {
      * planned_peak_bytes <= measured_peak_bytes <= budget_bytes (the
      * region may be larger than the plan needs when an earlier run left
      * it so and the budget allows). */
-    uint64_t storage_granule;   /* the storage holds multiples of this */
-    uint64_t storage_alignment; /* each slot starts at a multiple of this */
+    uint64_t storage_granule;    /* the storage holds multiples of this */
+    uint64_t storage_alignment;  /* each slot starts at a multiple of this */
     const char *storage_backend; /* "pages" or "allocator"; static */
-    uint64_t held_before_bytes; /* slot storage kept from earlier runs */
-    uint64_t held_after_bytes;  /* slot storage kept for later runs */
-    uint64_t bookkeeping_bytes; /* the executor's tables, outside budget */
-    uint64_t budget_bytes;      /* the budget the run kept to, or 0 */
-    uint64_t record_bytes;      /* memory step records took, outside budget */
-    uint64_t steps;             /* n as the run found it (online plans) */
+    uint64_t held_before_bytes;  /* slot storage kept from earlier runs */
+    uint64_t held_after_bytes;   /* slot storage kept for later runs */
+    uint64_t bookkeeping_bytes;  /* the executor's tables, outside budget */
+    uint64_t budget_bytes;       /* the budget the run kept to, or 0 */
+    uint64_t record_bytes;       /* memory step records took, outside budget */
+    uint64_t steps;              /* n as the run found it (online plans) */
     /* Memory for states on their way to or from storage levels (inside
      * measured_peak_bytes and the budget); see io_buffers. */
     uint64_t io_buffer_bytes;
@@ -1308,8 +1304,7 @@ typedef struct uturn_report {
 /** Reset @p report and record its size. NULL is a no-op. Since: 0.1 */
 UTURN_EXPORT void uturn_report_init(uturn_report_t *report);
 /* For a struct of @p size bytes; see "Structs that grow" above. */
-UTURN_EXPORT void uturn_report_init_size(uturn_report_t *report,
-                                         size_t size);
+UTURN_EXPORT void uturn_report_init_size(uturn_report_t *report, size_t size);
 #define uturn_report_init(p) uturn_report_init_size((p), sizeof *(p))
 
 /** Runs models to plans; owns the slot storage. */
@@ -1410,9 +1405,11 @@ typedef struct uturn_executor_options {
 UTURN_EXPORT void
 uturn_executor_options_init(uturn_executor_options_t *options);
 /* For a struct of @p size bytes; see "Structs that grow" above. */
-UTURN_EXPORT void uturn_executor_options_init_size(uturn_executor_options_t *options,
-                                                   size_t size);
-#define uturn_executor_options_init(p) uturn_executor_options_init_size((p), sizeof *(p))
+UTURN_EXPORT void
+uturn_executor_options_init_size(uturn_executor_options_t *options,
+                                 size_t size);
+#define uturn_executor_options_init(p)                                         \
+    uturn_executor_options_init_size((p), sizeof *(p))
 
 /**
  * Make an executor. Slot storage is one region the executor holds (a slab:
@@ -1470,10 +1467,10 @@ UTURN_EXPORT void uturn_executor_trim(uturn_executor_t *executor);
  * Since: 0.2
  */
 typedef struct uturn_level_report {
-    size_t size;          /* set by uturn_level_report_init() */
-    uint64_t stores;      /* states written into the level */
-    uint64_t restores;    /* states read back */
-    uint64_t peak_slots;  /* most states held at once */
+    size_t size;         /* set by uturn_level_report_init() */
+    uint64_t stores;     /* states written into the level */
+    uint64_t restores;   /* states read back */
+    uint64_t peak_slots; /* most states held at once */
     uint64_t bytes_written, bytes_read;
     double write_seconds; /* spent writing (on the I/O thread if overlapped) */
     double read_seconds;  /* spent reading */
@@ -1495,12 +1492,13 @@ UTURN_EXPORT void uturn_level_report_init_size(uturn_level_report_t *report,
  *         executor's levels).
  * Since: 0.2
  */
-UTURN_EXPORT uturn_status_t uturn_executor_level_report(
-    const uturn_executor_t *executor, uint64_t level,
-    uturn_level_report_t *out);
+UTURN_EXPORT uturn_status_t
+uturn_executor_level_report(const uturn_executor_t *executor, uint64_t level,
+                            uturn_level_report_t *out);
 
 /** Bytes of slot storage @p executor holds now (0 for NULL). Since: 0.2 */
-UTURN_EXPORT uint64_t uturn_executor_held_bytes(const uturn_executor_t *executor);
+UTURN_EXPORT uint64_t
+uturn_executor_held_bytes(const uturn_executor_t *executor);
 
 /**
  * What the executor's storage spends on slots: computed, never probed, so
@@ -1538,9 +1536,9 @@ UTURN_EXPORT void uturn_slot_cost_init_size(uturn_slot_cost_t *cost,
  *         UTURN_E_OVERFLOW (the stride does not fit in 64 bits).
  * Thread safety: safe. Since: 0.2
  */
-UTURN_EXPORT uturn_status_t uturn_executor_slot_cost(
-    const uturn_executor_t *executor, uint64_t state_bytes,
-    uturn_slot_cost_t *out);
+UTURN_EXPORT uturn_status_t
+uturn_executor_slot_cost(const uturn_executor_t *executor, uint64_t state_bytes,
+                         uturn_slot_cost_t *out);
 
 /**
  * The stride of uturn_executor_slot_cost(): what one uniform slot of
@@ -1560,9 +1558,9 @@ UTURN_EXPORT uturn_status_t uturn_executor_slot_bytes(
  *         UTURN_E_OVERFLOW.
  * Thread safety: safe. Since: 0.2
  */
-UTURN_EXPORT uturn_status_t uturn_executor_capacity(
-    const uturn_executor_t *executor, uint64_t state_bytes, uint64_t budget,
-    uint64_t *slots);
+UTURN_EXPORT uturn_status_t
+uturn_executor_capacity(const uturn_executor_t *executor, uint64_t state_bytes,
+                        uint64_t budget, uint64_t *slots);
 
 /**
  * The least budget that holds @p slots uniform slots of @p state_bytes on
@@ -1572,9 +1570,9 @@ UTURN_EXPORT uturn_status_t uturn_executor_capacity(
  *         UTURN_E_OVERFLOW.
  * Thread safety: safe. Since: 0.2
  */
-UTURN_EXPORT uturn_status_t uturn_executor_budget(
-    const uturn_executor_t *executor, uint64_t state_bytes, uint64_t slots,
-    uint64_t *budget);
+UTURN_EXPORT uturn_status_t
+uturn_executor_budget(const uturn_executor_t *executor, uint64_t state_bytes,
+                      uint64_t slots, uint64_t *budget);
 
 /**
  * The slots storage level @p level of @p problem's levels holds on
@@ -1717,27 +1715,28 @@ UTURN_EXPORT void uturn_executor_release(uturn_executor_t *executor);
  * Since: 0.3
  */
 typedef struct uturn_durable_info {
-    size_t size;          /* set by uturn_durable_info_init() */
-    bool has_point;       /* a complete durable point is there */
-    bool in_use;          /* a run holds the directory now */
-    uint64_t point;       /* the point's number, 1 for the first */
-    uint64_t fingerprint; /* the plan's */
-    uint64_t steps;       /* the plan's n */
-    uint64_t action;      /* the actions done at the point */
-    uint64_t into;        /* forward steps done into the next (an advance) */
+    size_t size;            /* set by uturn_durable_info_init() */
+    bool has_point;         /* a complete durable point is there */
+    bool in_use;            /* a run holds the directory now */
+    uint64_t point;         /* the point's number, 1 for the first */
+    uint64_t fingerprint;   /* the plan's */
+    uint64_t steps;         /* the plan's n */
+    uint64_t action;        /* the actions done at the point */
+    uint64_t into;          /* forward steps done into the next (an advance) */
     uint64_t forward_steps; /* done at the point */
     uint64_t reverse_steps; /* done at the point */
     uint64_t checkpoints;   /* checkpoints held at the point */
     uint64_t bytes;         /* of the states, the adjoint and the manifest */
     uint64_t state_bytes;   /* the model's, and its adjoint_bytes */
     uint64_t adjoint_bytes;
-    char tag[256];          /* uturn_run_options_t.durable_tag */
+    char tag[256]; /* uturn_run_options_t.durable_tag */
 } uturn_durable_info_t;
 
 /** Set @p info to zeros and record its size. Since: 0.3 */
 UTURN_EXPORT void uturn_durable_info_init_size(uturn_durable_info_t *info,
                                                size_t size);
-#define uturn_durable_info_init(p) uturn_durable_info_init_size((p), sizeof *(p))
+#define uturn_durable_info_init(p)                                             \
+    uturn_durable_info_init_size((p), sizeof *(p))
 
 /**
  * Read the durable point in @p directory, checking the manifest's checksum

@@ -110,14 +110,16 @@ uturn_status_t uturn__sw_counts(const struct uturn__sw_layout *x,
         s.actions > UINT64_MAX || reverses > UINT64_MAX ||
         middle.forward > UINT64_MAX)
         return UTURN_E_OVERFLOW;
-    out->sweep_forward_steps = (uint64_t)middle.forward;
-    out->forward_steps       = (uint64_t)s.forward;
-    out->stores              = (uint64_t)s.stores;
-    out->restores            = (uint64_t)s.restores;
-    out->frees               = (uint64_t)s.frees;
-    out->actions             = (uint64_t)s.actions;
-    out->peak_slots          = s.peak;
-    out->reverse_steps       = (uint64_t)reverses;
+    /* with two sweeps no sweep after the first keeps them: none to give */
+    out->sweep_forward_steps =
+        x->steady || x->k > 2 ? (uint64_t)middle.forward : 0;
+    out->forward_steps = (uint64_t)s.forward;
+    out->stores        = (uint64_t)s.stores;
+    out->restores      = (uint64_t)s.restores;
+    out->frees         = (uint64_t)s.frees;
+    out->actions       = (uint64_t)s.actions;
+    out->peak_slots    = s.peak;
+    out->reverse_steps = (uint64_t)reverses;
     return UTURN_OK;
 }
 

@@ -173,6 +173,8 @@ uturn_status_t uturn__sw_hr_counts(uturn_plan_t *plan,
                           &plan->stats.sweep_forward_steps);
     if (st != UTURN_OK)
         return st;
+    if (!x->steady && x->k == 2) /* no sweep after the first keeps them */
+        plan->stats.sweep_forward_steps = 0;
     const u128 reverses = (u128)(x->steady ? 1 : x->k) * x->n;
     if (reverses > UINT64_MAX)
         return UTURN_E_OVERFLOW;

@@ -785,6 +785,8 @@ Test(sweeps, on_request_each_sweep_when_asked)
         cr_assert_eq(r.trajectory_held, j < k);
         forward += r.sweep_forward_steps;
         cr_assert_eq(seen.forward_steps, forward);
+        if (j < k) /* a sweep between the first and the last */
+            cr_assert_eq(r.sweep_forward_steps, planned.sweep_forward_steps);
     }
     stats_expect_equal(&seen, &planned, "the last sweep on request");
     cr_assert_eq(seen.reverse_steps, k * n);
@@ -830,6 +832,26 @@ Test(sweeps, the_same_gradient_five_times_is_the_same_bits)
         cr_assert_eq(memcmp(c.grad[j], c.grad[0], sizeof c.grad[0]), 0);
     uturn_executor_free(ex);
     uturn_plan_free(plan);
+}
+
+/* With two sweeps no sweep lies between the first and the last (the
+ * on-request test above checks those of four against their reports). */
+Test(sweeps, two_sweeps_have_no_sweep_between)
+{
+    for (uint64_t s = 2; s <= 6; s++) {
+        uturn_plan_t *plan = make(40, s, 2);
+        uturn_stats_t st;
+        uturn_stats_init(&st);
+        uturn_plan_stats(plan, &st);
+        cr_assert_eq(st.sweep_forward_steps, 0, "s=%llu",
+                     (unsigned long long)s);
+        uturn_plan_free(plan);
+        plan = make(40, s, 3);
+        uturn_stats_init(&st);
+        uturn_plan_stats(plan, &st);
+        cr_assert_gt(st.sweep_forward_steps, 0);
+        uturn_plan_free(plan);
+    }
 }
 
 Test(sweeps, a_held_trajectory_is_kept_within_the_budget_and_released)

@@ -32,8 +32,8 @@ static bool capacity_part(const char *part, uturn_level_t *lv, uint64_t k)
     char what[64];
     snprintf(what, sizeof what, "--levels level %llu capacity",
              (unsigned long long)k + 1);
-    const bool digits = part[0] != '\0' && strspn(part, "0123456789") ==
-                                               strlen(part);
+    const bool digits =
+        part[0] != '\0' && strspn(part, "0123456789") == strlen(part);
     const bool ok = digits ? cli_number(what, part, &lv->slots)
                            : cli_size(what, part, &lv->bytes);
     if (ok && lv->slots == 0 && lv->bytes == 0)
@@ -58,8 +58,19 @@ static bool one_level(char *item, uturn_level_t *lv, uint64_t k,
     lv->name = name;
     if (cap != NULL && !capacity_part(cap, lv, k))
         return false;
+    bool seen_w = false, seen_r = false;
     for (char *part = strtok_r(NULL, ":", &save); part != NULL;
-         part = strtok_r(NULL, ":", &save)) {
+         part       = strtok_r(NULL, ":", &save)) {
+        bool *seen = strncmp(part, "w=", 2) == 0   ? &seen_w
+                     : strncmp(part, "r=", 2) == 0 ? &seen_r
+                                                   : NULL;
+        if (seen != NULL && *seen)
+            return cli_fail("--levels: level %llu gives %.2s twice (give "
+                            "each cost once)",
+                            (unsigned long long)k + 1, part),
+                   false;
+        if (seen != NULL)
+            *seen = true;
         if (open_capacity && strncmp(part, "w=", 2) != 0 &&
             strncmp(part, "r=", 2) != 0)
             return cli_fail("--levels: memory's capacity is each budget "
@@ -73,8 +84,7 @@ static bool one_level(char *item, uturn_level_t *lv, uint64_t k,
     return true;
 }
 
-int cli_parse_levels(const char *text, bool open_first,
-                     struct cli_levels *out)
+int cli_parse_levels(const char *text, bool open_first, struct cli_levels *out)
 {
     memset(out, 0, sizeof *out);
     if (strlen(text) >= sizeof out->text)
