@@ -28,9 +28,10 @@ static const struct cli_spec plan_specs[] = {
     "  -l, --levels LIST       storage levels, fastest first (hrevolve,\n"     \
     "                          online, revolve --sweeps K):\n"                 \
     "                          NAME:SLOTS|SIZE[:w=W:r=R],...\n"                \
-    "      --sweeps K          revolve: K reverse sweeps over one forward\n"   \
-    "                          (persistent checkpoints; default 1), or\n"      \
-    "                          'unbounded': each further sweep on request\n"   \
+    "      --sweeps K          revolve, online: K reverse sweeps over one\n"   \
+    "                          forward (persistent checkpoints; default 1),\n" \
+    "                          or 'unbounded': each further sweep on\n"        \
+    "                          request\n"                                      \
     "      --max-steps M       online: a bound on n, M >= N (with --levels\n"  \
     "                          it sizes the periods; without it such a plan\n" \
     "                          reaches the last level's slots times its\n"     \
