@@ -6,6 +6,7 @@
 #include "hrevolve.h"
 #include "sweeps.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* Tried within hrevolve's own limits (uturn.h), so that wherever hrevolve
@@ -17,22 +18,49 @@
 #define SW_HR_WORK  UTURN_HREVOLVE_WORK
 #define SW_HR_BYTES UTURN_HREVOLVE_TABLE_BYTES
 
-/* Why the family is not tried, or NULL when it is. */
-static const char *not_tried(const uturn_plan_t *plan,
-                             const struct uturn__hr_level *lv)
+/* Level k as hrevolve's messages name it: its index, and its name. */
+static void level_name(const uturn_plan_t *plan, uint64_t k, char *out,
+                       size_t cap)
 {
-    const uint64_t count = plan->level_count;
-    for (uint64_t k = 0; k < count; k++) {
-        if (lv[k].write_cost > UTURN__HR_MAX_IO_COST ||
-            lv[k].read_cost > UTURN__HR_MAX_IO_COST)
-            return "a level's write or read cost is past 2^24";
-        if (k > 0 && (lv[k].write_cost < lv[k - 1].write_cost ||
-                      lv[k].read_cost < lv[k - 1].read_cost))
-            return "a level is cheaper to write or read than the one "
-                   "before it";
+    const char *name = plan->levels[k].name;
+    snprintf(out, cap, "level %llu%s%s%s", (unsigned long long)k,
+             name != NULL ? " (" : "", name != NULL ? name : "",
+             name != NULL ? ")" : "");
+}
+
+/* Whether a cost stops the family: which level and why, into why. */
+static bool cost_stops(const uturn_plan_t *plan,
+                       const struct uturn__hr_level *lv, char *why, size_t cap)
+{
+    char a[96], b[96];
+    for (uint64_t k = 0; k < plan->level_count; k++) {
+        level_name(plan, k, a, sizeof a);
+        const bool w = lv[k].write_cost > UTURN__HR_MAX_IO_COST;
+        if (w || lv[k].read_cost > UTURN__HR_MAX_IO_COST)
+            return snprintf(why, cap, "%s's %s cost is past 2^24", a,
+                            w ? "write" : "read"),
+                   true;
+        if (k == 0)
+            continue;
+        level_name(plan, k - 1, b, sizeof b);
+        const bool cw = lv[k].write_cost < lv[k - 1].write_cost;
+        if (cw || lv[k].read_cost < lv[k - 1].read_cost)
+            return snprintf(why, cap, "%s is cheaper to %s than %s", a,
+                            cw ? "write" : "read", b),
+                   true;
     }
+    return false;
+}
+
+/* Why the family is not tried (into why), or NULL when it is. */
+static const char *not_tried(const uturn_plan_t *plan,
+                             const struct uturn__hr_level *lv, char *why,
+                             size_t cap)
+{
+    if (cost_stops(plan, lv, why, cap))
+        return why;
     struct uturn__hr_need need;
-    uturn__hr_need(plan->problem.steps, lv, (size_t)count, &need);
+    uturn__hr_need(plan->problem.steps, lv, (size_t)plan->level_count, &need);
     if (plan->problem.steps > UTURN__HR_MAX_STEPS || need.work > SW_HR_WORK ||
         need.bytes > SW_HR_BYTES)
         return "hrevolve's tables for these steps and slots are past its "
@@ -51,8 +79,9 @@ tables(uturn_plan_t *plan, uturn_status_t *status, uturn_error_t *error)
         lv[k] = (struct uturn__hr_level){plan->levels[k].slots,
                                          plan->levels[k].write_cost,
                                          plan->levels[k].read_cost};
-    *status         = UTURN_OK;
-    const char *why = not_tried(plan, lv);
+    *status = UTURN_OK;
+    char reason[256];
+    const char *why = not_tried(plan, lv, reason, sizeof reason);
     if (why != NULL && plan->level_count > 2)
         *status = uturn__fail(error, UTURN_E_UNSUPPORTED,
                               "several sweeps on %llu levels are planned "

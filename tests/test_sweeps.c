@@ -564,10 +564,21 @@ Test(sweeps, three_levels_refused_only_where_hrevolve_would_be)
     q.level_count = 3;
     q.sweeps      = 2;
     cr_assert_eq(uturn_plan_create(&q, NULL, &plan, &e), UTURN_E_UNSUPPORTED);
-    cr_assert(strstr(e.message, "cheaper to write or read") != NULL, "%s",
-              e.message);
-    three[2].read_cost = 2;
-    q.steps            = 1000000;
+    cr_assert(
+        strstr(e.message,
+               "level 2 (level2) is cheaper to read than level 1 (level1)") !=
+            NULL,
+        "%s", e.message);
+    three[2].read_cost  = 2;
+    three[1].write_cost = (uint64_t)1 << 25;
+    three[2].write_cost = (uint64_t)1 << 25;
+    cr_assert_eq(uturn_plan_create(&q, NULL, &plan, &e), UTURN_E_UNSUPPORTED);
+    cr_assert(strstr(e.message, "level 1 (level1)'s write cost is past 2^24") !=
+                  NULL,
+              "%s", e.message);
+    three[1].write_cost = 1;
+    three[2].write_cost = 2;
+    q.steps             = 1000000;
     cr_assert_eq(uturn_plan_create(&q, NULL, &plan, &e), UTURN_E_UNSUPPORTED);
     cr_assert(strstr(e.message, "past its limits (10^11 split evaluations") !=
                   NULL,
