@@ -1445,6 +1445,28 @@ class Sweeps(Case):
             self.assertFalse(report.trajectory_held)
             self.assertEqual(seen.reverse_steps, 3 * 33)
             self.assertEqual(chain.turned, 3)
+            # one more: the message says the last sweep may be why
+            self.refused(ValueError, ex.sweep, "no trajectory is held",
+                         "its last sweep is done")
+
+    def test_sweep_from_a_callback_is_refused_by_name(self):
+        chain = Chain()
+        prob = uturn.problem(20, planner="revolve", slots=3, sweeps=3)
+        with uturn.Executor() as ex, uturn.Plan.create(prob) as plan:
+            ex.run(plan, chain.state, chain.forward, chain.turn,
+                   chain.adjoint, sweeps_on_request=True)
+            inner = []
+
+            def turn():
+                try:
+                    ex.sweep()
+                except ValueError as e:
+                    inner.append(str(e))
+                chain.turn()
+            ex.sweep(turn=turn)
+            self.assertEqual(len(inner), 1)
+            self.assertIn("sweep() called from a callback", inner[0])
+            ex.release()
 
     def test_release_drops_the_trajectory(self):
         chain = Chain()

@@ -236,11 +236,13 @@ class Executor:
         return Plan(handle)
 
     @contextlib.contextmanager
-    def _run_scope(self, calls):
-        """The executor is running: no second run, close() or trim()."""
+    def _run_scope(self, calls, what="run()"):
+        """The executor is running: no second run, close() or trim()
+        (``what`` is the call refused, for the message)."""
         if self._running:
-            raise ValueError("uturn: run() called from a callback of the "
-                             "same executor's run; use another Executor")
+            raise ValueError("uturn: %s called from a callback of the "
+                             "same executor's run; use another Executor"
+                             % what)
         self._running, self._sink.calls = True, calls
         try:
             yield self.handle
@@ -298,16 +300,18 @@ class Executor:
         (observed Stats of the whole run so far, Report); the trajectory
         is released after the plan's last sweep or a failure."""
         if self._held is None:
-            raise ValueError("uturn: no trajectory is held: start a run of "
-                             "a plan of several sweeps with "
-                             "sweeps_on_request=True")
+            raise ValueError("uturn: no trajectory is held: none was kept "
+                             "(a run keeps one only with "
+                             "sweeps_on_request=True and a plan of several "
+                             "sweeps), or its last sweep is done, or "
+                             "release() or a failure let it go")
         run, model = self._held[0], self._held[1]
         given = {name: _checks.callable_or_none(name, fn)
                  for name, fn in (("turn", turn), ("adjoint", adjoint))}
         run.fns.update((k, fn) for k, fn in given.items() if fn is not None)
         result = None
         try:
-            with self._run_scope(run.calls):
+            with self._run_scope(run.calls, "sweep()"):
                 result = run.sweep(self.handle, model)
         finally:
             if result is not None and not (result[0] == 0 and
