@@ -5,7 +5,9 @@
  */
 #include "petsc_internal.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Read a size option; an option given with a bad size is an error. */
@@ -29,15 +31,28 @@ static PetscErrorCode size_option(PetscOptionItems *PetscOptionsObject,
     PetscFunctionReturn(0);
 }
 
+/* A cost in steps: digits only, named when it is not (*set: given). */
 static PetscErrorCode cost_option(PetscOptionItems *PetscOptionsObject,
                                   const char *name, const char *help,
-                                  uint64_t *value)
+                                  uint64_t *value, PetscBool *set)
 {
     PetscFunctionBegin;
-    PetscInt cost = (PetscInt)*value;
-    PetscCall(PetscOptionsBoundedInt(name, help, "TSTRAJECTORYUTURN", cost,
-                                     &cost, NULL, 0));
-    *value = (uint64_t)cost;
+    char current[32], text[64];
+    snprintf(current, sizeof current, "%llu", (unsigned long long)*value);
+    PetscCall(PetscOptionsString(name, help, "TSTRAJECTORYUTURN", current, text,
+                                 sizeof text, set));
+    if (*set) {
+        char *end                  = NULL;
+        errno                      = 0;
+        const unsigned long long v = strtoull(text, &end, 10);
+        PetscCheck(text[0] >= '0' && text[0] <= '9' && *end == '\0' &&
+                       errno == 0,
+                   PetscOptionsObject->comm, PETSC_ERR_ARG_WRONG,
+                   "%s: '%s' is not a whole number of steps (digits only, "
+                   "at most 2^64 - 1)",
+                   name, text);
+        *value = (uint64_t)v;
+    }
     PetscFunctionReturn(0);
 }
 
@@ -68,17 +83,35 @@ static PetscErrorCode planner_option(PetscOptionItems *PetscOptionsObject,
 }
 
 static PetscErrorCode dir_option(PetscOptionItems *PetscOptionsObject,
-                                 struct uturn__petsc_options *o)
+                                 struct uturn__petsc_options *o, PetscBool *set)
 {
     PetscFunctionBegin;
     char dir[PETSC_MAX_PATH_LEN];
-    PetscBool set = PETSC_FALSE;
     PetscCall(PetscOptionsString(
         "-ts_trajectory_uturn_disk_dir",
         "Directory of the disk level's files (default $TMPDIR, else /tmp)",
-        "TSTRAJECTORYUTURN", o->disk_dir, dir, sizeof dir, &set));
-    if (set)
+        "TSTRAJECTORYUTURN", o->disk_dir, dir, sizeof dir, set));
+    if (*set)
         PetscCall(PetscStrncpy(o->disk_dir, dir, sizeof o->disk_dir));
+    PetscFunctionReturn(0);
+}
+
+/* The disk's other options mean nothing without a disk budget: say so
+ * rather than drop them. */
+static PetscErrorCode disk_given(PetscOptionItems *PetscOptionsObject,
+                                 const struct uturn__petsc_options *o,
+                                 const PetscBool given[3])
+{
+    PetscFunctionBegin;
+    static const char *const names[3] = {"-ts_trajectory_uturn_disk_dir",
+                                         "-ts_trajectory_uturn_disk_write_cost",
+                                         "-ts_trajectory_uturn_disk_read_cost"};
+    for (int k = 0; k < 3; k++)
+        PetscCheck(!given[k] || o->disk_bytes > 0, PetscOptionsObject->comm,
+                   PETSC_ERR_ARG_INCOMP,
+                   "%s needs a disk level: give -ts_trajectory_uturn_disk "
+                   "(bytes of checkpoints on disk per rank) too",
+                   names[k]);
     PetscFunctionReturn(0);
 }
 
@@ -98,13 +131,17 @@ PetscErrorCode uturn__petsc_setfromoptions(TSTrajectory tj,
     PetscCall(size_option(PetscOptionsObject, "-ts_trajectory_uturn_disk",
                           "Bytes of checkpoints on disk per rank (0: none)",
                           &o->disk_bytes));
-    PetscCall(dir_option(PetscOptionsObject, o));
-    PetscCall(cost_option(
-        PetscOptionsObject, "-ts_trajectory_uturn_disk_write_cost",
-        "Cost of writing a state to disk, in steps", &o->disk_write_cost));
-    PetscCall(cost_option(
-        PetscOptionsObject, "-ts_trajectory_uturn_disk_read_cost",
-        "Cost of reading a state from disk, in steps", &o->disk_read_cost));
+    PetscBool given[3] = {PETSC_FALSE, PETSC_FALSE, PETSC_FALSE};
+    PetscCall(dir_option(PetscOptionsObject, o, &given[0]));
+    PetscCall(cost_option(PetscOptionsObject,
+                          "-ts_trajectory_uturn_disk_write_cost",
+                          "Cost of writing a state to disk, in steps",
+                          &o->disk_write_cost, &given[1]));
+    PetscCall(cost_option(PetscOptionsObject,
+                          "-ts_trajectory_uturn_disk_read_cost",
+                          "Cost of reading a state from disk, in steps",
+                          &o->disk_read_cost, &given[2]));
+    PetscCall(disk_given(PetscOptionsObject, o, given));
     PetscBool validate = o->validate ? PETSC_TRUE : PETSC_FALSE;
     PetscCall(PetscOptionsBool("-ts_trajectory_uturn_validate",
                                "Check every action with uturn's validator",

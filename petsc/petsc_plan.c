@@ -134,6 +134,13 @@ static PetscErrorCode make_plan(struct uturn__petsc *u,
                    PETSC_COMM_SELF, PETSC_ERR_MEM, "uturn: out of memory");
     const uturn_status_t st = uturn_mpi_plan_create(
         u->comm, u->executor, &problem, NULL, &u->plan, NULL, &err);
+    /* The MPI layer words a refusal in bytes at the executor's slot cost,
+     * which this layer does not use (its slots are its own vectors):
+     * this rank's planner says it in slots instead. */
+    uturn_plan_t *local = NULL;
+    if (st != UTURN_OK &&
+        uturn_plan_create(&problem, NULL, &local, &err) == UTURN_OK)
+        uturn_plan_free(local);
     PetscCheck(st == UTURN_OK, u->comm, PETSC_ERR_ARG_INCOMP,
                "uturn: no plan for %llu steps in %llu memory slots of %llu "
                "bytes (%s): %s",
@@ -165,23 +172,48 @@ static void agreed_capacity(struct uturn__petsc *u)
     }
 }
 
-/* Every rank's budget must hold a state (a disk level may hold them all):
- * a collective check, so that every rank fails together. */
+/* The first rank (lowest) where short is true, or -1: collective. */
+static PetscErrorCode first_rank(MPI_Comm comm, bool short_here, int *rank)
+{
+    PetscFunctionBegin;
+    int me = 0, size = 1;
+    PetscCallMPI(MPI_Comm_rank(comm, &me));
+    PetscCallMPI(MPI_Comm_size(comm, &size));
+    int first = short_here ? me : size;
+    PetscCallMPI(
+        MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, comm));
+    *rank = first < size ? first : -1;
+    PetscFunctionReturn(0);
+}
+
+/* Every rank's budget must hold a state (a disk level may hold them all),
+ * and a disk budget given must hold one: collective checks, so that every
+ * rank fails together, naming the first rank short and its option. */
 static PetscErrorCode check_budgets(const struct uturn__petsc *u,
                                     const struct uturn__petsc_request *r)
 {
     PetscFunctionBegin;
-    uint64_t least = r->slots + r->disk_slots, most = r->state_bytes;
-    PetscCallMPI(
-        MPI_Allreduce(MPI_IN_PLACE, &least, 1, MPI_UINT64_T, MPI_MIN, u->comm));
-    PetscCallMPI(
-        MPI_Allreduce(MPI_IN_PLACE, &most, 1, MPI_UINT64_T, MPI_MAX, u->comm));
-    PetscCheck(least > 0, u->comm, PETSC_ERR_ARG_OUTOFRANGE,
-               "uturn: a rank's budget holds no checkpoint: each rank needs "
-               "a budget of at least its part of a state (up to %llu bytes "
-               "here; this rank: %llu bytes, budget %llu)",
-               (unsigned long long)most, (unsigned long long)r->state_bytes,
-               (unsigned long long)u->opt.budget_bytes);
+    int bad = -1;
+    /* its budget, disk budget and part of a state, from that rank */
+    uint64_t what[3] = {u->opt.budget_bytes, u->opt.disk_bytes, r->state_bytes};
+    PetscCall(
+        first_rank(u->comm, u->opt.disk_bytes > 0 && r->disk_slots == 0, &bad));
+    if (bad >= 0)
+        PetscCallMPI(MPI_Bcast(what, 3, MPI_UINT64_T, bad, u->comm));
+    PetscCheck(bad < 0, u->comm, PETSC_ERR_ARG_OUTOFRANGE,
+               "uturn: rank %d's -ts_trajectory_uturn_disk (%llu bytes) "
+               "holds no checkpoint of its %llu-byte part of a state: give "
+               "at least that, or leave the option out",
+               bad, (unsigned long long)what[1], (unsigned long long)what[2]);
+    PetscCall(first_rank(u->comm, r->slots + r->disk_slots == 0, &bad));
+    if (bad >= 0)
+        PetscCallMPI(MPI_Bcast(what, 3, MPI_UINT64_T, bad, u->comm));
+    PetscCheck(bad < 0, u->comm, PETSC_ERR_ARG_OUTOFRANGE,
+               "uturn: rank %d's -ts_trajectory_uturn_budget (%llu bytes) "
+               "holds no checkpoint: each rank needs at least its part of a "
+               "state (%llu bytes on rank %d)",
+               bad, (unsigned long long)what[0], (unsigned long long)what[2],
+               bad);
     PetscFunctionReturn(0);
 }
 

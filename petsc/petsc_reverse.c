@@ -10,9 +10,14 @@
 #include "petsc_internal.h"
 
 /* The first get(): the forward must have ended where the plan expects. */
-static PetscErrorCode begin_reverse(struct uturn__petsc *u, uint64_t k)
+static PetscErrorCode begin_reverse(struct uturn__petsc *u, TS ts, uint64_t k)
 {
     PetscFunctionBegin;
+    /* a method PETSc has no adjoint for: its words, not a wrong guess */
+    PetscCheck(ts->ops->adjointstep != NULL, u->comm, PETSC_ERR_SUP,
+               "uturn: PETSc has no adjoint step (TSAdjointStep) for TS type "
+               "%s",
+               ((PetscObject)ts)->type_name);
     PetscCheck(u->phase != UTURN__PETSC_FORWARD || !u->online, u->comm,
                PETSC_ERR_SUP,
                "uturn: the adjoint began, but the solve never said its last "
@@ -99,7 +104,7 @@ PetscErrorCode uturn__petsc_get(TSTrajectory tj, TS ts, PetscInt stepnum,
         PetscFunctionReturn(0);
     const uint64_t k = (uint64_t)stepnum;
     if (u->phase != UTURN__PETSC_REVERSE)
-        PetscCall(begin_reverse(u, k));
+        PetscCall(begin_reverse(u, ts, k));
     PetscCheck(k >= 1 && k <= u->steps, u->comm, PETSC_ERR_ARG_OUTOFRANGE,
                "uturn: the adjoint asks for step %llu", (unsigned long long)k);
     PetscCall(up_to_reverse(u, ts, k - 1));

@@ -45,9 +45,32 @@ static PetscErrorCode fsal_of(struct uturn__petsc *u, TS ts)
     PetscFunctionReturn(0);
 }
 
+/* Theta's extrapolated initial guess depends on the step before, which a
+ * step recomputed after a restore does not have, and it changes the
+ * gradient without changing the times the layer checks: refused, when
+ * the options database asks for it (PETSc has no getter for it). */
+static PetscErrorCode refuse_extrapolation(TS ts)
+{
+    PetscFunctionBegin;
+    PetscBool theta = PETSC_FALSE, on = PETSC_FALSE, set = PETSC_FALSE;
+    PetscCall(PetscObjectTypeCompareAny((PetscObject)ts, &theta, TSTHETA, TSCN,
+                                        TSBEULER, ""));
+    if (theta)
+        PetscCall(PetscOptionsGetBool(
+            ((PetscObject)ts)->options, ((PetscObject)ts)->prefix,
+            "-ts_theta_initial_guess_extrapolate", &on, &set));
+    PetscCheck(!(set && on), PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP,
+               "uturn: -ts_theta_initial_guess_extrapolate is not supported: "
+               "a step recomputed from a checkpoint has no step before it "
+               "to extrapolate from, so its gradient would differ from the "
+               "first sweep's (docs/petsc.md)");
+    PetscFunctionReturn(0);
+}
+
 PetscErrorCode uturn__petsc_run_begin(struct uturn__petsc *u, TS ts, Vec x)
 {
     PetscFunctionBegin;
+    PetscCall(refuse_extrapolation(ts));
     PetscCall(uturn__petsc_run_drop(u));
     PetscCall(uturn__petsc_plan_begin(u, ts, x));
     PetscCheck(uturn_cursor_create(uturn_mpi_plan_core(u->plan), NULL,

@@ -123,5 +123,11 @@ PetscErrorCode uturn__petsc_view(TSTrajectory tj, PetscViewer viewer)
         (unsigned long long)most[2], (unsigned long long)r.forward_steps,
         (unsigned long long)r.replays, (unsigned long long)r.restores,
         (unsigned long long)most[3]));
+    if (u->fsal && u->count.primes > 0) /* docs/petsc.md, not supported */
+        PetscCall(PetscViewerASCIIPrintf(
+            viewer, "uturn: this RK method reuses its last stage; a step "
+                    "recomputed from a checkpoint starts from f(x_j), so "
+                    "the gradients may differ from memory's in the last "
+                    "bits\n"));
     PetscFunctionReturn(0);
 }

@@ -1,0 +1,50 @@
+#!/bin/sh
+# Options of the uturn type that cannot be honoured are refused, naming
+# the option (and the rank short of a budget), never dropped or clamped:
+# examples/petsc_adjoint on two ranks with each bad option must fail with
+# the message given. Usage: refusals.sh EXE LIB, with MPIEXEC and
+# MPIEXEC_FLAGS in the environment.
+set -u
+exe=$1
+lib=$2
+fails=0
+refused() { # message, then the options
+    want=$1
+    shift
+    # shellcheck disable=SC2086
+    out=$("$MPIEXEC" -n 2 $MPIEXEC_FLAGS "$exe" -ts_max_time 1 \
+          -dll_append "$lib" -ts_trajectory_type uturn "$@" 2>&1)
+    status=$?
+    if [ $status -eq 0 ] || ! printf '%s' "$out" | grep -qF -- "$want"; then
+        echo "FAIL: $* (exit $status) did not say: $want"
+        printf '%s\n' "$out" | head -5
+        fails=$((fails + 1))
+    else
+        echo "ok: $* -> $want"
+    fi
+}
+refused "-ts_trajectory_uturn_disk_dir needs a disk level" \
+    -ts_trajectory_uturn_budget 8KB -ts_trajectory_uturn_disk_dir /tmp
+refused "-ts_trajectory_uturn_disk_write_cost needs a disk level" \
+    -ts_trajectory_uturn_budget 8KB -ts_trajectory_uturn_disk_write_cost 5
+refused "-ts_trajectory_uturn_disk_read_cost: 'foo' is not a whole number" \
+    -ts_trajectory_uturn_budget 8KB -ts_trajectory_uturn_disk 1MB \
+    -ts_trajectory_uturn_disk_read_cost foo
+refused "-ts_trajectory_uturn_disk_write_cost: '-1' is not a whole number" \
+    -ts_trajectory_uturn_budget 8KB -ts_trajectory_uturn_disk 1MB \
+    -ts_trajectory_uturn_disk_write_cost -1
+refused "rank 0's -ts_trajectory_uturn_disk (100 bytes) holds no checkpoint" \
+    -ts_trajectory_uturn_budget 8KB -ts_trajectory_uturn_disk 100
+refused "rank 0's -ts_trajectory_uturn_budget (100 bytes) holds no checkpoint" \
+    -ts_trajectory_uturn_budget 100
+refused "-ts_theta_initial_guess_extrapolate" \
+    -ts_type cn -ts_theta_initial_guess_extrapolate \
+    -ts_trajectory_uturn_budget 8KB
+# in slots, not in bytes at a cost this layer does not use
+refused "store-all needs 100 slots for 100 steps; the capacity given is 1 slot" \
+    -ts_adapt_type none -ts_trajectory_uturn_budget 2048 \
+    -ts_trajectory_uturn_planner store-all
+# a method PETSc cannot differentiate: said so, not blamed on the solve
+refused "PETSc has no adjoint step (TSAdjointStep) for TS type glle" \
+    -ts_type glle -ts_adapt_type none -ts_trajectory_uturn_budget 8KB
+[ $fails -eq 0 ]
