@@ -1455,7 +1455,8 @@ UTURN_EXPORT void uturn_executor_free(uturn_executor_t *executor);
  * executor holds at most that run's budget for slots, kept storage
  * included (it shrinks what it kept before the first callback); between
  * runs it holds at most the last run's budget, or, after a run without a
- * budget, exactly that run's peak. NULL is a no-op.
+ * budget, exactly that run's peak. NULL is a no-op, and so is a call
+ * from a callback of a run on the same executor.
  * Thread safety: not while the executor runs. Since: 0.1
  */
 UTURN_EXPORT void uturn_executor_trim(uturn_executor_t *executor);
@@ -1656,6 +1657,8 @@ UTURN_EXPORT uturn_status_t uturn_executor_plan(
  *   UTURN_E_CALLBACK     a callback returned non-zero (the error names it,
  *                        its step, its return value and the action index);
  *   UTURN_E_NONDETERMINISTIC  a recomputed state differs (verify mode).
+ * Called from a callback of a run or sweep on the same executor:
+ * UTURN_E_INVALID_ARG (the run under way goes on as if not asked).
  * Thread safety: one thread per executor; a plan may be shared.
  * Since: 0.1
  */
@@ -1686,6 +1689,8 @@ UTURN_EXPORT uturn_status_t uturn_executor_run(
  * @return UTURN_OK; UTURN_E_INVALID_ARG (NULL executor or model, no
  *         trajectory held, a model whose forward differs from the run's);
  *         the statuses of uturn_executor_run() for a failure in the sweep.
+ * From a callback of a run or sweep on the same executor:
+ * UTURN_E_INVALID_ARG.
  * Thread safety: one thread per executor. Since: 0.3
  */
 UTURN_EXPORT uturn_status_t uturn_executor_sweep(uturn_executor_t *executor,
@@ -1701,6 +1706,7 @@ UTURN_EXPORT uturn_status_t uturn_executor_sweep(uturn_executor_t *executor,
  * or NULL: a no-op. While a trajectory is held, uturn_executor_run() on
  * the same executor is UTURN_E_INVALID_ARG and uturn_executor_trim()
  * keeps the storage.
+ * From a callback of the sweep under way it does nothing.
  * Thread safety: one thread per executor. Since: 0.3
  */
 UTURN_EXPORT void uturn_executor_release(uturn_executor_t *executor);

@@ -59,7 +59,8 @@ void uturn_slot_cost_init_size(uturn_slot_cost_t *cost, size_t size)
 
 void uturn_model_init(uturn_model_t *model)
 {
-    uturn_model_init_size(model, UTURN__SIZE_THROUGH(uturn_model_t, state_size));
+    uturn_model_init_size(model,
+                          UTURN__SIZE_THROUGH(uturn_model_t, state_size));
 }
 
 void uturn_run_options_init(uturn_run_options_t *options)
@@ -130,10 +131,9 @@ uturn_status_t uturn_executor_open(const uturn_executor_options_t *options,
     ex->io_buffers = o.io_buffers != 0 ? o.io_buffers : 2;
     const uturn_status_t st =
         o.io_buffers > UTURN__IO_MAX_BUFFERS
-            ? uturn__fail(error, UTURN_E_INVALID_ARG,
-                          "io_buffers is %llu; at most %d",
-                          (unsigned long long)o.io_buffers,
-                          UTURN__IO_MAX_BUFFERS)
+            ? uturn__fail(
+                  error, UTURN_E_INVALID_ARG, "io_buffers is %llu; at most %d",
+                  (unsigned long long)o.io_buffers, UTURN__IO_MAX_BUFFERS)
             : uturn__levels_open(ex, o.levels, o.level_count, error);
     if (st != UTURN_OK) {
         uturn_executor_free(ex);
@@ -168,13 +168,13 @@ void uturn__executor_trim(uturn_executor_t *ex)
     ex->hashes_cap  = 0;
     ex->records     = NULL;
     ex->records_cap = 0;
-    ex->peak_plan  = NULL;
+    ex->peak_plan   = NULL;
 }
 
 void uturn_executor_trim(uturn_executor_t *executor)
 {
-    if (executor != NULL && executor->held != NULL)
-        return; /* the held trajectory's storage stays */
+    if (executor != NULL && (executor->held != NULL || executor->running))
+        return; /* the held trajectory's or the running run's storage */
     if (executor != NULL)
         uturn__executor_trim(executor);
 }
@@ -205,9 +205,8 @@ uturn_status_t uturn_executor_slot_cost(const uturn_executor_t *executor,
     uturn_slot_cost_t cost;
     uturn_slot_cost_init(&cost);
     uturn__storage_cost(&executor->storage, state_bytes, &cost);
-    const size_t keep = out->size == 0 || out->size > sizeof cost
-                            ? sizeof cost
-                            : out->size;
+    const size_t keep =
+        out->size == 0 || out->size > sizeof cost ? sizeof cost : out->size;
     memcpy(out, &cost, keep);
     out->size = keep;
     return cost.stride != 0 ? UTURN_OK : UTURN_E_OVERFLOW;
@@ -245,7 +244,7 @@ uturn_status_t uturn_executor_capacity(const uturn_executor_t *executor,
     if (!uturn__stride(state_bytes, &stride))
         return UTURN_E_OVERFLOW;
     const struct uturn__storage *st = &executor->storage;
-    *slots = st->ops->usable(st, budget) / stride;
+    *slots                          = st->ops->usable(st, budget) / stride;
     return UTURN_OK;
 }
 
@@ -262,7 +261,7 @@ static void finish_observed(struct uturn__run *run, uturn_stats_t *observed)
         s->forward_steps > s->steps ? s->forward_steps - s->steps : 0;
     const uint64_t sweep = ps->forward_cost - ps->recompute_cost;
     s->forward_cost      = run->work_done - s->reverse_steps;
-    s->recompute_cost = s->forward_cost > sweep ? s->forward_cost - sweep : 0;
+    s->recompute_cost   = s->forward_cost > sweep ? s->forward_cost - sweep : 0;
     s->recompute_factor = (double)s->forward_steps / (double)s->steps;
     s->fingerprint      = ps->fingerprint;
     s->levels           = run->plan->level_count;
@@ -274,10 +273,10 @@ static void finish_observed(struct uturn__run *run, uturn_stats_t *observed)
     /* the sweeps run so far; a plan that knows its steps stores its
      * persistent checkpoints in the first forward, which sweep 1 follows;
      * an online plan learns them as it goes (its persist actions) */
-    s->sweeps     = run->report.sweeps_done;
-    s->persistent = ps->online                     ? run->persisted
-                    : run->report.sweeps_done != 0 ? ps->persistent
-                                                   : 0;
+    s->sweeps              = run->report.sweeps_done;
+    s->persistent          = ps->online                     ? run->persisted
+                             : run->report.sweeps_done != 0 ? ps->persistent
+                                                            : 0;
     s->sweep_forward_steps = ps->sweep_forward_steps; /* the plan's */
     uturn_level_stats_t seen[UTURN__MAX_LEVELS];
     memset(seen, 0, sizeof seen);
@@ -296,20 +295,20 @@ static void finish_report(struct uturn__run *run, uturn_status_t status,
                           double started, uturn_stats_t *observed,
                           uturn_report_t *report)
 {
-    uturn_report_t *r     = &run->report;
+    uturn_report_t *r               = &run->report;
     const struct uturn__storage *st = &run->ex->storage;
-    r->status             = status;
-    r->wall_seconds       = uturn__now() - started;
-    r->forward_seconds    = run->spent[COST_FORWARD];
-    r->adjoint_seconds    = run->spent[COST_ADJOINT];
-    r->copy_seconds       = run->spent[COST_COPY];
-    const double model    = r->forward_seconds + r->adjoint_seconds;
-    const double rest     = r->wall_seconds - model - r->copy_seconds;
-    r->overhead_seconds   = rest > 0 ? rest : 0;
-    r->jemalloc           = false;
-    r->storage_granule    = st->ops->granule(st);
-    r->storage_alignment  = UTURN__SLOT_ALIGNMENT;
-    r->storage_backend    = st->ops->name;
+    r->status                       = status;
+    r->wall_seconds                 = uturn__now() - started;
+    r->forward_seconds              = run->spent[COST_FORWARD];
+    r->adjoint_seconds              = run->spent[COST_ADJOINT];
+    r->copy_seconds                 = run->spent[COST_COPY];
+    const double model              = r->forward_seconds + r->adjoint_seconds;
+    const double rest               = r->wall_seconds - model - r->copy_seconds;
+    r->overhead_seconds             = rest > 0 ? rest : 0;
+    r->jemalloc                     = false;
+    r->storage_granule              = st->ops->granule(st);
+    r->storage_alignment            = UTURN__SLOT_ALIGNMENT;
+    r->storage_backend              = st->ops->name;
     if (report != NULL) {
         const size_t caller = report->size;
         copy_sized(report, sizeof *report, r, caller);
@@ -363,10 +362,9 @@ static bool keep_or_release(struct uturn__run *run, uturn_status_t status,
         status == UTURN_OK && run->on_request && g->paused(run->ex->gen);
     const uint64_t planned = run->plan->stats.sweeps;
     if (status == UTURN_OK) /* an unbounded plan's stream is one sweep */
-        run->report.sweeps_done =
-            run->on_request                       ? run->report.sweeps_done + 1
-            : planned == UTURN_SWEEPS_UNBOUNDED ? 1
-                                                  : planned;
+        run->report.sweeps_done = run->on_request ? run->report.sweeps_done + 1
+                                  : planned == UTURN_SWEEPS_UNBOUNDED ? 1
+                                                                      : planned;
     run->report.sweep_forward_steps = run->seen.forward_steps - forward_before;
     run->report.trajectory_held     = more;
     if (!more)
@@ -374,6 +372,15 @@ static bool keep_or_release(struct uturn__run *run, uturn_status_t status,
     else /* what the held trajectory keeps */
         run->report.held_after_bytes = run->ex->storage.bytes;
     return more;
+}
+
+/* A call from a callback of a run or sweep on the same executor. */
+static uturn_status_t refuse_reentry(uturn_error_t *error, const char *call)
+{
+    return uturn__fail(error, UTURN_E_INVALID_ARG,
+                       "%s called from a callback of a run or sweep on the "
+                       "same executor (one at a time; use another executor)",
+                       call);
 }
 
 uturn_status_t uturn_executor_run(uturn_executor_t *executor,
@@ -386,6 +393,8 @@ uturn_status_t uturn_executor_run(uturn_executor_t *executor,
     if (executor == NULL || plan == NULL || model == NULL)
         return uturn__fail(error, UTURN_E_INVALID_ARG,
                            "executor, plan and model must not be NULL");
+    if (executor->running)
+        return refuse_reentry(error, "uturn_executor_run");
     if (executor->held != NULL)
         return uturn__fail(error, UTURN_E_INVALID_ARG,
                            "the executor holds the trajectory of a run of "
@@ -403,6 +412,7 @@ uturn_status_t uturn_executor_run(uturn_executor_t *executor,
     if (options != NULL)
         copy_sized(&run.options, sizeof run.options, options, options->size);
     uturn_report_init(&run.report);
+    executor->running     = true;
     uturn_status_t status = choose_on_request(&run);
     struct uturn__run *r  = &run;
     if (status == UTURN_OK && run.on_request)
@@ -416,6 +426,7 @@ uturn_status_t uturn_executor_run(uturn_executor_t *executor,
         status = uturn__run_actions(r);
     const bool kept = keep_or_release(r, status, 0);
     uturn__durable_close(r, status);
+    executor->running = false;
     finish_report(r, status, r->started, observed, report);
     if (kept) {
         executor->held = r;
@@ -445,6 +456,8 @@ uturn_status_t uturn_executor_sweep(uturn_executor_t *executor,
     if (executor == NULL || model == NULL)
         return uturn__fail(error, UTURN_E_INVALID_ARG,
                            "executor and model must not be NULL");
+    if (executor->running)
+        return refuse_reentry(error, "uturn_executor_sweep");
     struct uturn__run *run = executor->held;
     if (run == NULL)
         return uturn__fail(error, UTURN_E_INVALID_ARG,
@@ -464,8 +477,10 @@ uturn_status_t uturn_executor_sweep(uturn_executor_t *executor,
     run->started = uturn__now();
     memset(run->spent, 0, sizeof run->spent);
     const uint64_t before       = run->seen.forward_steps;
+    executor->running           = true;
     const uturn_status_t status = uturn__run_next_sweep(run);
     const bool kept             = keep_or_release(run, status, before);
+    executor->running           = false;
     finish_report(run, status, run->started, observed, report);
     run->error = NULL;
     if (!kept)
@@ -475,8 +490,8 @@ uturn_status_t uturn_executor_sweep(uturn_executor_t *executor,
 
 void uturn_executor_release(uturn_executor_t *executor)
 {
-    if (executor == NULL || executor->held == NULL)
-        return;
+    if (executor == NULL || executor->held == NULL || executor->running)
+        return; /* from a callback of its sweep: the sweep goes on */
     struct uturn__run *run = executor->held;
     executor->held         = NULL;
     if (run->report.trajectory_held) /* not yet released */

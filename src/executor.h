@@ -63,7 +63,7 @@ struct uturn__io {
     uint64_t head, tail; /* jobs head .. tail-1 are queued or running */
     struct uturn__io_buf bufs[UTURN__IO_MAX_BUFFERS];
     uint64_t nbufs;
-    uint64_t prefetched; /* READING or READY buffers */
+    uint64_t prefetched;               /* READING or READY buffers */
     struct uturn__level_store *levels; /* the executor's */
     /* The first failure; later jobs are skipped. */
     uturn_status_t failed;
@@ -79,7 +79,7 @@ struct uturn_executor {
     struct uturn__level_store *levels;
     uint64_t level_count;
     uint64_t io_buffers; /* uturn_executor_options_t.io_buffers */
-    unsigned char *gen;            /* generator state, kept */
+    unsigned char *gen;  /* generator state, kept */
     size_t gen_bytes;
     uint64_t *hashes; /* verify mode: one per state, kept */
     uint64_t hashes_cap;
@@ -92,6 +92,9 @@ struct uturn_executor {
     /* A run of several sweeps on request between its sweeps, or NULL
      * (executor.c); it owns the slots and the generator state. */
     struct uturn__run *held;
+    /* A run or sweep is under way: a call from one of its callbacks into
+     * run, sweep, release or trim is refused or does nothing. */
+    bool running;
     uturn_action_t batch[UTURN__BATCH];
 };
 
@@ -101,7 +104,7 @@ enum uturn__cost_kind { COST_FORWARD, COST_ADJOINT, COST_COPY, COST_NONE };
 struct uturn__run {
     uturn_executor_t *ex;
     const uturn_plan_t *plan;
-    uint64_t persisted; /* online runs: the persist actions so far */
+    uint64_t persisted;  /* online runs: the persist actions so far */
     uturn_model_t model; /* the caller's, copied at its size */
     uturn_run_options_t options;
     uturn_error_t *error;
@@ -125,8 +128,8 @@ struct uturn__run {
     unsigned char *buffer; /* the first of them */
     struct uturn__io io;
     uint64_t memory_held, memory_peak; /* level 0's slots, with levels */
-    uint64_t held_bytes;   /* bytes held as the plan counts them */
-    uint64_t index;        /* of the current action */
+    uint64_t held_bytes;               /* bytes held as the plan counts them */
+    uint64_t index;                    /* of the current action */
     uturn_stats_t seen;
     uturn_report_t report;
     /* Progress over the whole run (uturn_progress_t). */
@@ -173,8 +176,8 @@ uturn_status_t uturn__run_actions(struct uturn__run *run);
 uturn_status_t uturn__run_next_sweep(struct uturn__run *run);
 /* Shared by the general loop and the fast one (run_loop.c). */
 uturn_status_t uturn__run_callback_failed(struct uturn__run *run,
-                                         const char *which, uint64_t step,
-                                         int rc);
+                                          const char *which, uint64_t step,
+                                          int rc);
 uturn_status_t uturn__run_progress(struct uturn__run *run);
 /* Record a timed action of op (spent seconds) and draw the next gap. */
 void uturn__run_sampled(struct uturn__run *run, uturn_op_t op, double spent);
@@ -205,8 +208,8 @@ uturn_status_t uturn__run_online_done(struct uturn__run *run);
 /* Levels beyond memory (run_levels.c): open the executor's, check a
  * plan's against them and begin their run, end it on every path. */
 uturn_status_t uturn__levels_open(uturn_executor_t *ex,
-                                  const uturn_storage_t *levels,
-                                  uint64_t count, uturn_error_t *error);
+                                  const uturn_storage_t *levels, uint64_t count,
+                                  uturn_error_t *error);
 void uturn__levels_close(uturn_executor_t *ex);
 uturn_status_t uturn__run_levels_begin(struct uturn__run *run);
 /* After the run: the I/O thread stopped, every level's run ended, level
@@ -282,12 +285,12 @@ struct uturn__dheld {
 
 struct uturn__drun {
     int dirfd, lockfd;
-    char *path; /* for messages; the caller's text, copied */
+    char *path;      /* for messages; the caller's text, copied */
     char real[4096]; /* its absolute path at the start ("": unknown) */
     char tag[UTURN__DURABLE_TAG];
     double interval, next_due;
     volatile sig_atomic_t *request;
-    uint64_t point; /* the last complete point's number */
+    uint64_t point;            /* the last complete point's number */
     struct uturn__dheld *held; /* by plan slot */
     uint64_t held_cap;
     unsigned char *scratch;
