@@ -172,12 +172,20 @@ static uturn_status_t header_line(struct uturn__planfile *p,
         if (st == UTURN_OK && p->problem.sweeps < 2)
             return malformed(p,
                              "'sweeps' is at least 2 (leave it out for one)");
+        if (st == UTURN_OK && p->problem.sweeps > UTURN_SWEEPS_MAX)
+            return malformed(p,
+                             "'sweeps' is at most %llu (UTURN_SWEEPS_MAX), or "
+                             "'unbounded'",
+                             (unsigned long long)UTURN_SWEEPS_MAX);
         return st;
     }
     uint64_t *const fields[] = {&p->problem.steps, &p->problem.slots,
                                 &p->problem.slot_bytes,
                                 &p->problem.budget_bytes};
-    return number(p, &f[1], fields[h]);
+    const uturn_status_t st  = number(p, &f[1], fields[h]);
+    if (st == UTURN_OK && h == UTURN__H_STEPS && p->problem.steps == 0)
+        return malformed(p, "steps must be at least 1");
+    return st;
 }
 
 /* The name of the first required header not yet seen, or NULL. */
@@ -217,8 +225,6 @@ static uturn_status_t start_actions(struct uturn__planfile *p)
                          "the header '%s' must come before the first "
                          "action",
                          missing);
-    if (pr->steps == 0)
-        return malformed(p, "steps must be at least 1");
     if (p->seen[UTURN__H_BUDGET] && pr->slot_bytes == 0 &&
         p->step_bytes == NULL)
         return malformed(p, "'budget_bytes' needs a non-zero 'slot_bytes' "

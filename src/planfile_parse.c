@@ -75,7 +75,7 @@ uturn_status_t uturn_plan_parse(const char *text, size_t length,
 {
     if (out != NULL)
         *out = NULL;
-    if ((text == NULL && length != 0) || out == NULL)
+    if (text == NULL || out == NULL)
         return uturn__fail(error, UTURN_E_INVALID_ARG,
                            "text and out must not be NULL");
     uturn_plan_t *plan    = NULL;

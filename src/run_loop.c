@@ -41,8 +41,8 @@ failed(struct uturn__run *run, uturn_status_t status, uint64_t step,
 }
 
 uturn_status_t uturn__run_callback_failed(struct uturn__run *run,
-                                         const char *which, uint64_t step,
-                                         int rc)
+                                          const char *which, uint64_t step,
+                                          int rc)
 {
     return failed(run, UTURN_E_CALLBACK, step,
                   "the %s callback returned %d at step %llu", which, rc,
@@ -70,7 +70,7 @@ static uturn_status_t check_hash(struct uturn__run *run, uint64_t i,
 /* The whole run's progress: work done out of the work predicted. */
 uturn_status_t uturn__run_progress(struct uturn__run *run)
 {
-    run->work_next = run->work_done + run->work_every;
+    run->work_next           = run->work_done + run->work_every;
     const uturn_progress_t p = {
         .size          = sizeof p,
         .done          = run->work_done,
@@ -82,11 +82,12 @@ uturn_status_t uturn__run_progress(struct uturn__run *run)
     };
     const int rc = run->options.on_progress(run->options.on_progress_user, &p);
     return rc == 0 ? UTURN_OK
-                   : uturn__run_callback_failed(run, "on_progress",
-                                     run->seen.reverse_steps != 0
-                                         ? run->steps - run->seen.reverse_steps
-                                         : run->seen.forward_steps,
-                                     rc);
+                   : uturn__run_callback_failed(
+                         run, "on_progress",
+                         run->seen.reverse_steps != 0
+                             ? run->steps - run->seen.reverse_steps
+                             : run->seen.forward_steps,
+                         rc);
 }
 
 static uturn_status_t advance(struct uturn__run *run, const uturn_action_t *a)
@@ -123,13 +124,12 @@ static uturn_status_t advance(struct uturn__run *run, const uturn_action_t *a)
                 return st;
         }
         if (run->durable != NULL && i + 1 < a->step_end) {
-            run->live               = i + 1;
+            run->live = i + 1;
             /* into the action as the plan has it: a resumed advance
              * starts where the point was, `shifted` steps in */
-            const uint64_t shifted =
-                run->index == run->durable->shifted_action
-                    ? run->durable->shifted_by
-                    : 0;
+            const uint64_t shifted = run->index == run->durable->shifted_action
+                                         ? run->durable->shifted_by
+                                         : 0;
             const uturn_status_t st =
                 uturn__durable_check(run, i + 1 - a->step + shifted);
             if (st != UTURN_OK)
@@ -153,6 +153,11 @@ uint64_t uturn__run_data_bytes(const struct uturn__run *run, uint64_t step)
 static uturn_status_t fits_slot(struct uturn__run *run, uint64_t step,
                                 uint64_t bytes)
 {
+    if (bytes == 0 && run->model.state_size != NULL) /* save has nothing */
+        return failed(run, UTURN_E_INVALID_ARG, step,
+                      "the state_size callback gave 0 bytes for x_%llu (a "
+                      "state is at least 1 byte)",
+                      (unsigned long long)step);
     if (run->sized || bytes <= run->state_bytes)
         return UTURN_OK;
     return failed(run, UTURN_E_INVALID_ARG, step,
@@ -183,7 +188,7 @@ static uturn_status_t slot_for_store(struct uturn__run *run,
         return UTURN_OK;
     }
     const uturn_status_t st = place_sized(run, id, a->step, bytes);
-    *addr = run->base + ex->space.offset[id];
+    *addr                   = run->base + ex->space.offset[id];
     return st;
 }
 
@@ -252,8 +257,7 @@ static uturn_status_t store_level(struct uturn__run *run,
     if (!run->contiguous) {
         const int rc = m->save(m->user, a->step, addr, bytes);
         st           = rc == 0 ? UTURN_OK
-                               : uturn__run_callback_failed(run, "save", a->step,
-                                                            rc);
+                               : uturn__run_callback_failed(run, "save", a->step, rc);
         if (st == UTURN_OK && run->hashes != NULL)
             st = check_hash(run, a->step, addr, bytes);
     }
@@ -306,8 +310,8 @@ static uturn_status_t store(struct uturn__run *run, const uturn_action_t *a)
         return st;
     count_store(run, a->step);
     run->memory_held += 1;
-    run->memory_peak =
-        run->memory_held > run->memory_peak ? run->memory_held : run->memory_peak;
+    run->memory_peak = run->memory_held > run->memory_peak ? run->memory_held
+                                                           : run->memory_peak;
     if (run->contiguous) {
         memcpy(addr, m->state, (size_t)bytes);
         return UTURN_OK;
@@ -319,8 +323,7 @@ static uturn_status_t store(struct uturn__run *run, const uturn_action_t *a)
                                : UTURN_OK;
 }
 
-unsigned char *uturn__run_slot_addr(const struct uturn__run *run,
-                                    uint64_t slot)
+unsigned char *uturn__run_slot_addr(const struct uturn__run *run, uint64_t slot)
 {
     const struct uturn__space *sp = &run->ex->space;
     const uint64_t id             = uturn__space_id(sp, slot);
@@ -346,7 +349,8 @@ static uturn_status_t restore(struct uturn__run *run, const uturn_action_t *a)
         return UTURN_OK;
     }
     const int rc = m->load(m->user, a->step, addr, bytes);
-    return rc == 0 ? UTURN_OK : uturn__run_callback_failed(run, "load", a->step, rc);
+    return rc == 0 ? UTURN_OK
+                   : uturn__run_callback_failed(run, "load", a->step, rc);
 }
 
 static uturn_status_t free_level(struct uturn__run *run,
@@ -363,8 +367,9 @@ static void free_slot(struct uturn__run *run, const uturn_action_t *a)
     const uint64_t id       = uturn__space_id(sp, a->slot);
     if (run->sized) {
         const uint64_t step = sp->step[id];
-        run->held_bytes -= run->sizes != NULL ? run->sizes[step]
-                                              : uturn__run_data_bytes(run, step);
+        run->held_bytes -= run->sizes != NULL
+                               ? run->sizes[step]
+                               : uturn__run_data_bytes(run, step);
         uturn__space_unplace(sp, id);
     } else {
         run->held_bytes -= run->plan->stats.slot_bytes;
@@ -387,18 +392,17 @@ static uturn_status_t reverse(struct uturn__run *run, const uturn_action_t *a)
         if (st != UTURN_OK)
             return st;
     }
-    const uint64_t every = run->options.progress_every != 0
-                               ? run->options.progress_every
-                               : run->steps >= UINT64_MAX - 99
-                                     ? 1 /* not known yet (online) */
-                                     : (run->steps + 99) / 100;
+    const uint64_t every =
+        run->options.progress_every != 0 ? run->options.progress_every
+        : run->steps >= UINT64_MAX - 99  ? 1 /* not known yet (online) */
+                                         : (run->steps + 99) / 100;
     if (run->options.progress == NULL || (done % every != 0 && a->step != 0))
         return UTURN_OK;
-    const int stop =
-        run->options.progress(run->options.progress_user, done,
-                              uturn__run_reverse_total(run));
-    return stop == 0 ? UTURN_OK
-                     : uturn__run_callback_failed(run, "progress", a->step, stop);
+    const int stop = run->options.progress(run->options.progress_user, done,
+                                           uturn__run_reverse_total(run));
+    return stop == 0
+               ? UTURN_OK
+               : uturn__run_callback_failed(run, "progress", a->step, stop);
 }
 
 /* A durable run's view of an action: the live state and the slots. */
@@ -460,8 +464,9 @@ static uturn_status_t perform_op(struct uturn__run *run,
     }
     case UTURN_OP_TURN: {
         const int rc = run->model.turn(run->model.user);
-        return rc == 0 ? UTURN_OK
-                       : uturn__run_callback_failed(run, "turn", run->steps, rc);
+        return rc == 0
+                   ? UTURN_OK
+                   : uturn__run_callback_failed(run, "turn", run->steps, rc);
     }
     case UTURN_OP_REVERSE:
         return reverse(run, a);
@@ -525,9 +530,9 @@ static uturn_status_t timed(struct uturn__run *run, const uturn_action_t *a)
 /* The generator's state for this plan, in the executor's kept buffer. */
 uturn_status_t uturn__run_start_generator(struct uturn__run *run)
 {
-    uturn_executor_t *ex        = run->ex;
+    uturn_executor_t *ex           = run->ex;
     const struct uturn__planner *g = run->plan->planner;
-    size_t bytes                = 0;
+    size_t bytes                   = 0;
     if (g->state_size(run->plan, &bytes) != UTURN_OK)
         return uturn__fail(run->error, UTURN_E_NOMEM,
                            "the plan's generator state does not fit");
@@ -549,14 +554,14 @@ uturn_status_t uturn__run_start_generator(struct uturn__run *run)
 /* Work predicted and the progress cadence. */
 void uturn__run_start_counters(struct uturn__run *run)
 {
-    run->countdown = 1;
-    run->weight    = 1;
-    run->random    = 0x9e3779b97f4a7c15u;
+    run->countdown  = 1;
+    run->weight     = 1;
+    run->random     = 0x9e3779b97f4a7c15u;
     run->work_total = run->online ? UTURN_NONE
                                   : run->plan->stats.forward_cost +
                                         uturn__run_reverse_total(run);
-    run->work_every = run->options.on_progress_every != 0 ? run->options
-                                                                .on_progress_every
+    run->work_every = run->options.on_progress_every != 0
+                          ? run->options.on_progress_every
                       : run->online ? 1000 /* the total is unknown */
                                     : (run->work_total + 99) / 100;
     /* Without a whole-run progress callback the threshold is never met,

@@ -39,6 +39,8 @@ Test(bad_input, null_pointers)
     cr_assert_eq(uturn_plan_stats(NULL, NULL), UTURN_E_INVALID_ARG);
     cr_assert_eq(uturn_plan_parse(NULL, 5, NULL, &plan, NULL),
                  UTURN_E_INVALID_ARG);
+    cr_assert_eq(uturn_plan_parse(NULL, 0, NULL, &plan, NULL),
+                 UTURN_E_INVALID_ARG); /* NULL whatever the length */
     uturn_plan_free(NULL); /* a no-op */
 }
 

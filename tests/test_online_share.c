@@ -274,3 +274,33 @@ Test(online_share, a_state_of_no_bytes_is_refused)
     cr_assert(strstr(err.message, "gave 0 bytes for x_3") != NULL, "%s",
               err.message);
 }
+
+/* The same with a plan of known length (store-all stores x_3): refused
+ * before save sees x_3, not run to a wrong gradient. */
+Test(online_share, a_state_of_no_bytes_is_refused_offline_too)
+{
+    struct odd s = {.stop_at = 50};
+    uturn_model_t m;
+    odd_model(&s, false, &m);
+    m.is_last    = NULL;
+    m.save       = nb_save;
+    m.load       = nb_load;
+    m.state_size = no_bytes;
+    uturn_problem_t p;
+    uturn_problem_init(&p);
+    p.planner          = UTURN_PLANNER_STORE_ALL;
+    p.steps            = 20;
+    p.slots            = 20;
+    uturn_plan_t *plan = NULL;
+    cr_assert_eq(uturn_plan_create(&p, NULL, &plan, NULL), UTURN_OK);
+    uturn_executor_t *ex = NULL;
+    cr_assert_eq(uturn_executor_create(NULL, &ex, NULL), UTURN_OK);
+    uturn_error_t err;
+    uturn_error_init(&err);
+    cr_assert_eq(uturn_executor_run(ex, plan, &m, NULL, NULL, NULL, &err),
+                 UTURN_E_INVALID_ARG);
+    cr_assert(strstr(err.message, "gave 0 bytes for x_3") != NULL, "%s",
+              err.message);
+    uturn_executor_free(ex);
+    uturn_plan_free(plan);
+}

@@ -458,6 +458,16 @@ Test(planfile, sweeps_below_two_refused_on_their_own_line)
                        3, "'sweeps' is at least 2");
     expect_parse_error("uturn-plan 1\nsweeps 0\nsteps 2\nslots 2\n", 2,
                        "'sweeps' is at least 2");
+    /* past UTURN_SWEEPS_MAX, as uturn_plan_create refuses; 2^64 - 1 is a
+     * count, not 'unbounded' */
+    expect_parse_error("uturn-plan 1\nsteps 1\nslots 1\nsweeps 1048577\n", 4,
+                       "at most 1048576");
+    expect_parse_error(
+        "uturn-plan 1\nsteps 1\nslots 1\nsweeps 18446744073709551615\n", 4,
+        "at most");
+    /* steps 0 on its own line too, not the first action's */
+    expect_parse_error("uturn-plan 1\nsteps 0\nslots 1\nturn\n", 2,
+                       "steps must be at least 1");
 }
 
 Test(planfile, unknown_keyword)
@@ -541,8 +551,8 @@ Test(planfile, missing_steps_or_slots)
     expect_parse_error("uturn-plan 1\nslots 2\n\nstore 0 0\n", 4, "steps");
     expect_parse_error("uturn-plan 1\nsteps 3\n# no slots\nstore 0 0\n", 4,
                        "slots");
-    expect_parse_error("uturn-plan 1\nsteps 0\nslots 2\nstore 0 0\n", 4,
-                       "steps");
+    expect_parse_error("uturn-plan 1\nsteps 0\nslots 2\nstore 0 0\n", 2,
+                       "steps"); /* on its own line */
     expect_parse_error("uturn-plan 1\nsteps 3\nslots 2\nbudget_bytes 9\n"
                        "store 0 0\n",
                        5, "slot_bytes");
