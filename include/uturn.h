@@ -930,7 +930,9 @@ UTURN_EXPORT uturn_status_t uturn_cursor_end(uturn_cursor_t *cursor);
 /**
  * Online plans with a byte budget (states of different sizes): the size of
  * x_step, the state just reached (x_0 before the first read; then after
- * each advance of the first sweep, before the next read).
+ * each advance of the first sweep, before the next read). A size of 0 is
+ * taken (a state counts as a byte but x_0); the executor, which must save
+ * something, refuses it from a model's state_size.
  * @return UTURN_OK; UTURN_E_UNSUPPORTED (not such a plan);
  *         UTURN_E_INVALID_ARG (step is not the state just reached);
  *         UTURN_E_INFEASIBLE (x_0 alone does not fit the budget);

@@ -41,6 +41,10 @@ static uturn_status_t check_run(const struct uturn__run *run)
         return uturn__fail(run->error, UTURN_E_INVALID_ARG,
                            "durable_tag has %zu bytes; at most %d",
                            strlen(o->durable_tag), UTURN__DURABLE_TAG - 1);
+    if (o->durable_dir[0] == '\0')
+        return uturn__fail(run->error, UTURN_E_INVALID_ARG,
+                           "durable_dir is empty: give the directory's "
+                           "path (NULL: not a durable run)");
     if (o->sweeps_on_request)
         return uturn__fail(run->error, UTURN_E_UNSUPPORTED,
                            "durable runs do not support sweeps on request "

@@ -12,8 +12,8 @@
 #include <string.h>
 
 uturn_status_t uturn__levels_open(uturn_executor_t *ex,
-                                  const uturn_storage_t *levels,
-                                  uint64_t count, uturn_error_t *error)
+                                  const uturn_storage_t *levels, uint64_t count,
+                                  uturn_error_t *error)
 {
     if (count == 0)
         return UTURN_OK;
@@ -21,8 +21,8 @@ uturn_status_t uturn__levels_open(uturn_executor_t *ex,
         return uturn__fail(error, UTURN_E_INVALID_ARG,
                            "levels must hold 1 to %d storage descriptions",
                            UTURN__MAX_LEVELS - 1);
-    ex->levels = uturn__alloc_zeroed(&ex->alloc, (size_t)count,
-                                     sizeof *ex->levels);
+    ex->levels =
+        uturn__alloc_zeroed(&ex->alloc, (size_t)count, sizeof *ex->levels);
     if (ex->levels == NULL)
         return uturn__fail(error, UTURN_E_NOMEM, "out of memory for levels");
     for (uint64_t k = 0; k < count; k++) {
@@ -33,17 +33,23 @@ uturn_status_t uturn__levels_open(uturn_executor_t *ex,
                    ? levels[k].size
                    : sizeof desc);
         struct uturn__storage *st = &ex->levels[k].storage;
-        const uturn_status_t s = uturn__storage_open_level(st, &desc,
-                                                           &ex->alloc);
+        const uturn_status_t s =
+            uturn__storage_open_level(st, &desc, &ex->alloc);
         ex->level_count = k + 1; /* closed by levels_close either way */
         ex->levels[k].overlapped =
             desc.kind == UTURN_STORAGE_FILE && !desc.synchronous;
+        const bool known =
+            desc.kind == UTURN_STORAGE_FILE || desc.kind == UTURN_STORAGE_USER;
+        if (s != UTURN_OK && !known)
+            return uturn__fail(error, UTURN_E_INVALID_ARG,
+                               "storage level %llu: kind %d is neither "
+                               "UTURN_STORAGE_FILE nor UTURN_STORAGE_USER",
+                               (unsigned long long)k + 1, (int)desc.kind);
         if (s != UTURN_OK)
-            return uturn__fail(error, s, "storage level %llu: %s",
-                               (unsigned long long)k + 1,
-                               st->message[0] != '\0'
-                                   ? st->message
-                                   : "a user level needs its callbacks");
+            return uturn__fail(
+                error, s, "storage level %llu: %s", (unsigned long long)k + 1,
+                st->message[0] != '\0' ? st->message
+                                       : "a user level needs its callbacks");
     }
     return UTURN_OK;
 }
@@ -70,9 +76,8 @@ static uturn_status_t begin_one(struct uturn__run *run, uint64_t k)
     const uturn_plan_t *p         = run->plan;
     struct uturn__level_store *ls = &run->ex->levels[k - 1];
     const uint64_t slots          = p->levels[k].slots;
-    const uint64_t peak =
-        run->online ? slots : p->level_stats[k].peak_slots;
-    uint64_t bytes = 0;
+    const uint64_t peak = run->online ? slots : p->level_stats[k].peak_slots;
+    uint64_t bytes      = 0;
     if (uturn__mul_u64(peak, run->stride, &bytes) != UTURN_OK)
         return uturn__fail(run->error, UTURN_E_OVERFLOW,
                            "level %llu's slots pass 2^64 bytes",
@@ -88,7 +93,7 @@ static uturn_status_t begin_one(struct uturn__run *run, uint64_t k)
                            (unsigned long long)k);
     struct uturn__storage *st = &ls->storage;
     st->message[0]            = '\0';
-    const uturn_status_t s = st->ops->begin_run(st, bytes, ls->space.ids);
+    const uturn_status_t s    = st->ops->begin_run(st, bytes, ls->space.ids);
     if (s != UTURN_OK)
         return uturn__fail(run->error, s, "storage level %llu (%s): %s",
                            (unsigned long long)k, p->levels[k].name,
@@ -150,7 +155,7 @@ uturn_status_t uturn__run_levels_begin(struct uturn__run *run)
     for (uint64_t k = 0; k < run->ex->level_count; k++) {
         struct uturn__level_store *ls = &run->ex->levels[k];
         ls->stores = ls->restores = ls->held = ls->peak = 0;
-        ls->wait_seconds = 0;
+        ls->wait_seconds                                = 0;
         ls->storage.bytes_written = ls->storage.bytes_read = 0;
         ls->storage.write_seconds = ls->storage.read_seconds = 0;
     }
@@ -232,8 +237,8 @@ uturn_status_t uturn_executor_level_report(const uturn_executor_t *executor,
                                    .overlapped    = ls->overlapped,
                                    .on_tmpfs      = st->on_tmpfs};
     }
-    const size_t caller = out->size != 0 && out->size < sizeof r ? out->size
-                                                                 : sizeof r;
+    const size_t caller =
+        out->size != 0 && out->size < sizeof r ? out->size : sizeof r;
     r.size = caller;
     memcpy(out, &r, caller);
     return UTURN_OK;

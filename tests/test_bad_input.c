@@ -41,7 +41,7 @@ Test(bad_input, null_pointers)
                  UTURN_E_INVALID_ARG);
     cr_assert_eq(uturn_plan_parse(NULL, 0, NULL, &plan, NULL),
                  UTURN_E_INVALID_ARG); /* NULL whatever the length */
-    uturn_plan_free(NULL); /* a no-op */
+    uturn_plan_free(NULL);             /* a no-op */
 }
 
 Test(bad_input, zero_steps)
@@ -193,4 +193,22 @@ Test(bad_input, executor_plan_without_slot_bytes)
     cr_assert(strstr(err.message, "must give the size of a state"), "%s",
               err.message);
     uturn_executor_free(ex);
+}
+
+/* A storage kind that is none of the two is named as such. */
+Test(bad_input, an_unknown_storage_kind_is_named)
+{
+    uturn_storage_t lv;
+    uturn_storage_init(&lv);
+    lv.kind = (uturn_storage_kind_t)9;
+    uturn_executor_options_t o;
+    uturn_executor_options_init(&o);
+    o.levels             = &lv;
+    o.level_count        = 1;
+    uturn_executor_t *ex = NULL;
+    uturn_error_t e;
+    uturn_error_init(&e);
+    cr_assert_eq(uturn_executor_open(&o, &ex, &e), UTURN_E_INVALID_ARG);
+    cr_assert(strstr(e.message, "kind 9 is neither") != NULL, "%s", e.message);
+    cr_assert_null(ex);
 }

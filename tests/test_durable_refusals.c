@@ -275,7 +275,14 @@ Test(durable_refusals, what_durable_runs_need_or_lack_is_named)
     o.durable_mode     = 7;
     cr_assert_eq(uturn_executor_run(r.ex, r.plan, &m, &o, NULL, NULL, &err),
                  UTURN_E_INVALID_ARG);
-    o.durable_mode = UTURN_DURABLE_NEW;
+    o.durable_mode  = UTURN_DURABLE_NEW;
+    const char *dir = o.durable_dir;
+    o.durable_dir   = ""; /* named as empty, not an I/O error */
+    cr_assert_eq(uturn_executor_run(r.ex, r.plan, &m, &o, NULL, NULL, &err),
+                 UTURN_E_INVALID_ARG);
+    cr_assert(strstr(err.message, "durable_dir is empty") != NULL, "%s",
+              err.message);
+    o.durable_dir = dir;
     uturn_problem_t p;
     uturn_problem_init(&p);
     o.sweeps_on_request  = true; /* with a plan of several sweeps */
