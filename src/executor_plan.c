@@ -6,6 +6,7 @@
  */
 #include "executor.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* Every size as its stride, in a copy the caller frees. */
@@ -13,8 +14,8 @@ static uturn_status_t stride_sizes(const uturn_executor_t *ex,
                                    const uint64_t *sizes, uint64_t n,
                                    uint64_t **out, uturn_error_t *error)
 {
-    uint64_t *strides = uturn__alloc_zeroed(&ex->alloc, (size_t)n,
-                                            sizeof *strides);
+    uint64_t *strides =
+        uturn__alloc_zeroed(&ex->alloc, (size_t)n, sizeof *strides);
     if (strides == NULL)
         return uturn__fail(error, UTURN_E_NOMEM,
                            "out of memory for %llu slot sizes",
@@ -22,12 +23,10 @@ static uturn_status_t stride_sizes(const uturn_executor_t *ex,
     for (uint64_t i = 0; i < n; i++) {
         if (sizes[i] == 0 || !uturn__stride(sizes[i], &strides[i])) {
             uturn__free(&ex->alloc, strides, (size_t)n * sizeof *strides);
-            return uturn__fail(error,
-                               sizes[i] == 0 ? UTURN_E_INVALID_ARG
-                                             : UTURN_E_OVERFLOW,
-                               "step_bytes[%llu] = %llu cannot be a slot",
-                               (unsigned long long)i,
-                               (unsigned long long)sizes[i]);
+            return uturn__fail(
+                error, sizes[i] == 0 ? UTURN_E_INVALID_ARG : UTURN_E_OVERFLOW,
+                "step_bytes[%llu] = %llu cannot be a slot",
+                (unsigned long long)i, (unsigned long long)sizes[i]);
         }
     }
     *out = strides;
@@ -113,10 +112,9 @@ static uturn_status_t real_levels(const uturn_executor_t *ex,
     if (real->levels == NULL || real->level_count == 0)
         return UTURN_OK;
     if (real->level_count > UTURN__MAX_LEVELS)
-        return uturn__fail(error, UTURN_E_INVALID_ARG,
-                           "%llu levels: at most %d",
-                           (unsigned long long)real->level_count,
-                           UTURN__MAX_LEVELS);
+        return uturn__fail(
+            error, UTURN_E_INVALID_ARG, "%llu levels: at most %d",
+            (unsigned long long)real->level_count, UTURN__MAX_LEVELS);
     for (uint64_t k = 0; k < real->level_count; k++) {
         const uturn_level_t *in = &real->levels[k];
         uturn_level_init(&levels[k]);
@@ -129,6 +127,23 @@ static uturn_status_t real_levels(const uturn_executor_t *ex,
     }
     real->levels = levels;
     return UTURN_OK;
+}
+
+/* The message speaks of the usable budget, in slots at the storage's
+ * real cost: say what the caller gave beside it. */
+static void name_given_budget(const uturn_problem_t *given,
+                              const uturn_problem_t *real, uturn_error_t *error)
+{
+    if (error == NULL || given->budget_bytes == real->budget_bytes)
+        return;
+    const size_t used = strlen(error->message);
+    snprintf(error->message + used, sizeof error->message - used,
+             " (of the %llu bytes given, %llu hold slots here: a %llu-byte "
+             "state takes a %llu-byte slot)",
+             (unsigned long long)given->budget_bytes,
+             (unsigned long long)real->budget_bytes,
+             (unsigned long long)given->slot_bytes,
+             (unsigned long long)real->slot_bytes);
 }
 
 uturn_status_t uturn_executor_plan(const uturn_executor_t *executor,
@@ -146,8 +161,8 @@ uturn_status_t uturn_executor_plan(const uturn_executor_t *executor,
         return uturn__fail(error, UTURN_E_INVALID_ARG,
                            "slot_bytes (or step_bytes) must give the size of "
                            "a state");
-    if (real.slot_bytes != 0 && !uturn__stride(real.slot_bytes,
-                                               &real.slot_bytes))
+    if (real.slot_bytes != 0 &&
+        !uturn__stride(real.slot_bytes, &real.slot_bytes))
         return uturn__fail(error, UTURN_E_OVERFLOW,
                            "a slot of %llu bytes cannot be sized",
                            (unsigned long long)problem->slot_bytes);
@@ -168,6 +183,8 @@ uturn_status_t uturn_executor_plan(const uturn_executor_t *executor,
         st = uturn_plan_create(&real, &executor->alloc, out, error);
     if (st == UTURN_E_INFEASIBLE)
         real_minimum(executor, &real, error);
+    if (st == UTURN_E_INFEASIBLE)
+        name_given_budget(problem, &real, error);
     uturn__free(&executor->alloc, strides,
                 (size_t)real.steps * sizeof *strides);
     return st;
@@ -188,8 +205,8 @@ uturn_status_t uturn_executor_level_slots(const uturn_executor_t *executor,
                            "level %llu: the problem has %llu levels",
                            (unsigned long long)level,
                            (unsigned long long)real.level_count);
-    if (real.slot_bytes != 0 && !uturn__stride(real.slot_bytes,
-                                               &real.slot_bytes))
+    if (real.slot_bytes != 0 &&
+        !uturn__stride(real.slot_bytes, &real.slot_bytes))
         return uturn__fail(error, UTURN_E_OVERFLOW,
                            "a slot of %llu bytes cannot be sized",
                            (unsigned long long)problem->slot_bytes);

@@ -212,3 +212,24 @@ Test(bad_input, an_unknown_storage_kind_is_named)
     cr_assert(strstr(e.message, "kind 9 is neither") != NULL, "%s", e.message);
     cr_assert_null(ex);
 }
+
+/* An infeasible budget at the executor's real slot cost: the message says
+ * what the caller gave beside what holds slots. */
+Test(bad_input, an_infeasible_budget_names_the_budget_given)
+{
+    uturn_executor_t *ex = NULL;
+    cr_assert_eq(uturn_executor_create(NULL, &ex, NULL), UTURN_OK);
+    uturn_problem_t p;
+    uturn_problem_init(&p);
+    p.planner          = UTURN_PLANNER_STORE_ALL;
+    p.steps            = 10;
+    p.slot_bytes       = 8;
+    p.budget_bytes     = 100;
+    uturn_plan_t *plan = NULL;
+    uturn_error_t e;
+    uturn_error_init(&e);
+    cr_assert_eq(uturn_executor_plan(ex, &p, &plan, &e), UTURN_E_INFEASIBLE);
+    cr_assert(strstr(e.message, "of the 100 bytes given") != NULL, "%s",
+              e.message);
+    uturn_executor_free(ex);
+}
