@@ -172,8 +172,10 @@ static void agreed_capacity(struct uturn__petsc *u)
     }
 }
 
-/* The first rank (lowest) where short is true, or -1: collective. */
-static PetscErrorCode first_rank(MPI_Comm comm, bool short_here, int *rank)
+/* The first rank (lowest) where short_here is true, or -1, and that
+ * rank's three figures in what (collective). */
+static PetscErrorCode first_rank(MPI_Comm comm, bool short_here,
+                                 uint64_t what[3], int *rank)
 {
     PetscFunctionBegin;
     int me = 0, size = 1;
@@ -183,6 +185,8 @@ static PetscErrorCode first_rank(MPI_Comm comm, bool short_here, int *rank)
     PetscCallMPI(
         MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, comm));
     *rank = first < size ? first : -1;
+    if (*rank >= 0)
+        PetscCallMPI(MPI_Bcast(what, 3, MPI_UINT64_T, *rank, comm));
     PetscFunctionReturn(0);
 }
 
@@ -196,18 +200,14 @@ static PetscErrorCode check_budgets(const struct uturn__petsc *u,
     int bad = -1;
     /* its budget, disk budget and part of a state, from that rank */
     uint64_t what[3] = {u->opt.budget_bytes, u->opt.disk_bytes, r->state_bytes};
-    PetscCall(
-        first_rank(u->comm, u->opt.disk_bytes > 0 && r->disk_slots == 0, &bad));
-    if (bad >= 0)
-        PetscCallMPI(MPI_Bcast(what, 3, MPI_UINT64_T, bad, u->comm));
+    PetscCall(first_rank(u->comm, u->opt.disk_bytes > 0 && r->disk_slots == 0,
+                         what, &bad));
     PetscCheck(bad < 0, u->comm, PETSC_ERR_ARG_OUTOFRANGE,
                "uturn: rank %d's -ts_trajectory_uturn_disk (%llu bytes) "
                "holds no checkpoint of its %llu-byte part of a state: give "
                "at least that, or leave the option out",
                bad, (unsigned long long)what[1], (unsigned long long)what[2]);
-    PetscCall(first_rank(u->comm, r->slots + r->disk_slots == 0, &bad));
-    if (bad >= 0)
-        PetscCallMPI(MPI_Bcast(what, 3, MPI_UINT64_T, bad, u->comm));
+    PetscCall(first_rank(u->comm, r->slots + r->disk_slots == 0, what, &bad));
     PetscCheck(bad < 0, u->comm, PETSC_ERR_ARG_OUTOFRANGE,
                "uturn: rank %d's -ts_trajectory_uturn_budget (%llu bytes) "
                "holds no checkpoint: each rank needs at least its part of a "
