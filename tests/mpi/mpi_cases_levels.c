@@ -115,13 +115,9 @@ bool case_levels(MPI_Comm comm)
                 "own capacities");
     uturn_mpi_plan_t *mp = NULL;
     uturn_mpi_plan_info_t info;
-    uturn_mpi_plan_info_init(&info);
-    uturn_error_t err;
-    uturn_error_init(&err);
-    const uturn_status_t st =
-        uturn_mpi_plan_create(comm, ex, &p, NULL, &mp, &info, &err);
-    ok &= check(st == UTURN_OK, err.message);
-    if (st == UTURN_OK) {
+    const bool planned = plan_checked(comm, ex, &p, &mp, &info);
+    ok &= planned;
+    if (planned) {
         uturn_level_stats_t a, b;
         uturn_level_stats_init(&a);
         uturn_level_stats_init(&b);

@@ -75,13 +75,9 @@ bool case_levels_sweeps(MPI_Comm comm)
     three_levels(&c, lv, &p);
     uturn_mpi_plan_t *mp = NULL;
     uturn_mpi_plan_info_t info;
-    uturn_mpi_plan_info_init(&info);
-    uturn_error_t err;
-    uturn_error_init(&err);
-    const uturn_status_t st =
-        uturn_mpi_plan_create(comm, ex, &p, NULL, &mp, &info, &err);
-    ok &= check(st == UTURN_OK, err.message);
-    if (st == UTURN_OK) {
+    const bool planned = plan_checked(comm, ex, &p, &mp, &info);
+    ok &= planned;
+    if (planned) {
         ok &= check(same_everywhere(comm, info.fingerprint), "one plan");
         ok &= run_sweeps(&c, ex, mp, true, 0);
     }

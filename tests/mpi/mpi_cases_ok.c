@@ -79,13 +79,9 @@ bool case_uniform(MPI_Comm comm, bool saveload)
     ok &= alone(comm, ex, &p, &own);
     uturn_mpi_plan_t *mp = NULL;
     uturn_mpi_plan_info_t info;
-    uturn_mpi_plan_info_init(&info);
-    uturn_error_t err;
-    uturn_error_init(&err);
-    const uturn_status_t st =
-        uturn_mpi_plan_create(comm, ex, &p, NULL, &mp, &info, &err);
-    ok &= check(st == UTURN_OK, err.message);
-    if (st == UTURN_OK) {
+    const bool planned = plan_checked(comm, ex, &p, &mp, &info);
+    ok &= planned;
+    if (planned) {
         ok &= check_info(comm, &info, own);
         ok &= run_and_compare(mp, ex, &c, saveload, UNIFORM_BUDGET);
     }

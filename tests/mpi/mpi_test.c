@@ -49,6 +49,17 @@ bool same_everywhere(MPI_Comm comm, uint64_t v)
     return min_over(comm, v) == max_over(comm, v);
 }
 
+bool plan_checked(MPI_Comm comm, uturn_executor_t *ex, const uturn_problem_t *p,
+                  uturn_mpi_plan_t **mp, uturn_mpi_plan_info_t *info)
+{
+    uturn_mpi_plan_info_init(info);
+    uturn_error_t err;
+    uturn_error_init(&err);
+    const uturn_status_t st =
+        uturn_mpi_plan_create(comm, ex, p, NULL, mp, info, &err);
+    return check(st == UTURN_OK, err.message);
+}
+
 bool failed_as(uturn_status_t got, const uturn_error_t *err,
                uturn_status_t status, const char *prefix)
 {

@@ -23,6 +23,10 @@ uint64_t sum_over(MPI_Comm comm, uint64_t v);
 /* @p err says @p status and its message begins with @p prefix. */
 bool failed_as(uturn_status_t got, const uturn_error_t *err,
                uturn_status_t status, const char *prefix);
+/* Plan @p p across @p comm into *mp (its info in *info): true when it
+ * planned, else a failed check with the library's message. */
+bool plan_checked(MPI_Comm comm, uturn_executor_t *ex, const uturn_problem_t *p,
+                  uturn_mpi_plan_t **mp, uturn_mpi_plan_info_t *info);
 /* The uniform problem of the tests: revolve, @p c's steps and state. */
 void uniform_problem(const chain_t *c, uint64_t budget, uturn_problem_t *p);
 /* Run @p mp on @p c and compare the gradient with the reference. */
