@@ -18,7 +18,7 @@ static uturn_status_t state_size(const uturn_plan_t *plan, size_t *bytes)
  * no slot (the plan chooses the level x_0 is stored in). */
 static void start(const uturn_plan_t *plan, void *state)
 {
-    const struct uturn__hr_tables *t = plan->data;
+    const struct uturn__hr_tables *t     = plan->data;
     const struct uturn__hr_segment whole = {
         .a = 0, .l = t->n, .n = t->n, .m = t->cap[t->levels - 1]};
     uturn__hr_gen_start(t, state, &whole);
@@ -75,28 +75,45 @@ static uturn_status_t check_limits(const uturn_plan_t *plan,
 /* The nested plans are optimal only when no level is cheaper to write or
  * to read than a faster one; an exhaustive search finds plans up to 30%
  * cheaper otherwise, so such levels are refused rather than planned. */
+enum uturn__hr_costs uturn__hr_costs_rule(const uturn_level_t *lv,
+                                          uint64_t count, uint64_t *level)
+{
+    for (uint64_t k = 0; k < count; k++) {
+        *level = k;
+        if (lv[k].write_cost > UTURN__HR_MAX_IO_COST)
+            return UTURN__HR_COSTS_WRITE_PAST;
+        if (lv[k].read_cost > UTURN__HR_MAX_IO_COST)
+            return UTURN__HR_COSTS_READ_PAST;
+        if (k > 0 && lv[k].write_cost < lv[k - 1].write_cost)
+            return UTURN__HR_COSTS_WRITE_LESS;
+        if (k > 0 && lv[k].read_cost < lv[k - 1].read_cost)
+            return UTURN__HR_COSTS_READ_LESS;
+    }
+    return UTURN__HR_COSTS_OK;
+}
+
 static uturn_status_t check_costs(const uturn_plan_t *plan,
                                   uturn_error_t *error)
 {
     const uturn_level_t *lv = plan->levels;
-    for (uint64_t k = 0; k < plan->level_count; k++) {
-        if (lv[k].write_cost > UTURN__HR_MAX_IO_COST ||
-            lv[k].read_cost > UTURN__HR_MAX_IO_COST)
-            return uturn__fail(error, UTURN_E_UNSUPPORTED,
-                               "level %llu (%s): hrevolve takes write and "
-                               "read costs up to 2^24",
-                               (unsigned long long)k, lv[k].name);
-        if (k > 0 && (lv[k].write_cost < lv[k - 1].write_cost ||
-                      lv[k].read_cost < lv[k - 1].read_cost))
-            return uturn__fail(
-                error, UTURN_E_UNSUPPORTED,
-                "level %llu (%s) is cheaper to %s than level %llu: "
-                "hrevolve's optimum is not guaranteed when costs decrease "
-                "with the level",
-                (unsigned long long)k, lv[k].name,
-                lv[k].write_cost < lv[k - 1].write_cost ? "write" : "read",
-                (unsigned long long)(k - 1));
-    }
+    uint64_t k              = 0;
+    const enum uturn__hr_costs broken =
+        uturn__hr_costs_rule(lv, plan->level_count, &k);
+    if (broken == UTURN__HR_COSTS_WRITE_PAST ||
+        broken == UTURN__HR_COSTS_READ_PAST)
+        return uturn__fail(error, UTURN_E_UNSUPPORTED,
+                           "level %llu (%s): hrevolve takes write and "
+                           "read costs up to 2^24",
+                           (unsigned long long)k, lv[k].name);
+    if (broken != UTURN__HR_COSTS_OK)
+        return uturn__fail(
+            error, UTURN_E_UNSUPPORTED,
+            "level %llu (%s) is cheaper to %s than level %llu: "
+            "hrevolve's optimum is not guaranteed when costs decrease "
+            "with the level",
+            (unsigned long long)k, lv[k].name,
+            broken == UTURN__HR_COSTS_WRITE_LESS ? "write" : "read",
+            (unsigned long long)(k - 1));
     return UTURN_OK;
 }
 
@@ -169,9 +186,9 @@ static uturn_status_t build(uturn_plan_t *plan,
     struct uturn__hr_watch watch = {.progress = plan->problem.progress,
                                     .user     = plan->problem.progress_user,
                                     .total    = need.work};
-    const uturn_status_t st = uturn__hr_build_watched(
-        &plan->alloc, n, levels, (size_t)plan->level_count,
-        UTURN_HREVOLVE_EVALS, watch.progress != NULL ? &watch : NULL, t);
+    const uturn_status_t st      = uturn__hr_build_watched(
+             &plan->alloc, n, levels, (size_t)plan->level_count,
+             UTURN_HREVOLVE_EVALS, watch.progress != NULL ? &watch : NULL, t);
     if (st == UTURN_E_INFEASIBLE)
         return uturn__fail_infeasible(error, 1, plan->problem.slot_bytes,
                                       "hrevolve finds no plan for these "
@@ -208,7 +225,7 @@ static uturn_status_t prepare(uturn_plan_t *plan, uturn_error_t *error)
     if (st != UTURN_OK)
         return st;
     struct uturn__hr_tables *t = NULL;
-    st = build(plan, levels, &t, error);
+    st                         = build(plan, levels, &t, error);
     if (st != UTURN_OK)
         return st;
     plan->data      = t;

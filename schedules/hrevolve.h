@@ -46,6 +46,20 @@
 #define UTURN__HR_MAX_STEPS   ((uint64_t)1 << 28)
 #define UTURN__HR_MAX_IO_COST ((uint64_t)1 << 24)
 
+/* hrevolve's rule on the levels' costs: each at most
+ * UTURN__HR_MAX_IO_COST, none cheaper to write or to read than the level
+ * before it. What the first level to break it breaks (*level: its index),
+ * or UTURN__HR_COSTS_OK. */
+enum uturn__hr_costs {
+    UTURN__HR_COSTS_OK,
+    UTURN__HR_COSTS_WRITE_PAST, /* its write cost past the most */
+    UTURN__HR_COSTS_READ_PAST,
+    UTURN__HR_COSTS_WRITE_LESS, /* cheaper to write than level - 1 */
+    UTURN__HR_COSTS_READ_LESS
+};
+enum uturn__hr_costs uturn__hr_costs_rule(const uturn_level_t *levels,
+                                          uint64_t count, uint64_t *level);
+
 struct uturn__hr_level {
     uint64_t slots, write_cost, read_cost;
 };

@@ -28,28 +28,27 @@ static void level_name(const uturn_plan_t *plan, uint64_t k, char *out,
              name != NULL ? ")" : "");
 }
 
-/* Whether a cost stops the family: which level and why, into why. */
-static bool cost_stops(const uturn_plan_t *plan,
-                       const struct uturn__hr_level *lv, char *why, size_t cap)
+/* Whether a cost stops the family (hrevolve's rule): which level and
+ * why, into why. */
+static bool cost_stops(const uturn_plan_t *plan, char *why, size_t cap)
 {
+    uint64_t k = 0;
+    const enum uturn__hr_costs broken =
+        uturn__hr_costs_rule(plan->levels, plan->level_count, &k);
+    if (broken == UTURN__HR_COSTS_OK)
+        return false;
     char a[96], b[96];
-    for (uint64_t k = 0; k < plan->level_count; k++) {
-        level_name(plan, k, a, sizeof a);
-        const bool w = lv[k].write_cost > UTURN__HR_MAX_IO_COST;
-        if (w || lv[k].read_cost > UTURN__HR_MAX_IO_COST)
-            return snprintf(why, cap, "%s's %s cost is past 2^24", a,
-                            w ? "write" : "read"),
-                   true;
-        if (k == 0)
-            continue;
+    level_name(plan, k, a, sizeof a);
+    if (broken == UTURN__HR_COSTS_WRITE_PAST ||
+        broken == UTURN__HR_COSTS_READ_PAST)
+        snprintf(why, cap, "%s's %s cost is past 2^24", a,
+                 broken == UTURN__HR_COSTS_WRITE_PAST ? "write" : "read");
+    else {
         level_name(plan, k - 1, b, sizeof b);
-        const bool cw = lv[k].write_cost < lv[k - 1].write_cost;
-        if (cw || lv[k].read_cost < lv[k - 1].read_cost)
-            return snprintf(why, cap, "%s is cheaper to %s than %s", a,
-                            cw ? "write" : "read", b),
-                   true;
+        snprintf(why, cap, "%s is cheaper to %s than %s", a,
+                 broken == UTURN__HR_COSTS_WRITE_LESS ? "write" : "read", b);
     }
-    return false;
+    return true;
 }
 
 /* Why the family is not tried (into why), or NULL when it is. */
@@ -57,7 +56,7 @@ static const char *not_tried(const uturn_plan_t *plan,
                              const struct uturn__hr_level *lv, char *why,
                              size_t cap)
 {
-    if (cost_stops(plan, lv, why, cap))
+    if (cost_stops(plan, why, cap))
         return why;
     struct uturn__hr_need need;
     uturn__hr_need(plan->problem.steps, lv, (size_t)plan->level_count, &need);
