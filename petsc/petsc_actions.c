@@ -35,30 +35,75 @@ PetscErrorCode uturn__petsc_done(struct uturn__petsc *u,
     PetscFunctionReturn(0);
 }
 
-PetscErrorCode uturn__petsc_slot_action(struct uturn__petsc *u, Vec x,
+/* The last stage to keep with x_k, the live state, when checkpoints keep
+ * one: the TS's (its last step reached x_k), or the one restored with x_k;
+ * none for x_0. */
+static PetscErrorCode stage_of(struct uturn__petsc *u, TS ts, uint64_t k,
+                               Vec *stage)
+{
+    PetscFunctionBegin;
+    *stage = NULL;
+    if (!u->slots.staged || k == 0)
+        PetscFunctionReturn(0);
+    if (u->ts_stage_step == k) {
+        PetscInt ns = 0;
+        Vec *Y      = NULL;
+        PetscCall(TSGetStages(ts, &ns, &Y));
+        PetscCheck(ns > 0, u->comm, PETSC_ERR_PLIB, "uturn: no RK stages");
+        *stage = Y[ns - 1];
+    } else {
+        PetscCheck(u->stage_step == k, u->comm, PETSC_ERR_PLIB,
+                   "uturn: no last stage to keep with x_%llu",
+                   (unsigned long long)k);
+        *stage = u->stage;
+    }
+    PetscFunctionReturn(0);
+}
+
+static PetscErrorCode store(struct uturn__petsc *u, TS ts, Vec x,
+                            const uturn_action_t *a)
+{
+    PetscFunctionBegin;
+    PetscCheck(u->live == a->step, u->comm, PETSC_ERR_PLIB,
+               "uturn: store %llu with the live state at step %llu",
+               (unsigned long long)a->step, (unsigned long long)u->live);
+    Vec stage = NULL;
+    PetscCall(stage_of(u, ts, a->step, &stage));
+    PetscCall(uturn__petsc_slots_store(&u->slots, a->slot, a->step, x, stage));
+    u->count.stores++;
+    u->count.disk_stores += a->slot >= u->slots.memory_slots;
+    PetscFunctionReturn(0);
+}
+
+static PetscErrorCode restore(struct uturn__petsc *u, Vec x,
+                              const uturn_action_t *a)
+{
+    PetscFunctionBegin;
+    if (u->slots.staged && u->stage == NULL)
+        PetscCall(VecDuplicate(x, &u->stage));
+    bool staged = false;
+    PetscCall(uturn__petsc_slots_restore(&u->slots, a->slot, a->step, x,
+                                         u->stage, &staged));
+    u->stage_step = staged ? a->step : UTURN_NONE;
+    u->count.restores++;
+    u->count.disk_restores += a->slot >= u->slots.memory_slots;
+    u->live      = a->step;
+    u->last_step = UTURN_NONE;
+    PetscFunctionReturn(0);
+}
+
+PetscErrorCode uturn__petsc_slot_action(struct uturn__petsc *u, TS ts, Vec x,
                                         const uturn_action_t *a)
 {
     PetscFunctionBegin;
-    struct uturn__petsc_slots *s = &u->slots;
-    const bool disk              = a->slot >= s->memory_slots;
-    if (a->op == UTURN_OP_STORE) {
-        PetscCheck(u->live == a->step, u->comm, PETSC_ERR_PLIB,
-                   "uturn: store %llu with the live state at step %llu",
-                   (unsigned long long)a->step, (unsigned long long)u->live);
-        PetscCall(uturn__petsc_slots_store(s, a->slot, a->step, x));
-        u->count.stores++;
-        u->count.disk_stores += disk;
-    } else if (a->op == UTURN_OP_RESTORE) {
-        PetscCall(uturn__petsc_slots_restore(s, a->slot, a->step, x));
-        u->count.restores++;
-        u->count.disk_restores += disk;
-        u->live          = a->step;
-        u->last_step     = UTURN_NONE;
-        u->restored_slot = a->slot;
-    } else {
+    if (a->op == UTURN_OP_STORE)
+        PetscCall(store(u, ts, x, a));
+    else if (a->op == UTURN_OP_RESTORE)
+        PetscCall(restore(u, x, a));
+    else {
         PetscCheck(a->op == UTURN_OP_FREE, u->comm, PETSC_ERR_PLIB,
                    "uturn: not a slot action");
-        PetscCall(uturn__petsc_slots_free(s, a->slot));
+        PetscCall(uturn__petsc_slots_free(&u->slots, a->slot));
     }
     PetscCall(uturn__petsc_done(u, a));
     PetscFunctionReturn(0);

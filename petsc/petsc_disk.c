@@ -91,16 +91,30 @@ static bool transfer(int fd, const char *out, char *in, uint64_t bytes,
     return true;
 }
 
+/* XXH3-64 of the parts, as of one buffer. */
+static uint64_t sum_of(const struct uturn__petsc_parts *p)
+{
+    XXH3_state_t st;
+    XXH3_64bits_reset(&st);
+    for (int i = 0; i < 2; i++)
+        if (p->bytes[i] > 0)
+            XXH3_64bits_update(&st, p->part[i], (size_t)p->bytes[i]);
+    return XXH3_64bits_digest(&st);
+}
+
 PetscErrorCode uturn__petsc_disk_write(struct uturn__petsc_disk *d,
-                                       uint64_t index, const void *src,
-                                       uint64_t bytes)
+                                       uint64_t index, uint64_t slot_bytes,
+                                       const struct uturn__petsc_parts *p)
 {
     PetscFunctionBegin;
-    PetscCheck(transfer(d->fd, src, NULL, bytes, index * bytes),
-               PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE,
-               "uturn: writing disk slot %llu: %s", (unsigned long long)index,
-               strerror(errno));
-    d->sums[index] = XXH3_64bits(src, (size_t)bytes);
+    uint64_t offset = index * slot_bytes;
+    for (int i = 0; i < 2; offset += p->bytes[i++])
+        PetscCheck(transfer(d->fd, p->part[i], NULL, p->bytes[i], offset),
+                   PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE,
+                   "uturn: writing disk slot %llu: %s",
+                   (unsigned long long)index, strerror(errno));
+    const uint64_t bytes = p->bytes[0] + p->bytes[1];
+    d->sums[index]       = sum_of(p);
     d->written += bytes;
     d->held += bytes;
     if (d->held > d->peak)
@@ -109,19 +123,23 @@ PetscErrorCode uturn__petsc_disk_write(struct uturn__petsc_disk *d,
 }
 
 PetscErrorCode uturn__petsc_disk_read(struct uturn__petsc_disk *d,
-                                      uint64_t index, uint64_t step, void *dst,
-                                      uint64_t bytes)
+                                      uint64_t index, uint64_t slot_bytes,
+                                      uint64_t step,
+                                      const struct uturn__petsc_parts *p)
 {
     PetscFunctionBegin;
-    PetscCheck(
-        transfer(d->fd, NULL, dst, bytes, index * bytes), PETSC_COMM_SELF,
-        PETSC_ERR_FILE_READ, "uturn: reading x_%llu from disk slot %llu: %s",
-        (unsigned long long)step, (unsigned long long)index, strerror(errno));
-    PetscCheck(XXH3_64bits(dst, (size_t)bytes) == d->sums[index],
-               PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+    uint64_t offset = index * slot_bytes;
+    for (int i = 0; i < 2; offset += p->bytes[i++])
+        PetscCheck(transfer(d->fd, NULL, p->part[i], p->bytes[i], offset),
+                   PETSC_COMM_SELF, PETSC_ERR_FILE_READ,
+                   "uturn: reading x_%llu from disk slot %llu: %s",
+                   (unsigned long long)step, (unsigned long long)index,
+                   strerror(errno));
+    PetscCheck(sum_of(p) == d->sums[index], PETSC_COMM_SELF,
+               PETSC_ERR_FILE_UNEXPECTED,
                "uturn: x_%llu read back from disk slot %llu differs from "
                "what was written (checksum)",
                (unsigned long long)step, (unsigned long long)index);
-    d->read += bytes;
+    d->read += p->bytes[0] + p->bytes[1];
     PetscFunctionReturn(0);
 }

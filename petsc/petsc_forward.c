@@ -29,7 +29,8 @@ static PetscErrorCode next_action(struct uturn__petsc *u, uint64_t k,
 
 /* Perform the first sweep's actions for x_k (in @p x) up to the next
  * advance, and remember where that advance ends. */
-static PetscErrorCode first_sweep(struct uturn__petsc *u, Vec x, uint64_t k)
+static PetscErrorCode first_sweep(struct uturn__petsc *u, TS ts, Vec x,
+                                  uint64_t k)
 {
     PetscFunctionBegin;
     char text[64];
@@ -48,7 +49,7 @@ static PetscErrorCode first_sweep(struct uturn__petsc *u, Vec x, uint64_t k)
         PetscCheck(a.op == UTURN_OP_STORE || a.op == UTURN_OP_FREE, u->comm,
                    PETSC_ERR_PLIB, "uturn: '%s' in the first sweep",
                    uturn__petsc_action_text(&a, text, sizeof text));
-        PetscCall(uturn__petsc_slot_action(u, x, &a));
+        PetscCall(uturn__petsc_slot_action(u, ts, x, &a));
     }
 }
 
@@ -95,7 +96,8 @@ static PetscErrorCode record(struct uturn__petsc *u, TS ts, uint64_t k,
     PetscCall(uturn__petsc_step_done(u, k, u->rec.time[k - 1], time));
     PetscCall(uturn__petsc_records_time(&u->rec, k, time));
     u->count.forward_steps++;
-    u->live = k;
+    u->live          = k;
+    u->ts_stage_step = k;
     PetscFunctionReturn(0);
 }
 
@@ -110,7 +112,7 @@ PetscErrorCode uturn__petsc_set(TSTrajectory tj, TS ts, PetscInt stepnum,
     if (stepnum == 0) {
         PetscCall(uturn__petsc_run_begin(u, ts, x));
         PetscCall(uturn__petsc_records_time(&u->rec, 0, time));
-        PetscCall(first_sweep(u, x, 0));
+        PetscCall(first_sweep(u, ts, x, 0));
         PetscFunctionReturn(0);
     }
     PetscCall(record(u, ts, k, time));
@@ -127,6 +129,6 @@ PetscErrorCode uturn__petsc_set(TSTrajectory tj, TS ts, PetscInt stepnum,
     if (last || (!u->online && k == u->steps))
         PetscCall(end_forward(u, k));
     else
-        PetscCall(first_sweep(u, x, k));
+        PetscCall(first_sweep(u, ts, x, k));
     PetscFunctionReturn(0);
 }

@@ -90,12 +90,18 @@ struct uturn__petsc_disk {
     uint64_t written, read;
 };
 
+/* A checkpoint is x_step, followed, for an RK method that reuses its last
+ * stage (first same as last), by that stage of the step that reached it
+ * (Y_s, whose f the next step takes as its first stage): none for x_0. */
 struct uturn__petsc_slots {
     uint64_t memory_slots; /* the plan's level 0 capacity */
     PetscInt local;        /* entries of a state on this rank */
-    uint64_t state_bytes;  /* local * sizeof(PetscScalar) */
+    bool staged;           /* checkpoints have room for the last stage */
+    uint64_t state_bytes;  /* of a checkpoint: local * sizeof(PetscScalar),
+                              twice that when staged */
     PetscScalar **buffers; /* per memory slot, allocated on first use */
     uint64_t *step;        /* per slot (memory and disk): x_step, or NONE */
+    bool *has_stage;       /* per slot: the stage was kept with x_step */
     uint64_t allocated;    /* memory buffers allocated */
     uint64_t peak_bytes;   /* most buffer bytes held */
     struct uturn__petsc_disk disk;
@@ -104,12 +110,19 @@ struct uturn__petsc_slots {
 PetscErrorCode uturn__petsc_slots_open(struct uturn__petsc_slots *s,
                                        uint64_t memory_slots,
                                        uint64_t disk_slots, PetscInt local,
-                                       const char *disk_dir, MPI_Comm comm);
+                                       bool staged, const char *disk_dir,
+                                       MPI_Comm comm);
 PetscErrorCode uturn__petsc_slots_close(struct uturn__petsc_slots *s);
+/* Keep x_step (@p x) in @p slot, with @p stage (NULL: none) when the
+ * slots are staged. */
 PetscErrorCode uturn__petsc_slots_store(struct uturn__petsc_slots *s,
-                                        uint64_t slot, uint64_t step, Vec x);
+                                        uint64_t slot, uint64_t step, Vec x,
+                                        Vec stage);
+/* x_step into @p x; its stage, if one was kept, into @p stage (which may
+ * be NULL when the slots are not staged), and *has_stage says so. */
 PetscErrorCode uturn__petsc_slots_restore(struct uturn__petsc_slots *s,
-                                          uint64_t slot, uint64_t step, Vec x);
+                                          uint64_t slot, uint64_t step, Vec x,
+                                          Vec stage, bool *has_stage);
 PetscErrorCode uturn__petsc_slots_free(struct uturn__petsc_slots *s,
                                        uint64_t slot);
 
@@ -117,12 +130,20 @@ PetscErrorCode uturn__petsc_disk_open(struct uturn__petsc_disk *d,
                                       uint64_t slots, uint64_t state_bytes,
                                       const char *dir, MPI_Comm comm);
 PetscErrorCode uturn__petsc_disk_close(struct uturn__petsc_disk *d);
+/* A checkpoint's parts on disk: part[0] (x_step) and, when bytes[1] is
+ * not 0, part[1] (its stage), at disk slot @p index of @p slot_bytes. */
+struct uturn__petsc_parts {
+    void *part[2];
+    uint64_t bytes[2];
+};
+
 PetscErrorCode uturn__petsc_disk_write(struct uturn__petsc_disk *d,
-                                       uint64_t index, const void *src,
-                                       uint64_t bytes);
+                                       uint64_t index, uint64_t slot_bytes,
+                                       const struct uturn__petsc_parts *p);
 PetscErrorCode uturn__petsc_disk_read(struct uturn__petsc_disk *d,
-                                      uint64_t index, uint64_t step, void *dst,
-                                      uint64_t bytes);
+                                      uint64_t index, uint64_t slot_bytes,
+                                      uint64_t step,
+                                      const struct uturn__petsc_parts *p);
 
 /* ---- the layer's state for one trajectory ---- */
 
@@ -204,8 +225,14 @@ struct uturn__petsc {
      * method reuses its last stage (first same as last). */
     uint64_t last_step;
     bool fsal;
-    uint64_t restored_slot; /* where the live state came from */
-    Vec work;               /* a copy of x_j while a step is primed */
+    bool staged; /* checkpoints keep the last stage (petsc_stage.c) */
+    Vec work;    /* a copy of x_j while a step is primed */
+    /* The last stage (fsal): the TS's stages are those of the step that
+     * reached x_{ts_stage_step} (UTURN_NONE: of no step to keep); `stage`
+     * holds the one restored with x_{stage_step}. */
+    uint64_t ts_stage_step;
+    Vec stage;
+    uint64_t stage_step;
 };
 
 /* The layer's state of a trajectory of type "uturn", or NULL. */
@@ -238,6 +265,12 @@ PetscErrorCode uturn__petsc_run_drop(struct uturn__petsc *u);
 /* Drop everything, the plan and its communicator too (collective). */
 PetscErrorCode uturn__petsc_drop_all(struct uturn__petsc *u);
 
+/* Whether the TS's method reuses its last stage as the next step's first
+ * (*fsal: an RK tableau with the FSAL property), and whether checkpoints
+ * must then keep that stage (*staged: this PETSc does not compute it bit
+ * for bit equal to the step's result; petsc_stage.c). */
+PetscErrorCode uturn__petsc_stage_needs(TS ts, Vec x, bool *fsal, bool *staged);
+
 /* ---- actions (petsc_actions.c) ---- */
 
 /* The next action of the plan; fails (PETSC_ERR_PLIB) at its end. */
@@ -248,9 +281,9 @@ PetscErrorCode uturn__petsc_done(struct uturn__petsc *u,
 /* The plan's text for @p a, for messages. */
 const char *uturn__petsc_action_text(const uturn_action_t *a, char *buf,
                                      size_t bytes);
-/* Perform a store (of @p x, the live x_step), a restore (into @p x) or a
- * free. */
-PetscErrorCode uturn__petsc_slot_action(struct uturn__petsc *u, Vec x,
+/* Perform a store (of @p x, the live x_step, with its last stage from
+ * @p ts when checkpoints keep one), a restore (into @p x) or a free. */
+PetscErrorCode uturn__petsc_slot_action(struct uturn__petsc *u, TS ts, Vec x,
                                         const uturn_action_t *a);
 /* The end of the plan: the frees after reverse 0, the validator's end. */
 PetscErrorCode uturn__petsc_finish(struct uturn__petsc *u);

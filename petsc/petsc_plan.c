@@ -190,30 +190,36 @@ static PetscErrorCode first_rank(MPI_Comm comm, bool short_here,
     PetscFunctionReturn(0);
 }
 
-/* Every rank's budget must hold a state (a disk level may hold them all),
- * and a disk budget given must hold one: collective checks, so that every
- * rank fails together, naming the first rank short and its option. */
+/* Every rank's budget must hold a checkpoint (a disk level may hold them
+ * all), and a disk budget given must hold one: collective checks, so that
+ * every rank fails together, naming the first rank short and its option.
+ * A checkpoint is the rank's part of a state, and of the last stage too
+ * when the method needs it (petsc_stage.c). */
 static PetscErrorCode check_budgets(const struct uturn__petsc *u,
                                     const struct uturn__petsc_request *r)
 {
     PetscFunctionBegin;
     int bad = -1;
-    /* its budget, disk budget and part of a state, from that rank */
+    /* its budget, disk budget and part of a checkpoint, from that rank */
     uint64_t what[3] = {u->opt.budget_bytes, u->opt.disk_bytes, r->state_bytes};
+    const char *kind = u->staged ? "state and its last stage (this RK "
+                                   "method reuses it)"
+                                 : "state";
     PetscCall(first_rank(u->comm, u->opt.disk_bytes > 0 && r->disk_slots == 0,
                          what, &bad));
     PetscCheck(bad < 0, u->comm, PETSC_ERR_ARG_OUTOFRANGE,
                "uturn: rank %d's -ts_trajectory_uturn_disk (%llu bytes) "
-               "holds no checkpoint of its %llu-byte part of a state: give "
+               "holds no checkpoint of its %llu-byte part of a %s: give "
                "at least that, or leave the option out",
-               bad, (unsigned long long)what[1], (unsigned long long)what[2]);
+               bad, (unsigned long long)what[1], (unsigned long long)what[2],
+               kind);
     PetscCall(first_rank(u->comm, r->slots + r->disk_slots == 0, what, &bad));
     PetscCheck(bad < 0, u->comm, PETSC_ERR_ARG_OUTOFRANGE,
                "uturn: rank %d's -ts_trajectory_uturn_budget (%llu bytes) "
                "holds no checkpoint: each rank needs at least its part of a "
-               "state (%llu bytes on rank %d)",
-               bad, (unsigned long long)what[0], (unsigned long long)what[2],
-               bad);
+               "%s (%llu bytes on rank %d)",
+               bad, (unsigned long long)what[0], kind,
+               (unsigned long long)what[2], bad);
     PetscFunctionReturn(0);
 }
 
@@ -224,7 +230,8 @@ PetscErrorCode uturn__petsc_plan_begin(struct uturn__petsc *u, TS ts, Vec x)
     memset(&r, 0, sizeof r);
     PetscInt local = 0;
     PetscCall(VecGetLocalSize(x, &local));
-    r.state_bytes = (uint64_t)local * sizeof(PetscScalar);
+    /* a checkpoint keeps the last stage too when the method reuses it */
+    r.state_bytes = (uint64_t)local * sizeof(PetscScalar) * (u->staged ? 2 : 1);
     PetscCall(choose(u, ts, &r));
     capacities(u, ts, &r);
     PetscCall(check_budgets(u, &r));

@@ -8,9 +8,8 @@
  * sweep did. A step after a restore starts afresh: it restarts
  * (ts->steprestart), so that a first-same-as-last RK method does not take
  * a stage of whatever step the TS took last; for such a method it is
- * first primed by a step of size 0 from x_j, which leaves f(t_j, x_j) in
- * its last stage, where the first sweep's step j-1 left it, so that a
- * rejected attempt is retried with the same stale stage as the first time.
+ * first primed from the last stage kept with x_j (prime() below), so that
+ * it takes the first sweep's first stage.
  * No monitor, pre-step or post-step runs: a recomputation is not a new
  * step.
  */
@@ -48,31 +47,34 @@ static PetscErrorCode take(struct uturn__petsc *u, TS ts, uint64_t j,
     PetscFunctionReturn(0);
 }
 
-/* A step of size 0 from x_j (every stage is x_j), accepted whatever the
- * adapt says; then x_j again, since x + 0 y may turn a -0 into +0: from
- * the slot it was restored from while that slot still holds it, else
- * from a copy made before (one state outside the budget, like the TS's
- * own vectors). */
+/* A step of size 0 from Y_s, the last stage of the first sweep's step
+ * j-1 (kept with x_j, or x_j itself when this PETSc computes them equal:
+ * petsc_stage.c): every stage is Y_s, so the step leaves f(t_j, Y_s) in
+ * its last stage, where the first sweep's step j-1 left it (t_{j-1} +
+ * h c_s is t_j: c_s = 1 for these methods), and a rejected attempt is
+ * retried with the same stage as the first time. It is accepted whatever
+ * the adapt says; then x_j again, from a copy made before (one state
+ * outside the budget, like the TS's own vectors). Y_s + 0 y may turn a -0
+ * into +0: exact unless the right-hand side tells -0 from +0. */
 static PetscErrorCode prime(struct uturn__petsc *u, TS ts, uint64_t j)
 {
     PetscFunctionBegin;
-    const uint64_t slot = u->restored_slot;
-    const bool held     = slot != UTURN_NONE && u->slots.step[slot] == j;
-    if (!held) {
-        if (u->work == NULL)
-            PetscCall(VecDuplicate(ts->vec_sol, &u->work));
-        PetscCall(VecCopy(ts->vec_sol, u->work));
-    }
+    PetscCheck(!u->staged || u->stage_step == j, u->comm, PETSC_ERR_PLIB,
+               "uturn: x_%llu was restored without the last stage of the "
+               "step that reached it",
+               (unsigned long long)j);
+    if (u->work == NULL)
+        PetscCall(VecDuplicate(ts->vec_sol, &u->work));
+    PetscCall(VecCopy(ts->vec_sol, u->work));
+    if (u->staged)
+        PetscCall(VecCopy(u->stage, ts->vec_sol));
     TSAdapt adapt = NULL;
     PetscCall(TSGetAdapt(ts, &adapt));
     const PetscBool accept = adapt->always_accept;
     adapt->always_accept   = PETSC_TRUE;
     PetscCall(take(u, ts, j, 0, PETSC_TRUE));
     adapt->always_accept = accept;
-    if (held)
-        PetscCall(uturn__petsc_slots_restore(&u->slots, slot, j, ts->vec_sol));
-    else
-        PetscCall(VecCopy(u->work, ts->vec_sol));
+    PetscCall(VecCopy(u->work, ts->vec_sol));
     u->count.primes++;
     PetscFunctionReturn(0);
 }
@@ -103,8 +105,9 @@ PetscErrorCode uturn__petsc_replay(struct uturn__petsc *u, TS ts, uint64_t j,
                (unsigned long long)j, (unsigned long long)w->next,
                (unsigned long long)w->attempts);
     PetscCall(check_reached(u, ts, j));
-    ts->reason   = TS_CONVERGED_ITERATING;
-    u->last_step = j;
+    ts->reason       = TS_CONVERGED_ITERATING;
+    u->last_step     = j;
+    u->ts_stage_step = j + 1;
     if (counted)
         u->count.forward_steps++;
     else

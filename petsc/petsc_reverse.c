@@ -88,7 +88,7 @@ static PetscErrorCode up_to_reverse(struct uturn__petsc *u, TS ts, uint64_t i)
         else if (a.op == UTURN_OP_ADVANCE)
             PetscCall(advance(u, ts, &a));
         else
-            PetscCall(uturn__petsc_slot_action(u, ts->vec_sol, &a));
+            PetscCall(uturn__petsc_slot_action(u, ts, ts->vec_sol, &a));
     }
 }
 

@@ -31,20 +31,6 @@ static PetscErrorCode open_validator(struct uturn__petsc *u)
     PetscFunctionReturn(0);
 }
 
-/* Whether the TS's method reuses its last stage as the next step's first
- * (an RK tableau with the FSAL property). */
-static PetscErrorCode fsal_of(struct uturn__petsc *u, TS ts)
-{
-    PetscFunctionBegin;
-    PetscBool rk = PETSC_FALSE, fsal = PETSC_FALSE;
-    PetscCall(PetscObjectTypeCompare((PetscObject)ts, TSRK, &rk));
-    if (rk)
-        PetscCall(TSRKGetTableau(ts, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-                                 &fsal));
-    u->fsal = fsal == PETSC_TRUE;
-    PetscFunctionReturn(0);
-}
-
 /* Theta's extrapolated initial guess depends on the step before, which a
  * step recomputed after a restore does not have, and it changes the
  * gradient without changing the times the layer checks: refused, when
@@ -72,6 +58,7 @@ PetscErrorCode uturn__petsc_run_begin(struct uturn__petsc *u, TS ts, Vec x)
     PetscFunctionBegin;
     PetscCall(refuse_extrapolation(ts));
     PetscCall(uturn__petsc_run_drop(u));
+    PetscCall(uturn__petsc_stage_needs(ts, x, &u->fsal, &u->staged));
     PetscCall(uturn__petsc_plan_begin(u, ts, x));
     PetscCheck(uturn_cursor_create(uturn_mpi_plan_core(u->plan), NULL,
                                    &u->cursor) == UTURN_OK,
@@ -80,7 +67,7 @@ PetscErrorCode uturn__petsc_run_begin(struct uturn__petsc *u, TS ts, Vec x)
     PetscInt local = 0;
     PetscCall(VecGetLocalSize(x, &local));
     PetscCall(uturn__petsc_slots_open(&u->slots, u->plan_slots,
-                                      u->plan_disk_slots, local,
+                                      u->plan_disk_slots, local, u->staged,
                                       u->opt.disk_dir, u->comm));
     PetscCall(uturn__petsc_step_wrap(u, ts));
     PetscCall(uturn__petsc_adapt_wrap(u, ts));
@@ -88,13 +75,13 @@ PetscErrorCode uturn__petsc_run_begin(struct uturn__petsc *u, TS ts, Vec x)
     u->wrap.recording = true;
     u->wrap.have_dt   = false;
     u->last_step      = UTURN_NONE;
-    u->restored_slot  = UTURN_NONE;
-    PetscCall(fsal_of(u, ts));
-    u->phase  = UTURN__PETSC_FORWARD;
-    u->steps  = u->request.steps > 0 ? u->request.steps : UTURN_NONE;
-    u->target = 0;
-    u->live   = 0;
-    u->turned = false;
+    u->ts_stage_step  = UTURN_NONE;
+    u->stage_step     = UTURN_NONE;
+    u->phase          = UTURN__PETSC_FORWARD;
+    u->steps          = u->request.steps > 0 ? u->request.steps : UTURN_NONE;
+    u->target         = 0;
+    u->live           = 0;
+    u->turned         = false;
     PetscFunctionReturn(0);
 }
 
@@ -118,6 +105,7 @@ PetscErrorCode uturn__petsc_drop_all(struct uturn__petsc *u)
     PetscFunctionBegin;
     PetscCall(uturn__petsc_run_drop(u));
     PetscCall(VecDestroy(&u->work));
+    PetscCall(VecDestroy(&u->stage));
     uturn_mpi_plan_free(u->plan);
     uturn_executor_free(u->executor);
     u->plan     = NULL;

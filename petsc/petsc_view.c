@@ -73,6 +73,7 @@ static void fill(const struct uturn__petsc *u, uturn_petsc_report_t *r)
     r->inexact_steps       = c->inexact_steps;
     r->validated           = u->opt.validate;
     r->complete            = u->phase == UTURN__PETSC_DONE;
+    r->last_stage          = u->staged;
 }
 
 PetscErrorCode uturn_petsc_trajectory_report(TSTrajectory tj,
@@ -123,11 +124,12 @@ PetscErrorCode uturn__petsc_view(TSTrajectory tj, PetscViewer viewer)
         (unsigned long long)most[2], (unsigned long long)r.forward_steps,
         (unsigned long long)r.replays, (unsigned long long)r.restores,
         (unsigned long long)most[3]));
-    if (u->fsal && u->count.primes > 0) /* docs/petsc.md, not supported */
+    if (u->staged)
         PetscCall(PetscViewerASCIIPrintf(
-            viewer, "uturn: this RK method reuses its last stage; a step "
-                    "recomputed from a checkpoint starts from f(x_j), so "
-                    "the gradients may differ from memory's in the last "
-                    "bits\n"));
+            viewer,
+            "uturn: this RK method reuses its last stage as the "
+            "next step's first: each checkpoint keeps it too (%llu "
+            "B here, twice the state's part)\n",
+            (unsigned long long)r.state_bytes));
     PetscFunctionReturn(0);
 }

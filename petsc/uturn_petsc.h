@@ -94,7 +94,8 @@ typedef struct uturn_petsc_report {
     uint64_t steps;        /* n, once known (UTURN_NONE before) */
     uint64_t slots;        /* the plan's memory slots, agreed over ranks */
     uint64_t disk_slots;   /* the plan's disk slots (0: no disk level) */
-    uint64_t state_bytes;  /* one checkpoint here: local size * scalar */
+    uint64_t state_bytes;  /* one checkpoint here: local size * scalar,
+                              twice that with last_stage */
     uint64_t budget_bytes; /* this rank's memory budget (0: none given) */
     uint64_t disk_budget_bytes;   /* this rank's disk budget (0: none) */
     uint64_t planned_peak_bytes;  /* the plan's peak in memory, here */
@@ -114,7 +115,12 @@ typedef struct uturn_petsc_report {
     uint64_t inexact_steps;   /* steps whose size could not be recorded
                                  exactly (0 in every supported case) */
     bool validated;           /* every action went through uturn's validator */
-    bool complete; /* the adjoint reached step 0 and the plan its end */
+    bool complete;   /* the adjoint reached step 0 and the plan its end */
+    bool last_stage; /* each checkpoint also keeps the last stage of the
+                        step that reached it: an RK method that reuses it
+                        as the next step's first, whose last stage this
+                        PETSc does not compute bit for bit equal to the
+                        step's result (5dp, 5bs, 6vr). Since: 0.3 */
 } uturn_petsc_report_t;
 
 /** Zero @p report for a struct of @p size bytes (steps: UTURN_NONE).

@@ -70,6 +70,10 @@ PetscErrorCode read_test_options(test_options_t *o)
         PetscOptionsGetBool(NULL, NULL, "-test_solution_only", &so, NULL));
     PetscCall(PetscOptionsGetBool(NULL, NULL, "-test_uneven", &uneven, NULL));
     PetscCall(PetscOptionsGetBool(NULL, NULL, "-test_twice", &twice, NULL));
+    PetscBool stage = PETSC_FALSE, stage_set = PETSC_FALSE;
+    PetscCall(PetscOptionsGetBool(NULL, NULL, "-test_last_stage", &stage,
+                                  &stage_set));
+    o->last_stage = stage_set ? stage == PETSC_TRUE : -1;
     PetscCall(parse_states(list, o));
     o->uneven        = uneven == PETSC_TRUE;
     o->twice         = twice == PETSC_TRUE;
@@ -202,12 +206,13 @@ static void check_counts(const test_options_t *o, const uturn_petsc_report_t *r,
 }
 
 PetscErrorCode check_run(const test_options_t *o, uint64_t states,
-                         const uturn_petsc_report_t *r, bool same, bool *ok)
+                         uint64_t state_bytes, const uturn_petsc_report_t *r,
+                         bool same, bool *ok)
 {
     PetscFunctionBeginUser;
     *ok                    = true;
-    const uint64_t budget  = own_states(o, states) * r->state_bytes;
-    const uint64_t disk    = o->disk_states * r->state_bytes;
+    const uint64_t budget  = own_states(o, states) * state_bytes;
+    const uint64_t disk    = o->disk_states * state_bytes;
     const uint64_t optimum = revolve_forward_steps(r->steps + 1, r->slots);
     char given[32];
     snprintf(given, sizeof given, states ? "%llu" : "all",
@@ -237,6 +242,10 @@ PetscErrorCode check_run(const test_options_t *o, uint64_t states,
     check(disk == 0 || r->disk_peak_bytes <= disk,
           "disk peak within the disk budget", ok);
     check_counts(o, r, optimum, ok);
+    if (o->last_stage >= 0)
+        check(r->last_stage == (o->last_stage == 1) &&
+                  r->state_bytes == state_bytes * (r->last_stage ? 2 : 1),
+              "checkpoints keep the last stage exactly when expected", ok);
     if (o->uneven && states > 0)
         check(r->slots == (states < r->steps ? states : r->steps),
               "the ranks run the plan the smallest budget holds", ok);

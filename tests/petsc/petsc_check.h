@@ -20,8 +20,10 @@ typedef struct test_options {
     char planner[32];
     bool online; /* -test_expect online */
     bool solution_only;
-    bool uneven; /* rank r: r states more */
-    bool twice;  /* two solves on one TS */
+    bool uneven;    /* rank r: r states more */
+    bool twice;     /* two solves on one TS */
+    int last_stage; /* -test_last_stage: checkpoints keep the last stage
+                       (1) or not (0); -1: not checked */
 } test_options_t;
 
 PetscErrorCode read_test_options(test_options_t *o);
@@ -33,9 +35,11 @@ PetscErrorCode set_budget_options(const test_options_t *o, uint64_t states,
 PetscErrorCode check_bitwise(Vec a, Vec b, bool *same);
 /* Print the largest difference between @p a and @p b after @p what. */
 PetscErrorCode print_difference(const char *what, Vec a, Vec b);
-/* Check one run's report and print its line. */
+/* Check one run's report and print its line; a state is @p state_bytes
+ * here (the budget was given in states). */
 PetscErrorCode check_run(const test_options_t *o, uint64_t states,
-                         const uturn_petsc_report_t *r, bool same, bool *ok);
+                         uint64_t state_bytes, const uturn_petsc_report_t *r,
+                         bool same, bool *ok);
 /* Revolve's forward steps for l - 1 steps in s slots: t(l, s). */
 uint64_t revolve_forward_steps(uint64_t l, uint64_t s);
 

@@ -9,6 +9,8 @@
  *                         within the online plan's documented ratio
  *   -test_uneven          rank r's budget is r states more than rank 0's
  *   -test_twice           solve and differentiate twice on one TS
+ *   -test_last_stage B    checkpoints keep the RK method's last stage
+ *                         (true) or not (false)
  *   -test_solution_only   also print PETSc's memory trajectory in its
  *                         solution-only mode against its store-all (the
  *                         figures docs/petsc.md quotes)
@@ -149,7 +151,8 @@ static PetscErrorCode one_budget(const problem_t *p, const test_options_t *o,
         driver_solve(p, TSTRAJECTORYUTURN, o->twice ? 2 : 1, &l1, &m1, &r));
     bool same = false;
     PetscCall(same_gradients(p, l0, m0, l1, m1, &same));
-    PetscCall(check_run(o, states, &r, same, ok));
+    PetscCall(check_run(o, states, (uint64_t)local * sizeof(PetscScalar), &r,
+                        same, ok));
     PetscCall(driver_free_gradients(p, &l1, &m1));
     PetscFunctionReturn(0);
 }
