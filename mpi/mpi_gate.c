@@ -19,14 +19,23 @@ void uturn__mpi_gate_vote(struct uturn__mpi_gate *g, bool failed)
         uturn__mpi_vote_fail(&g->vote, &g->comm);
     /* key_max: whether any rank's model can say "last". */
     g->vote.key_max = g->user.is_last != NULL;
-    g->failed_here  = failed;
+    /* low[0], high[0]: whether the run keeps its trajectory for sweeps on
+     * request (a rank that did not would leave the others' next sweep
+     * waiting for it) */
+    g->vote.low[0] = g->vote.high[0] = g->on_request;
+    g->failed_here                   = failed;
     uturn__mpi_vote(&g->comm, &g->vote);
     g->state = g->vote.failed == 0 ? UTURN__GATE_OPEN : UTURN__GATE_SHUT;
-    if (g->state == UTURN__GATE_OPEN && g->online && g->max_steps == 0 &&
-        g->vote.key_max == 0) {
-        g->no_end = true; /* every rank refuses the run, together */
-        g->state  = UTURN__GATE_SHUT;
-    }
+    if (g->state != UTURN__GATE_OPEN)
+        return;
+    if (g->vote.low[0] != g->vote.high[0])
+        g->refusal = "sweeps_on_request differs between the ranks: give "
+                     "every rank the same";
+    else if (g->online && g->max_steps == 0 && g->vote.key_max == 0)
+        g->refusal = "an online plan without max_steps needs is_last in "
+                     "some rank's model: its first sweep would never end";
+    if (g->refusal != NULL) /* every rank refuses the run, together */
+        g->state = UTURN__GATE_SHUT;
 }
 
 static int pass(struct uturn__mpi_gate *g)
@@ -114,8 +123,8 @@ static int gated_agree(void *user, uint64_t step, int *last, uint64_t *share)
         g->agreed_failure = true; /* every rank fails here, together */
         g->blameless      = *share <= g->share_limit;
     }
-    *last          = v[0] != 0;
-    *share         = v[1];
+    *last         = v[0] != 0;
+    *share        = v[1];
     g->sweep_over = *last || (g->max_steps != 0 && step >= g->max_steps);
     return 0;
 }
@@ -180,8 +189,6 @@ void uturn__mpi_gate_model(struct uturn__mpi_gate *g, uturn_model_t *out)
     out->agree             = gated_agree;
     out->forward_record =
         m->forward_record != NULL ? gated_forward_record : NULL;
-    out->save_adjoint =
-        m->save_adjoint != NULL ? passed_save_adjoint : NULL;
-    out->load_adjoint =
-        m->load_adjoint != NULL ? passed_load_adjoint : NULL;
+    out->save_adjoint = m->save_adjoint != NULL ? passed_save_adjoint : NULL;
+    out->load_adjoint = m->load_adjoint != NULL ? passed_load_adjoint : NULL;
 }

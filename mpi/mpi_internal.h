@@ -268,7 +268,10 @@ struct uturn__mpi_gate {
     bool online;
     uint64_t max_steps; /* the plan's, 0: none */
     bool sweep_over;    /* no further end vote will come */
-    bool no_end;        /* no rank has is_last and there is no max_steps */
+    bool on_request;    /* this rank's run has sweeps_on_request */
+    /* Why every rank refuses the run together (no rank has is_last and
+     * there is no max_steps; sweeps_on_request differs), or NULL. */
+    const char *refusal;
 };
 
 /* The gate's vote, if it has not been taken (the first callback, or the

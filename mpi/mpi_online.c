@@ -36,6 +36,7 @@ void uturn__mpi_make_online(struct uturn__mpi_making *mk)
     a.planner        = UTURN_PLANNER_ONLINE;
     a.budget_bytes   = UTURN_MPI_ONLINE_UNITS;
     a.max_steps      = mk->problem.max_steps;
+    a.sweeps         = mk->problem.sweeps; /* refused, as in the core */
     mk->agreed_units = UTURN_MPI_ONLINE_UNITS;
     uturn__mpi_make_plan(mk, &a);
 }

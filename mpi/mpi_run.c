@@ -51,7 +51,7 @@ static uturn_status_t check(struct running *r, const uturn_mpi_plan_t *mp,
 static uturn_status_t begin(struct running *r, const uturn_mpi_plan_t *mp,
                             const uturn_executor_t *ex,
                             const uturn_model_t *model,
-                            const uturn_mpi_run_options_t *options)
+                            const uturn_mpi_run_options_t *options, bool sweep)
 {
     memset(r, 0, sizeof *r);
     r->mp                    = mp;
@@ -72,8 +72,13 @@ static uturn_status_t begin(struct running *r, const uturn_mpi_plan_t *mp,
     uturn_problem_t p;
     uturn_problem_init(&p);
     uturn_plan_problem(uturn__mpi_plan_of(mp), &p);
-    r->gate.online    = s.online;
+    /* A further sweep has no first sweep to end (no end votes), and
+     * does not read options->run: no durable run either. */
+    r->gate.online    = s.online && !sweep;
     r->gate.max_steps = p.max_steps;
+    if (sweep)
+        r->run.durable_dir = NULL;
+    r->gate.on_request      = !sweep && r->run.sweeps_on_request;
     const uturn_status_t st = check(r, mp, ex, model);
     /* collective: made whatever this rank's checks found */
     const uturn_status_t ds = uturn__mpi_durable_begin(
@@ -107,14 +112,13 @@ static void failed_alone(struct running *r)
         uturn__mpi_gate_catch_up(g);
 }
 
-/* No rank's model can end the online plan's first sweep: every rank
- * refuses the run at the gate, before any callback of the model. */
-static void refuse_no_end(struct running *r)
+/* A refusal every rank made together at the gate (no rank's model can
+ * end the online plan's first sweep; sweeps_on_request differs), before
+ * any callback of the model. */
+static void refuse_together(struct running *r)
 {
-    r->status = uturn__mpi_fail(&r->error, UTURN_E_INVALID_ARG,
-                                "an online plan without max_steps needs "
-                                "is_last in some rank's model: its first "
-                                "sweep would never end");
+    r->status =
+        uturn__mpi_fail(&r->error, UTURN_E_INVALID_ARG, "%s", r->gate.refusal);
     r->gate.agreed_failure = true;
 }
 
@@ -143,8 +147,8 @@ static void last_vote(struct running *r, struct uturn__mpi_vote *v)
         uturn_level_report_init(&l);
         if (uturn_executor_level_report(r->ex, k, &l) != UTURN_OK)
             break;
-        v->high[2]         = k; /* the most levels any rank has */
-        v->total[1 + k]    = l.bytes_written;
+        v->high[2]      = k; /* the most levels any rank has */
+        v->total[1 + k] = l.bytes_written;
         v->total[1 + UTURN_MPI_LEVELS + k] = l.bytes_read;
     }
     uturn__mpi_vote(&r->gate.comm, v);
@@ -177,7 +181,7 @@ static void combine(const struct running *r, const struct uturn__mpi_vote *v,
     out->levels                  = v->high[2];
     for (uint64_t k = 1; k <= UTURN_MPI_LEVELS; k++) {
         out->level_bytes_written_sum[k - 1] = v->total[1 + k];
-        out->level_bytes_read_sum[k - 1]    = v->total[1 + UTURN_MPI_LEVELS + k];
+        out->level_bytes_read_sum[k - 1] = v->total[1 + UTURN_MPI_LEVELS + k];
     }
 }
 
@@ -193,8 +197,8 @@ static uturn_status_t settle(struct running *r, uturn_mpi_report_t *combined,
     const struct uturn__mpi_vote *v = &g->vote;
     const bool ran                  = g->vote.failed == 0;
     if (ran) {
-        if (g->no_end)
-            refuse_no_end(r);
+        if (g->refusal != NULL)
+            refuse_together(r);
         failed_alone(r);
         uturn__mpi_durable_end(&r->durable, r->status != UTURN_OK);
         last_vote(r, &last);
@@ -222,7 +226,7 @@ collective(const uturn_mpi_plan_t *plan, uturn_executor_t *executor,
         return uturn__mpi_fail(error, UTURN_E_INVALID_ARG,
                                "the MPI plan must not be NULL");
     struct running r;
-    r.status = begin(&r, plan, executor, model, options);
+    r.status = begin(&r, plan, executor, model, options, sweep);
     if (r.status == UTURN_OK) {
         uturn_model_t gated;
         uturn__mpi_gate_model(&r.gate, &gated);
@@ -236,8 +240,15 @@ collective(const uturn_mpi_plan_t *plan, uturn_executor_t *executor,
     uturn_mpi_report_t all;
     uturn_error_t agreed_error;
     uturn_error_init(&agreed_error);
+    const uturn_status_t own    = r.status; /* before the agreement */
     const uturn_status_t agreed = settle(&r, &all, &agreed_error);
     uturn__mpi_durable_done(&r.durable, agreed);
+    /* A failure elsewhere: this rank's trajectory goes too, as a failed
+     * run or sweep drops the failing rank's (uturn_mpi_sweep()). */
+    if (agreed != UTURN_OK && own == UTURN_OK) {
+        uturn_executor_release(executor);
+        r.report.trajectory_held = false;
+    }
     uturn__mpi_export(observed, &r.seen, sizeof r.seen);
     uturn__mpi_export(report, &r.report, sizeof r.report);
     uturn__mpi_export(combined, &all, sizeof all);

@@ -91,7 +91,8 @@ uint64_t uturn__mpi_shape_key(const struct uturn__mpi_making *mk)
                                     o->compare,
                                     p->max_steps,
                                     dp_table_bytes(p),
-                                    (uint64_t)p->dp_mode};
+                                    (uint64_t)p->dp_mode,
+                                    p->sweeps};
     uint64_t h                   = 0x757475726e2d6d70ull;
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
         h = mix(h, fields[i]);
@@ -100,7 +101,7 @@ uint64_t uturn__mpi_shape_key(const struct uturn__mpi_making *mk)
     h                     = mix(h, levels);
     for (uint64_t k = 0; k < levels && k < UTURN_MPI_LEVELS; k++) {
         const uturn_level_t lv = level_at(p, k);
-        h = mix(mix(h, lv.write_cost), lv.read_cost);
+        h                      = mix(mix(h, lv.write_cost), lv.read_cost);
     }
     return h;
 }
@@ -114,11 +115,11 @@ static void levels_text(const uturn_problem_t *p, char *buf, size_t cap)
     for (uint64_t k = 0; k < levels && k < UTURN_MPI_LEVELS && used < cap;
          k++) {
         const uturn_level_t lv = level_at(p, k);
-        const int n            = snprintf(
-            buf + used, cap - used,
-            ", level %llu write_cost %llu, level %llu read_cost %llu",
-            (unsigned long long)k, (unsigned long long)lv.write_cost,
-            (unsigned long long)k, (unsigned long long)lv.read_cost);
+        const int n =
+            snprintf(buf + used, cap - used,
+                     ", level %llu write_cost %llu, level %llu read_cost %llu",
+                     (unsigned long long)k, (unsigned long long)lv.write_cost,
+                     (unsigned long long)k, (unsigned long long)lv.read_cost);
         used += n > 0 ? (size_t)n : 0;
     }
 }
@@ -134,17 +135,16 @@ void uturn__mpi_shape_text(const struct uturn__mpi_making *mk, char *buf,
         buf, cap,
         "planner %s, steps %llu, stride %llu, step_bytes %s, step_costs %s, "
         "units %llu, table_bytes %llu, compare %d, max_steps %llu, "
-        "dp table_bytes %llu, dp_mode %d, levels %llu%s",
+        "dp table_bytes %llu, dp_mode %d, sweeps %llu, levels %llu%s",
         name != NULL ? name : "?", (unsigned long long)p->steps,
         (unsigned long long)p->stride,
-        p->step_bytes                 ? "given"
+        p->step_bytes                ? "given"
         : uturn__mpi_online_sized(p) ? "as the run goes"
-                                      : "none",
-        p->step_costs ? "given" : "none",
-        (unsigned long long)mk->options.units,
+                                     : "none",
+        p->step_costs ? "given" : "none", (unsigned long long)mk->options.units,
         (unsigned long long)mk->options.table_bytes, (int)mk->options.compare,
-        (unsigned long long)p->max_steps,
-        (unsigned long long)dp_table_bytes(p), (int)p->dp_mode,
+        (unsigned long long)p->max_steps, (unsigned long long)dp_table_bytes(p),
+        (int)p->dp_mode, (unsigned long long)p->sweeps,
         (unsigned long long)(p->levels != NULL ? p->level_count : 0), levels);
 }
 

@@ -161,6 +161,7 @@ void uturn__mpi_make_sized(struct uturn__mpi_making *mk)
     a.threads     = mk->problem.threads; /* this rank's: the plan is the same */
     a.table_bytes = mk->problem.table_bytes; /* agreed by the first vote */
     a.dp_mode     = mk->problem.dp_mode;     /* likewise */
+    a.sweeps      = mk->problem.sweeps;      /* refused by dp, as in the core */
     if (uturn__mpi_make_plan(mk, &a) && mk->options.compare)
         compare(mk, U, a.step_costs);
 }

@@ -322,7 +322,9 @@ typedef struct uturn_mpi_run_options {
      * one that stops the run on one rank is a failure like any other. A
      * plan of several sweeps runs every sweep in the one collective run,
      * or with sweeps_on_request the first forward and sweep 1, each
-     * further sweep then by uturn_mpi_sweep(). */
+     * further sweep then by uturn_mpi_sweep(); sweeps_on_request must be
+     * the same on every rank (else every rank refuses the run,
+     * UTURN_E_INVALID_ARG, before any callback). */
     const uturn_run_options_t *run;
     /* When this rank fails after its first callback (a callback returned
      * non-zero, a recomputed state differs, a level's I/O fails), print

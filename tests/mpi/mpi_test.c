@@ -182,6 +182,14 @@ static bool run_case(const char *name, MPI_Comm comm, bool *known)
         return case_sweeps(comm);
     if (strcmp(name, "levels_sweeps") == 0)
         return case_levels_sweeps(comm);
+    if (strcmp(name, "sweeps_fail") == 0)
+        return case_sweeps_fail(comm);
+    if (strcmp(name, "sweeps_refused") == 0)
+        return case_sweeps_refused(comm);
+    if (strcmp(name, "sweep_ignores_run") == 0)
+        return case_sweep_ignores_run(comm);
+    if (strcmp(name, "sweeps_request_differs") == 0)
+        return case_sweeps_request_differs(comm);
     *known = false;
     return false;
 }

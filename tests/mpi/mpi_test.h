@@ -55,6 +55,10 @@ bool case_online_no_end(MPI_Comm comm);
 bool case_online_sweeps(MPI_Comm comm);
 bool case_sweeps(MPI_Comm comm);
 bool case_levels_sweeps(MPI_Comm comm);
+bool case_sweeps_fail(MPI_Comm comm);
+bool case_sweeps_refused(MPI_Comm comm);
+bool case_sweep_ignores_run(MPI_Comm comm);
+bool case_sweeps_request_differs(MPI_Comm comm);
 /* A plan of several sweeps run across ranks (mpi_cases_sweeps.c): in one
  * call, or on request (then each further sweep by uturn_mpi_sweep, and one
  * past the last refused everywhere); every sweep's gradient the
