@@ -68,11 +68,13 @@ PetscErrorCode uturn__petsc_disk_close(struct uturn__petsc_disk *d)
     PetscFunctionReturn(0);
 }
 
-/* pwrite() (from @p out) or pread() (into @p in) all of @p bytes, or
+/* pwrite() (from @p from) or pread() (into @p to) all of @p bytes, or
  * false with errno. */
-static bool transfer(int fd, const char *out, char *in, uint64_t bytes,
+static bool transfer(int fd, const void *from, void *to, uint64_t bytes,
                      uint64_t offset)
 {
+    const char *out = from;
+    char *in        = to;
     while (bytes > 0) {
         const ssize_t n = out != NULL
                               ? pwrite(fd, out, (size_t)bytes, (off_t)offset)
@@ -98,7 +100,7 @@ static uint64_t sum_of(const struct uturn__petsc_parts *p)
     XXH3_64bits_reset(&st);
     for (int i = 0; i < 2; i++)
         if (p->bytes[i] > 0)
-            XXH3_64bits_update(&st, p->part[i], (size_t)p->bytes[i]);
+            XXH3_64bits_update(&st, p->in[i], (size_t)p->bytes[i]);
     return XXH3_64bits_digest(&st);
 }
 
@@ -109,7 +111,7 @@ PetscErrorCode uturn__petsc_disk_write(struct uturn__petsc_disk *d,
     PetscFunctionBegin;
     uint64_t offset = index * slot_bytes;
     for (int i = 0; i < 2; offset += p->bytes[i++])
-        PetscCheck(transfer(d->fd, p->part[i], NULL, p->bytes[i], offset),
+        PetscCheck(transfer(d->fd, p->in[i], NULL, p->bytes[i], offset),
                    PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE,
                    "uturn: writing disk slot %llu: %s",
                    (unsigned long long)index, strerror(errno));
@@ -130,7 +132,7 @@ PetscErrorCode uturn__petsc_disk_read(struct uturn__petsc_disk *d,
     PetscFunctionBegin;
     uint64_t offset = index * slot_bytes;
     for (int i = 0; i < 2; offset += p->bytes[i++])
-        PetscCheck(transfer(d->fd, NULL, p->part[i], p->bytes[i], offset),
+        PetscCheck(transfer(d->fd, NULL, p->out[i], p->bytes[i], offset),
                    PETSC_COMM_SELF, PETSC_ERR_FILE_READ,
                    "uturn: reading x_%llu from disk slot %llu: %s",
                    (unsigned long long)step, (unsigned long long)index,

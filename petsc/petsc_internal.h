@@ -130,10 +130,13 @@ PetscErrorCode uturn__petsc_disk_open(struct uturn__petsc_disk *d,
                                       uint64_t slots, uint64_t state_bytes,
                                       const char *dir, MPI_Comm comm);
 PetscErrorCode uturn__petsc_disk_close(struct uturn__petsc_disk *d);
-/* A checkpoint's parts on disk: part[0] (x_step) and, when bytes[1] is
- * not 0, part[1] (its stage), at disk slot @p index of @p slot_bytes. */
+/* A checkpoint's parts: [0] is x_step and, when bytes[1] is not 0, [1] is
+ * its stage. in[] is read from (always set); out[] is written to (set only
+ * when the Vecs were got for writing, then equal to in[]). On disk they sit
+ * at slot @p index of @p slot_bytes. */
 struct uturn__petsc_parts {
-    void *part[2];
+    const PetscScalar *in[2];
+    PetscScalar *out[2];
     uint64_t bytes[2];
 };
 

@@ -83,13 +83,15 @@ static PetscErrorCode get_parts(const struct uturn__petsc_slots *s, Vec x,
 {
     PetscFunctionBegin;
     const uint64_t bytes = (uint64_t)s->local * sizeof(PetscScalar);
-    *p                   = (struct uturn__petsc_parts){{NULL, NULL}, {0, 0}};
-    Vec v[2]             = {x, stage};
+    *p       = (struct uturn__petsc_parts){{NULL, NULL}, {NULL, NULL}, {0, 0}};
+    Vec v[2] = {x, stage};
     for (int i = 0; i < 2 && v[i] != NULL; i++) {
-        if (write)
-            PetscCall(VecGetArray(v[i], (PetscScalar **)&p->part[i]));
-        else
-            PetscCall(VecGetArrayRead(v[i], (const PetscScalar **)&p->part[i]));
+        if (write) {
+            PetscCall(VecGetArray(v[i], &p->out[i]));
+            p->in[i] = p->out[i];
+        } else {
+            PetscCall(VecGetArrayRead(v[i], &p->in[i]));
+        }
         p->bytes[i] = bytes;
     }
     PetscFunctionReturn(0);
@@ -102,10 +104,9 @@ static PetscErrorCode release(Vec x, Vec stage, bool write,
     Vec v[2] = {x, stage};
     for (int i = 0; i < 2 && v[i] != NULL; i++) {
         if (write)
-            PetscCall(VecRestoreArray(v[i], (PetscScalar **)&p->part[i]));
+            PetscCall(VecRestoreArray(v[i], &p->out[i]));
         else
-            PetscCall(
-                VecRestoreArrayRead(v[i], (const PetscScalar **)&p->part[i]));
+            PetscCall(VecRestoreArrayRead(v[i], &p->in[i]));
     }
     PetscFunctionReturn(0);
 }
@@ -117,9 +118,9 @@ static void copy_parts(PetscScalar *buf, const struct uturn__petsc_parts *p,
     for (int i = 0; i < 2 && p->bytes[i] > 0; i++) {
         PetscScalar *b = buf + (size_t)i * (size_t)local;
         if (into_buffer)
-            memcpy(b, p->part[i], (size_t)p->bytes[i]);
+            memcpy(b, p->in[i], (size_t)p->bytes[i]);
         else
-            memcpy(p->part[i], b, (size_t)p->bytes[i]);
+            memcpy(p->out[i], b, (size_t)p->bytes[i]);
     }
 }
 
