@@ -892,9 +892,11 @@ UTURN_EXPORT uturn_status_t uturn_cursor_create(const uturn_plan_t *plan,
 
 /**
  * Write the next action into @p action.
- * @return true when an action was written; false at the end of the plan
- *         (then and for every later call, @p action is left alone).
- *         cursor and action must not be NULL.
+ * @return true when an action was written; false at the end of the plan,
+ *         or where an online plan stopped before its end was said
+ *         (uturn_cursor_read() then says which; then and for every later
+ *         call, @p action is left alone). cursor and action must not be
+ *         NULL.
  * Thread safety: one thread per cursor. Since: 0.1
  */
 UTURN_EXPORT bool uturn_cursor_next(uturn_cursor_t *cursor,
@@ -904,9 +906,16 @@ UTURN_EXPORT bool uturn_cursor_next(uturn_cursor_t *cursor,
  * Write up to @p capacity next actions into @p actions: the batch form of
  * uturn_cursor_next(), for consumers that walk long plans (it saves a call
  * per action). Both forms may be mixed on one cursor.
- * @param[out] count  Actions written; 0 only at the end of the plan.
- * @return UTURN_OK; UTURN_E_INVALID_ARG if a pointer is NULL or capacity
- *         is 0.
+ * @param[out] count  Actions written; 0 only at the end of the plan, or
+ *         where an online plan stopped before its end was said.
+ * @return UTURN_OK (at the end of the plan too); UTURN_E_INVALID_ARG if a
+ *         pointer is NULL or capacity is 0. With count 0, an online plan
+ *         that stopped before its end was said: UTURN_E_INVALID_ARG (in
+ *         bytes mode a state's size was not given before the next read),
+ *         UTURN_E_INFEASIBLE or UTURN_E_NOMEM (what uturn_cursor_set_size()
+ *         returned when it refused a size), UTURN_E_INFEASIBLE (with
+ *         levels: past the plan's reach, see max_steps). Since 0.3 (it was
+ *         UTURN_OK with count 0).
  * Thread safety: one thread per cursor. Since: 0.1
  */
 UTURN_EXPORT uturn_status_t uturn_cursor_read(uturn_cursor_t *cursor,

@@ -1185,7 +1185,9 @@ class Cursor
         return true;
     }
 
-    /** Up to @p capacity next actions into @p out; 0 only at the end. */
+    /** Up to @p capacity next actions into @p out; 0 only at the end.
+     *  Throws Error (as next() does) where an online plan stopped before
+     *  its end was said (uturn_cursor_read()). */
     std::size_t read(Action *out, std::size_t capacity)
     {
         if (pos_ == count_) {

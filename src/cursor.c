@@ -14,13 +14,14 @@ struct uturn_cursor {
     size_t bytes; /* of this whole object */
     size_t head, count;
     bool done;
-    bool online;       /* the planner has an end() */
-    bool sweeping;     /* online, and not ended yet: reads stop at ends */
-    uint64_t held;     /* online: slots held, for the peak */
+    bool online;   /* the planner has an end() */
+    bool sweeping; /* online, and not ended yet: reads stop at ends */
+    uint64_t held; /* online: slots held, for the peak */
     const uturn_plan_t *plan; /* online: its levels price stores, restores */
     uint64_t io_cost;         /* online: the write and read costs so far */
     bool costed;              /* online: some level has a write or read cost */
-    uturn_stats_t counted; /* online: what was generated so far */
+    uturn_stats_t counted;    /* online: what was generated so far */
+    uturn_status_t stopped;   /* online: a size's refusal that stopped it */
     uturn_action_t buffer[BUFFERED];
     unsigned char *state; /* the generator's, grown by some online plans */
     size_t state_bytes;
@@ -120,22 +121,23 @@ uturn_status_t uturn_cursor_create(const uturn_plan_t *plan,
     }
     cursor->state       = state;
     cursor->state_bytes = state_bytes;
-    cursor->alloc   = resolved;
-    cursor->planner = plan->planner;
-    cursor->bytes   = bytes;
-    cursor->head    = 0;
-    cursor->count   = 0;
-    cursor->done    = false;
-    cursor->online  = plan->planner->end != NULL;
-    cursor->sweeping = cursor->online;
-    cursor->held    = 0;
-    cursor->plan    = plan;
-    cursor->io_cost = 0;
-    cursor->costed  = false;
+    cursor->alloc       = resolved;
+    cursor->planner     = plan->planner;
+    cursor->bytes       = bytes;
+    cursor->head        = 0;
+    cursor->count       = 0;
+    cursor->done        = false;
+    cursor->online      = plan->planner->end != NULL;
+    cursor->sweeping    = cursor->online;
+    cursor->held        = 0;
+    cursor->plan        = plan;
+    cursor->io_cost     = 0;
+    cursor->costed      = false;
     for (uint64_t k = 0; k < plan->level_count; k++)
-        cursor->costed |= plan->levels[k].write_cost != 0 ||
-                          plan->levels[k].read_cost != 0;
+        cursor->costed |=
+            plan->levels[k].write_cost != 0 || plan->levels[k].read_cost != 0;
     uturn_stats_init(&cursor->counted);
+    cursor->stopped       = UTURN_OK;
     cursor->counted.slots = plan->stats.slots;
     plan->planner->start(plan, cursor->state);
     *out = cursor;
@@ -153,7 +155,7 @@ refill(uturn_cursor_t *cursor, uturn_action_t *action)
     if (cursor->done)
         return false;
     cursor->count = generate(cursor, cursor->buffer, BUFFERED);
-    cursor->head = 0;
+    cursor->head  = 0;
     if (cursor->count == 0) {
         cursor->done = true;
         return false;
@@ -173,6 +175,18 @@ bool uturn_cursor_next(uturn_cursor_t *cursor, uturn_action_t *action)
     return true;
 }
 
+/* A read that found no action: the end of the plan, or an online plan
+ * that stopped before its end was said (a size refused or never given, a
+ * plan with levels past its reach). */
+static uturn_status_t stop_status(const uturn_cursor_t *c)
+{
+    if (!c->online || c->planner->steps_known(c->state) != 0)
+        return UTURN_OK;
+    if (c->stopped != UTURN_OK)
+        return c->stopped;
+    return c->plan->level_count > 1 ? UTURN_E_INFEASIBLE : UTURN_E_INVALID_ARG;
+}
+
 uturn_status_t uturn_cursor_read(uturn_cursor_t *cursor,
                                  uturn_action_t *actions, size_t capacity,
                                  size_t *count)
@@ -188,14 +202,13 @@ uturn_status_t uturn_cursor_read(uturn_cursor_t *cursor,
      * caller did not end it: the sweep goes on). */
     bool go_on = written == 0;
     while (!cursor->done && capacity - written >= UTURN__FILL_MIN &&
-           (go_on ||
-            !(cursor->sweeping &&
-              cursor->planner->awaits_end(cursor->state)))) {
+           (go_on || !(cursor->sweeping &&
+                       cursor->planner->awaits_end(cursor->state)))) {
         const size_t got =
             generate(cursor, actions + written, capacity - written);
         cursor->done = got == 0;
         written += got;
-        go_on        = false;
+        go_on = false;
     }
     if (written > 0 && cursor->sweeping &&
         cursor->planner->awaits_end(cursor->state)) {
@@ -211,7 +224,7 @@ uturn_status_t uturn_cursor_read(uturn_cursor_t *cursor,
             break;
     }
     *count = written;
-    return UTURN_OK;
+    return written == 0 ? stop_status(cursor) : UTURN_OK;
 }
 
 uturn_status_t uturn_cursor_end(uturn_cursor_t *cursor)
@@ -235,8 +248,12 @@ uturn_status_t uturn_cursor_set_size(uturn_cursor_t *cursor, uint64_t step,
         return UTURN_E_INVALID_ARG;
     if (!cursor->online || cursor->planner->set_size == NULL)
         return UTURN_E_UNSUPPORTED;
-    return uturn__gen_set_size(cursor->planner, &cursor->alloc, &cursor->state,
-                               &cursor->state_bytes, step, bytes);
+    const uturn_status_t st =
+        uturn__gen_set_size(cursor->planner, &cursor->alloc, &cursor->state,
+                            &cursor->state_bytes, step, bytes);
+    if (st == UTURN_E_INFEASIBLE || st == UTURN_E_NOMEM)
+        cursor->stopped = st; /* the plan stops there */
+    return st;
 }
 
 uturn_status_t uturn_cursor_stats(const uturn_cursor_t *cursor,
@@ -246,19 +263,18 @@ uturn_status_t uturn_cursor_stats(const uturn_cursor_t *cursor,
         return UTURN_E_INVALID_ARG;
     if (!cursor->online)
         return UTURN_E_UNSUPPORTED; /* the plan's counts are its stats */
-    uturn_stats_t s = cursor->counted;
-    const uint64_t n   = cursor->planner->steps_known(cursor->state);
-    s.online           = true;
-    s.steps            = n != 0 ? n : UTURN_NONE;
-    s.recomputed_steps = n != 0 && s.forward_steps >= n ? s.forward_steps - n
-                                                        : 0;
+    uturn_stats_t s  = cursor->counted;
+    const uint64_t n = cursor->planner->steps_known(cursor->state);
+    s.online         = true;
+    s.steps          = n != 0 ? n : UTURN_NONE;
+    s.recomputed_steps =
+        n != 0 && s.forward_steps >= n ? s.forward_steps - n : 0;
     s.forward_cost     = s.forward_steps;
     s.recompute_cost   = s.recomputed_steps;
     s.cost             = s.forward_cost + cursor->io_cost;
     s.levels           = cursor->plan->level_count;
     s.sweeps           = cursor->plan->stats.sweeps; /* 1, k or unbounded */
-    s.recompute_factor =
-        n != 0 ? (double)s.forward_steps / (double)n : 0.0;
+    s.recompute_factor = n != 0 ? (double)s.forward_steps / (double)n : 0.0;
     uturn__stats_export(&s, out);
     return UTURN_OK;
 }

@@ -191,8 +191,8 @@ static void same_as_uniform(uint64_t s, uint64_t n)
     uturn_plan_t *up      = od_plan(s, 0);
     const struct drive du = {n, 0, NULL, 64};
     struct driven b = drive(bp, &dr), u = drive(up, &du);
-    cr_assert_eq(b.count, u.count, "s %llu n %llu",
-                 (unsigned long long)s, (unsigned long long)n);
+    cr_assert_eq(b.count, u.count, "s %llu n %llu", (unsigned long long)s,
+                 (unsigned long long)n);
     cr_assert_eq(first_difference(&b, &u), b.count,
                  "s %llu n %llu: the streams differ at action %zu",
                  (unsigned long long)s, (unsigned long long)n,
@@ -214,8 +214,9 @@ Test(online_bytes, alike_sizes_give_the_uniform_plan_of_as_many_slots,
     const uint64_t ss[] = {257, 1000, 10000};
     for (size_t i = 0; i < 3; i++) {
         const uint64_t s    = ss[i];
-        const uint64_t ns[] = {1, 2, s / 2, s - 1, s, s + 1, 3 * s + 7,
-                               s < 2000 ? s * s / 3 : 30011};
+        const uint64_t ns[] = {
+            1, 2,     s / 2,     s - 1,
+            s, s + 1, 3 * s + 7, s < 2000 ? s * s / 3 : 30011};
         for (size_t j = 0; j < sizeof ns / sizeof ns[0]; j++)
             same_as_uniform(s, ns[j]);
     }
@@ -360,7 +361,7 @@ Test(online_bytes, the_executor_gets_store_alls_gradient_within_the_budget)
 Test(online_bytes, no_memory_for_the_larger_state_stops_the_plan)
 {
     for (uint64_t fail = 0; fail <= 1; fail++) {
-        counting_alloc_t counts = {0};
+        counting_alloc_t counts   = {0};
         const uturn_allocator_t a = counting_allocator(&counts);
         uturn_plan_t *plan        = bytes_plan(100000 * Z);
         uturn_cursor_t *c         = NULL;
@@ -389,7 +390,7 @@ Test(online_bytes, plans_that_cannot_be_written_ahead_are_refused)
 {
     uturn_plan_t *bytes  = bytes_plan(1000 * Z);
     uturn_plan_t *open_s = od_plan(10, 0), *closed = od_plan(10, 40);
-    FILE *f              = tmpfile();
+    FILE *f = tmpfile();
     cr_assert_not_null(f);
     uturn_error_t e;
     uturn_error_init(&e);
@@ -418,6 +419,56 @@ Test(online_bytes, a_read_before_the_first_size_stops_the_plan)
     cr_assert(!uturn_cursor_next(c, &a));
     cr_assert_eq(uturn_cursor_set_size(c, 0, Z), UTURN_E_INVALID_ARG);
     cr_assert(!uturn_cursor_next(c, &a));
+    uturn_cursor_free(c);
+    uturn_plan_free(plan);
+}
+
+/* The status of a read that finds no action: UTURN_OK at the end of the
+ * plan only; where the plan stopped before its end was said, why: a size
+ * not given (INVALID_ARG; it was UTURN_OK with count 0, the end, so that
+ * a C loop simply stopped with no turn), the refusal of a size
+ * (INFEASIBLE: x_0 past the budget; NOMEM in the test above); and so on
+ * every later read. Levels past their reach: test_online_disk. */
+static uturn_status_t empty_read(uturn_cursor_t *c)
+{
+    uturn_action_t a[8];
+    size_t count            = 99;
+    const uturn_status_t st = uturn_cursor_read(c, a, 8, &count);
+    cr_assert_eq(count, 0);
+    return st;
+}
+
+Test(online_bytes, a_read_that_finds_nothing_says_why)
+{
+    uturn_plan_t *plan = bytes_plan(1000 * Z);
+    uturn_cursor_t *c  = NULL;
+    uturn_action_t a;
+    /* x_1's size never given */
+    cr_assert_eq(uturn_cursor_create(plan, NULL, &c), UTURN_OK);
+    cr_assert_eq(uturn_cursor_set_size(c, 0, Z), UTURN_OK);
+    cr_assert(uturn_cursor_next(c, &a) && a.op == UTURN_OP_STORE);
+    cr_assert(uturn_cursor_next(c, &a) && a.op == UTURN_OP_ADVANCE);
+    cr_assert(!uturn_cursor_next(c, &a));
+    cr_assert_eq(empty_read(c), UTURN_E_INVALID_ARG);
+    cr_assert_eq(empty_read(c), UTURN_E_INVALID_ARG, "and stays so");
+    uturn_cursor_free(c);
+    /* x_0 past the budget */
+    cr_assert_eq(uturn_cursor_create(plan, NULL, &c), UTURN_OK);
+    cr_assert_eq(uturn_cursor_set_size(c, 0, 2000 * Z), UTURN_E_INFEASIBLE);
+    cr_assert_eq(empty_read(c), UTURN_E_INFEASIBLE);
+    uturn_cursor_free(c);
+    uturn_plan_free(plan);
+    /* the end of a plan: UTURN_OK */
+    plan = od_plan(10, 40);
+    cr_assert_eq(uturn_cursor_create(plan, NULL, &c), UTURN_OK);
+    uturn_action_t batch[256];
+    size_t count      = 0;
+    uturn_status_t st = UTURN_OK;
+    while ((st = uturn_cursor_read(c, batch, 256, &count)) == UTURN_OK &&
+           count > 0)
+        ;
+    cr_assert_eq(st, UTURN_OK);
+    cr_assert_eq(empty_read(c), UTURN_OK);
     uturn_cursor_free(c);
     uturn_plan_free(plan);
 }

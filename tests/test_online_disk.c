@@ -709,6 +709,33 @@ Test(online_disk, a_run_past_the_reach_fails_and_says_why)
     scratch_remove(parent);
 }
 
+/* A read past the reach finds no action and says why: INFEASIBLE (it
+ * was UTURN_OK with count 0, the end of a plan), on every later read. */
+Test(online_disk, a_read_past_the_reach_says_infeasible)
+{
+    const uint64_t lv[2][3] = {{3, 0, 0}, {5, 3, 3}};
+    uturn_plan_t *plan      = disk_plan(lv, 2, 0, NULL);
+    uturn_cursor_t *c       = NULL;
+    cr_assert_eq(uturn_cursor_create(plan, NULL, &c), UTURN_OK);
+    uturn_action_t batch[64];
+    size_t count      = 0;
+    uint64_t advances = 0;
+    uturn_status_t st = UTURN_OK;
+    while ((st = uturn_cursor_read(c, batch, 64, &count)) == UTURN_OK &&
+           count > 0) {
+        for (size_t i = 0; i < count; i++)
+            advances += batch[i].op == UTURN_OP_ADVANCE;
+        cr_assert_leq(advances, small_reach(), "it ran past its reach");
+    }
+    cr_assert_eq(st, UTURN_E_INFEASIBLE);
+    cr_assert_eq(count, 0);
+    cr_assert_eq(advances, small_reach(), "it stopped at the reach");
+    cr_assert_eq(uturn_cursor_read(c, batch, 64, &count), UTURN_E_INFEASIBLE);
+    cr_assert_eq(count, 0);
+    uturn_cursor_free(c);
+    uturn_plan_free(plan);
+}
+
 /* The first sweep up to advance n-1 n, read by read: each read ends at
  * its one advance; the actions go to out. */
 static size_t sweep_prefix(const uturn_plan_t *plan, uint64_t n,

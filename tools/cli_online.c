@@ -143,10 +143,12 @@ static uturn_status_t walk(struct walking *w)
     uturn_status_t st = w->sizes != NULL
                             ? uturn_cursor_set_size(w->cursor, 0, w->sizes[0])
                             : UTURN_OK;
-    while (st == UTURN_OK &&
-           (st = uturn_cursor_read(w->cursor, batch, 256, &count)) ==
-               UTURN_OK &&
-           count > 0) {
+    while (st == UTURN_OK) {
+        /* A read of nothing: the end, or a stop that walked() tells from
+         * the step reached (the read's status says less). */
+        if (uturn_cursor_read(w->cursor, batch, 256, &count) != UTURN_OK ||
+            count == 0)
+            break;
         for (size_t i = 0; i < count && st == UTURN_OK; i++, first = false)
             st = take(w, &batch[i], first);
         if (st == UTURN_OK)

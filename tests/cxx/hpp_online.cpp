@@ -2,7 +2,8 @@
 // model says (the gradient is the hand-written one), an exception from
 // is_last or forward_record comes out of run(), records come back on
 // recomputation, a range-for over a cursor can end the sweep, and the
-// level slots an executor resolves are what its plans get.
+// level slots an executor resolves are what its plans get, and a cursor
+// whose state's size never came throws rather than end without a turn.
 #include "hpp_check.h"
 
 #include <cmath>
@@ -92,12 +93,12 @@ void ends_where_the_model_says(uturn::Executor &ex, const uturn::Plan &plan)
 void records_come_back(uturn::Executor &ex, const uturn::Plan &plan)
 {
     chain c;
-    c.n            = 40;
-    uturn::Model m = model_of(c);
-    m.forward      = nullptr;
-    m.record_bytes = 8;
-    int mismatches = 0;
-    bool throw_rec = false;
+    c.n              = 40;
+    uturn::Model m   = model_of(c);
+    m.forward        = nullptr;
+    m.record_bytes   = 8;
+    int mismatches   = 0;
+    bool throw_rec   = false;
     m.forward_record = [&](std::uint64_t i, void *rec, bool again) {
         if (throw_rec && again)
             throw 5;
@@ -142,8 +143,8 @@ void level_slots_are_what_plans_get()
     o.levels.push_back(uturn::Storage::file());
     uturn::Executor ex(o);
     uturn::Level lv[2];
-    lv[0].bytes = ex.budget(100, 7); /* 5 slots and 2 I/O buffers */
-    lv[1].slots = 30;
+    lv[0].bytes      = ex.budget(100, 7); /* 5 slots and 2 I/O buffers */
+    lv[1].slots      = 30;
     lv[1].write_cost = lv[1].read_cost = 2;
     uturn::Problem p;
     p.planner     = UTURN_PLANNER_HREVOLVE;
@@ -157,6 +158,26 @@ void level_slots_are_what_plans_get()
                HPP_CHECK(e.status() == UTURN_E_INVALID_ARG));
     const uturn::Plan plan = ex.plan(p);
     HPP_CHECK(plan.level_stats(0).slots == 5);
+}
+
+// A bytes-mode cursor whose next state's size never came: next() throws
+// (UTURN_E_INVALID_ARG) rather than end the plan without a turn, and so
+// does every later call.
+void a_size_never_given_throws()
+{
+    uturn::Problem p;
+    p.planner      = UTURN_PLANNER_ONLINE;
+    p.steps        = 0;
+    p.budget_bytes = 1000 * 8;
+    const uturn::Plan plan(p);
+    uturn::Cursor c(plan);
+    c.set_size(0, 8);
+    uturn::Action a;
+    HPP_CHECK(c.next(a) && a.op == UTURN_OP_STORE);
+    HPP_CHECK(c.next(a) && a.op == UTURN_OP_ADVANCE);
+    for (int i = 0; i < 2; i++)
+        HPP_THROWS(c.next(a), uturn::Error,
+                   HPP_CHECK(e.status() == UTURN_E_INVALID_ARG));
 }
 
 } // namespace
@@ -173,6 +194,7 @@ void online()
     records_come_back(ex, plan);
     a_range_for_ends_the_sweep(plan);
     level_slots_are_what_plans_get();
+    a_size_never_given_throws();
 }
 
 } // namespace hpp

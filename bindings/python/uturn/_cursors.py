@@ -9,7 +9,8 @@ import ctypes
 from . import _checks
 from ._errors import Error, check
 from ._load import lib
-from ._protos import E_INFEASIBLE, E_INVALID_ARG, E_UNSUPPORTED, NONE, OK
+from ._protos import (E_INFEASIBLE, E_INVALID_ARG, E_NOMEM, E_UNSUPPORTED, NONE,
+                      OK)
 from ._structs import Action, Stats
 
 CLOSED_WHILE_READING = (
@@ -29,6 +30,10 @@ STOPPED_EARLY = (
     "k-1 k of the first sweep, before asking for the next action; the plan "
     "cannot go on")
 
+
+# What uturn_cursor_read() returns, with no action, for an online plan
+# that stopped before its end was said.
+STOPPED_STATUSES = (E_INVALID_ARG, E_INFEASIBLE, E_NOMEM)
 
 # The fewest actions a read asks for, whatever the batch: with room for
 # fewer than its generator writes at once (4 in 0.2), uturn_cursor_read()
@@ -72,9 +77,14 @@ class RawCursor:
             raise ValueError(self._closed)
 
     def read(self, buf, count):
-        """Read up to len(buf) actions into buf; count gets how many."""
-        check(lib.uturn_cursor_read(self.handle, buf, len(buf),
-                                    ctypes.byref(count)))
+        """Read up to len(buf) actions into buf; count gets how many. A
+        read of nothing is the end, or an online plan that stopped before
+        its end was said (its status, which the callers tell apart by the
+        step count, is not raised here)."""
+        status = lib.uturn_cursor_read(self.handle, buf, len(buf),
+                                       ctypes.byref(count))
+        if count.value != 0 or status not in STOPPED_STATUSES:
+            check(status)
 
     def free(self):
         """Free the cursor (once) and forget it in its plan."""
