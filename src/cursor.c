@@ -275,6 +275,10 @@ uturn_status_t uturn_cursor_stats(const uturn_cursor_t *cursor,
     s.levels           = cursor->plan->level_count;
     s.sweeps           = cursor->plan->stats.sweeps; /* 1, k or unbounded */
     s.recompute_factor = n != 0 ? (double)s.forward_steps / (double)n : 0.0;
+    /* uniform slots: each counts as slot_bytes (bytes mode: 0, unknown) */
+    if (uturn__mul_u64(s.peak_slots, cursor->plan->problem.slot_bytes,
+                       &s.peak_bytes) != UTURN_OK)
+        s.peak_bytes = UINT64_MAX;
     uturn__stats_export(&s, out);
     return UTURN_OK;
 }

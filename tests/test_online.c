@@ -107,6 +107,37 @@ Test(online, stats_before_the_end_say_online_and_no_steps)
     uturn_plan_free(plan);
 }
 
+/* Uniform slots of 24 bytes: the cursor's peak_bytes is its peak slots
+ * (the validator's) times 24; it was 0. */
+Test(online, the_cursors_peak_bytes_are_its_peak_slots_in_bytes)
+{
+    uturn_problem_t p;
+    uturn_problem_init(&p);
+    p.planner          = UTURN_PLANNER_ONLINE;
+    p.slots            = 7;
+    p.slot_bytes       = 24;
+    uturn_plan_t *plan = NULL;
+    cr_assert_eq(uturn_plan_create(&p, NULL, &plan, NULL), UTURN_OK);
+    const struct od_result seen = od_drive(plan, 30, NULL, 0, NULL);
+    cr_assert_eq(seen.status, UTURN_OK, "%s", seen.message);
+    cr_assert_eq(seen.peak_slots, 7);
+    uturn_cursor_t *c = NULL;
+    cr_assert_eq(uturn_cursor_create(plan, NULL, &c), UTURN_OK);
+    uturn_action_t a[64];
+    size_t count = 0;
+    while (uturn_cursor_read(c, a, 64, &count) == UTURN_OK && count > 0)
+        if (a[count - 1].op == UTURN_OP_ADVANCE && a[count - 1].step_end == 30)
+            cr_assert_eq(uturn_cursor_end(c), UTURN_OK);
+    uturn_stats_t got;
+    uturn_stats_init(&got);
+    cr_assert_eq(uturn_cursor_stats(c, &got), UTURN_OK);
+    cr_assert_eq(got.steps, 30);
+    cr_assert_eq(got.peak_slots, seen.peak_slots);
+    cr_assert_eq(got.peak_bytes, seen.peak_slots * 24);
+    uturn_cursor_free(c);
+    uturn_plan_free(plan);
+}
+
 Test(online, max_steps_ends_the_sweep_by_itself)
 {
     uturn_plan_t *plan = od_plan(4, 50);

@@ -201,6 +201,14 @@ static uturn_status_t over_budget(uturn_error_t *e, uint64_t held,
     return UTURN_E_INVALID_PLAN;
 }
 
+/* The bytes of @p slots uniform slots of @p bytes each (UINT64_MAX past
+ * 2^64). */
+static void peak_of_slots(uint64_t *out, uint64_t slots, uint64_t bytes)
+{
+    if (__builtin_mul_overflow(slots, bytes, out))
+        *out = UINT64_MAX;
+}
+
 /* The counts the validator saw, with what is the online plan's own. */
 static uturn_status_t finish(struct walking *w, const uturn_plan_t *plan,
                              struct cli_online_counts *counts)
@@ -214,6 +222,9 @@ static uturn_status_t finish(struct walking *w, const uturn_plan_t *plan,
     if (st == UTURN_OK && w->sizes != NULL &&
         counts->stats.peak_bytes > s.budget_bytes)
         return over_budget(&w->error, counts->stats.peak_bytes, s.budget_bytes);
+    if (w->sizes == NULL) /* uniform slots: each counts as slot_bytes */
+        peak_of_slots(&counts->stats.peak_bytes, counts->stats.peak_slots,
+                      s.slot_bytes);
     counts->stats.slots        = s.slots;
     counts->stats.budget_bytes = s.budget_bytes;
     counts->stats.slot_bytes   = s.slot_bytes;
@@ -231,6 +242,8 @@ static uturn_status_t finish(struct walking *w, const uturn_plan_t *plan,
         l->restores   = seen.restores;
         l->peak_slots = seen.peak_slots;
         l->peak_bytes = seen.peak_bytes;
+        if (w->sizes == NULL)
+            peak_of_slots(&l->peak_bytes, l->peak_slots, s.slot_bytes);
     }
     return st;
 }

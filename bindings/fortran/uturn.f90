@@ -197,7 +197,8 @@ module uturn
     integer(c_int64_t) :: record_bytes
     type(c_funptr) :: forward_record  ! uturn_record_fn
     type(c_funptr) :: agree           ! for multi-process layers; leave null
-    ! since 0.3, durable runs (not offered from Fortran yet): leave 0/null
+    ! since 0.3, durable runs: the adjoint's own state, its bytes and the
+    ! callbacks that save and load it (leave 0/null otherwise)
     integer(c_int64_t) :: adjoint_bytes
     type(c_funptr) :: save_adjoint, load_adjoint
   end type
@@ -220,7 +221,10 @@ module uturn
     integer(c_int64_t) :: on_progress_every
     type(c_ptr) :: step_bytes
     logical(c_bool) :: sweeps_on_request ! since 0.3: further sweeps on request
-    ! since 0.3, durable runs (not offered from Fortran yet): leave null/0
+    ! since 0.3, durable runs: durable_dir is c_loc of a NUL-terminated
+    ! directory name, durable_request c_loc of an integer(c_int) set to
+    ! UTURN_DURABLE_POINT or _STOP, durable_mode UTURN_DURABLE_NEW, _RESUME
+    ! or _AUTO (leave null/0 for a run that is not durable)
     type(c_ptr) :: durable_dir, durable_tag
     real(c_double) :: durable_interval
     type(c_ptr) :: durable_request

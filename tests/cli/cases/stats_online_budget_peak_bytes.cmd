@@ -1,0 +1,1 @@
+stats online --steps 1000 -b 100KiB -B 1KiB
