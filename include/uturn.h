@@ -1768,6 +1768,20 @@ UTURN_EXPORT uturn_status_t uturn_durable_inspect(const char *directory,
                                                   uturn_error_t *error);
 
 /**
+ * uturn_durable_inspect() for one rank's part of a durable run across
+ * processes (the MPI layer's DIR/rank-R): such a part keeps each point
+ * under its number until every rank has written it, and @p point is the
+ * one the layer's commit record names (uturn durable show reads it).
+ * @p point 0 is uturn_durable_inspect(). A part with no such point gives
+ * has_point false and UTURN_OK.
+ * @return as uturn_durable_inspect().
+ * Thread safety: safe. Since: 0.3
+ */
+UTURN_EXPORT uturn_status_t uturn_durable_inspect_point(
+    const char *directory, uint64_t point, uturn_durable_info_t *info,
+    uturn_error_t *error);
+
+/**
  * Remove the durable files in @p directory (the manifest, the states, the
  * adjoints, the lock file; nothing else) and the directory itself when it
  * is then empty. A directory a run holds is refused.

@@ -16,6 +16,7 @@
  * ranks always make the same votes.
  */
 #define _GNU_SOURCE
+#include "mpi_commit.h"
 #include "mpi_internal.h"
 
 #include <errno.h>
@@ -26,52 +27,13 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#define XXH_INLINE_ALL
-#include <xxhash.h>
-
-/* DIR/commit's text for point P of N ranks, with its checksum line. */
-static int commit_text(uint64_t point, int ranks, char *out, size_t cap)
-{
-    int n = snprintf(out, cap,
-                     "uturn-durable-commit 1\npoint %" PRIu64 "\nranks %d\n",
-                     point, ranks);
-    if (n < 0 || (size_t)n >= cap)
-        return -1;
-    const uint64_t sum = XXH3_64bits(out, (size_t)n);
-    const int m =
-        snprintf(out + n, cap - (size_t)n, "sum %016" PRIx64 "\n", sum);
-    return m < 0 || (size_t)(n + m) >= cap ? -1 : n + m;
-}
-
-/* Read DIR/commit: 0 and *point, *ranks; ENOENT; EBADMSG (damaged). */
-static int read_commit(const char *root, uint64_t *point, uint64_t *ranks)
-{
-    char path[4096], text[256], want[256];
-    snprintf(path, sizeof path, "%s/commit", root);
-    FILE *f = fopen(path, "r");
-    if (f == NULL)
-        return errno;
-    const size_t len = fread(text, 1, sizeof text - 1, f);
-    fclose(f);
-    text[len]  = '\0';
-    int n      = 0;
-    int ranks_ = 0;
-    if (sscanf(text, "uturn-durable-commit 1\npoint %" SCNu64 "\nranks %d\n%n",
-               point, &ranks_, &n) != 2 ||
-        ranks_ < 1)
-        return EBADMSG;
-    *ranks      = (uint64_t)ranks_;
-    const int m = commit_text(*point, ranks_, want, sizeof want);
-    return m > 0 && (size_t)m == len && memcmp(want, text, len) == 0 ? 0
-                                                                     : EBADMSG;
-}
 
 static int write_commit(const char *root, uint64_t point, int ranks)
 {
     char path[4096], tmp[4096], text[256];
     snprintf(path, sizeof path, "%s/commit", root);
     snprintf(tmp, sizeof tmp, "%s/commit.tmp", root);
-    const int len = commit_text(point, ranks, text, sizeof text);
+    const int len = uturn__mpi_commit_text(point, ranks, text, sizeof text);
     const int fd  = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     if (len < 0 || fd < 0)
         return fd < 0 ? errno : EINVAL;
@@ -143,10 +105,12 @@ static void read_root(struct uturn__mpi_durable *d, uint64_t found[4])
 {
     struct uturn__mpi_comm *c = &d->gate->comm;
     if (c->rank == 0) {
-        const bool made = mkdir(d->root, 0700) == 0 || errno == EEXIST;
+        d->made_root    = mkdir(d->root, 0700) == 0;
+        const bool made = d->made_root || errno == EEXIST;
         found[3]        = made ? 0 : (uint64_t)errno;
-        found[0] =
-            made ? (uint64_t)read_commit(d->root, &found[1], &found[2]) : 0;
+        found[0] = made ? (uint64_t)uturn__mpi_commit_read(d->root, &found[1],
+                                                           &found[2])
+                        : 0;
     }
     uturn__mpi_bcast(c, found, 4 * sizeof *found, 0);
 }
@@ -288,9 +252,17 @@ static void remove_commit(const struct uturn__mpi_durable *d)
 void uturn__mpi_durable_done(struct uturn__mpi_durable *d,
                              uturn_status_t agreed)
 {
-    if (!d->active || agreed != UTURN_OK)
+    if (!d->active)
         return;
     struct uturn__mpi_comm *c = &d->gate->comm;
+    if (agreed != UTURN_OK) {
+        /* a run refused (or failed) before its first commit leaves no
+         * root it made: the parts are gone by now (each rank's core
+         * leaves its part as it found it before the agreement) */
+        if (c->rank == 0 && d->made_root && d->committed == 0)
+            rmdir(d->root); /* when empty */
+        return;
+    }
     if (c->rank == 0)
         remove_commit(d);
     uint64_t v[3] = {0, 0, 0};

@@ -285,9 +285,10 @@ struct uturn__mpi_durable {
     bool failure_seen;  /* a vote carried a rank's failure */
     uint64_t resume;    /* the committed point resumed from, or 0 */
     uint64_t committed; /* the last point committed by this run */
+    bool made_root;     /* rank 0: this run made the root */
     uint64_t votes;
-    char root[4096];    /* the caller's directory */
-    char dir[4200];     /* this rank's part: root/rank-R */
+    char root[4096]; /* the caller's directory */
+    char dir[4200];  /* this rank's part: root/rank-R */
 };
 /* Before the run: the root's commit record read on rank 0 and agreed,
  * the mode chosen (or a refusal, the same on every rank), a fresh start's
@@ -301,7 +302,9 @@ uturn_status_t uturn__mpi_durable_begin(struct uturn__mpi_durable *d,
  * unless it saw a failure in one. */
 void uturn__mpi_durable_end(struct uturn__mpi_durable *d, bool failed);
 /* After the agreed end of a complete run: the commit record goes, then
- * every rank's part, then the root when empty. Collective. */
+ * every rank's part, then the root when empty. Collective. After an
+ * agreed failure before any commit of this run: the root, when this run
+ * made it and it is empty (rank 0). */
 void uturn__mpi_durable_done(struct uturn__mpi_durable *d,
                              uturn_status_t agreed);
 

@@ -162,6 +162,14 @@ uturn_status_t uturn_durable_inspect(const char *directory,
                                      uturn_durable_info_t *info,
                                      uturn_error_t *error)
 {
+    return uturn_durable_inspect_point(directory, 0, info, error);
+}
+
+uturn_status_t uturn_durable_inspect_point(const char *directory,
+                                           uint64_t point,
+                                           uturn_durable_info_t *info,
+                                           uturn_error_t *error)
+{
     if (directory == NULL || info == NULL)
         return uturn__fail(error, UTURN_E_INVALID_ARG,
                            "directory and info must not be NULL");
@@ -174,12 +182,12 @@ uturn_status_t uturn_durable_inspect(const char *directory,
     info->in_use = in_use(dirfd);
     struct uturn__manifest m;
     char why[256];
-    int rc = uturn__durable_load(dirfd, 0, &m, why, sizeof why);
+    int rc = uturn__durable_load(dirfd, point, &m, why, sizeof why);
     /* a running run replaces its point under us: its previous point's
      * files go once the new manifest is in place, so read again */
     for (int tries = 0; rc == ENOENT && info->in_use && tries < 100; tries++) {
         usleep(1000);
-        rc = uturn__durable_load(dirfd, 0, &m, why, sizeof why);
+        rc = uturn__durable_load(dirfd, point, &m, why, sizeof why);
     }
     close(dirfd);
     if (rc == UTURN__DURABLE_NONE)

@@ -11,7 +11,6 @@
  */
 #define _GNU_SOURCE /* mkdtemp */
 #include "online_drive.h"
-
 #include "online_stopper.h"
 
 #include <criterion/criterion.h>
@@ -88,7 +87,7 @@ Test(online, stats_before_the_end_say_online_and_no_steps)
     uturn_cursor_t *c = NULL;
     cr_assert_eq(uturn_cursor_create(plan, NULL, &c), UTURN_OK);
     uturn_action_t a[64];
-    size_t count = 0;
+    size_t count     = 0;
     uint64_t reached = 0;
     while (uturn_cursor_read(c, a, 64, &count) == UTURN_OK && count > 0) {
         if (a[count - 1].op == UTURN_OP_ADVANCE && reached < 30) {
@@ -143,13 +142,14 @@ Test(online, max_steps_ends_the_sweep_by_itself)
     uturn_plan_t *plan = od_plan(4, 50);
     /* Never told: the plan ends at 50. */
     const struct od_result r = od_drive(plan, 0, NULL, 0, NULL);
-    cr_assert_eq(r.status, UTURN_E_INVALID_PLAN, "the validator was never "
-                                                "told n: %s",
+    cr_assert_eq(r.status, UTURN_E_INVALID_PLAN,
+                 "the validator was never "
+                 "told n: %s",
                  r.message);
     uturn_cursor_t *c = NULL;
     uturn_cursor_create(plan, NULL, &c);
     uturn_action_t a[64];
-    size_t count = 0;
+    size_t count           = 0;
     uint64_t advances_past = 0, reverses = 0;
     while (uturn_cursor_read(c, a, 64, &count) == UTURN_OK && count > 0)
         for (size_t i = 0; i < count; i++) {
@@ -163,7 +163,7 @@ Test(online, max_steps_ends_the_sweep_by_itself)
     uturn_cursor_stats(c, &got);
     cr_assert_eq(got.steps, 50);
     /* The same plan as an end revealed at 50 (the bound is not a rule). */
-    uturn_plan_t *open = od_plan(4, 0);
+    uturn_plan_t *open          = od_plan(4, 0);
     const struct od_result told = od_drive(open, 50, NULL, 0, NULL);
     cr_assert_eq(told.status, UTURN_OK);
     cr_assert_eq(got.forward_steps, told.forward_steps);
@@ -205,9 +205,9 @@ Test(online, refusals_name_the_problem)
 {
     uturn_problem_t p;
     uturn_problem_init(&p);
-    p.planner = UTURN_PLANNER_ONLINE;
-    p.steps   = 10;
-    p.slots   = 3;
+    p.planner          = UTURN_PLANNER_ONLINE;
+    p.steps            = 10;
+    p.slots            = 3;
     uturn_plan_t *plan = NULL;
     uturn_error_t err;
     uturn_error_init(&err);
@@ -304,17 +304,17 @@ Test(online, no_end_in_sight_is_refused_before_any_callback)
     uturn_level_t lv[2];
     uturn_level_init(&lv[0]);
     uturn_level_init(&lv[1]);
-    lv[0].slots = 3;
-    lv[1].slots = 4;
+    lv[0].slots      = 3;
+    lv[1].slots      = 4;
     lv[1].write_cost = lv[1].read_cost = 2;
     for (int kind = 0; kind < 2; kind++) {
         uturn_problem_t p;
         uturn_problem_init(&p);
-        p.planner     = UTURN_PLANNER_ONLINE;
-        p.slots       = kind == 0 ? 3 : 0;
-        p.levels      = kind == 1 ? lv : NULL;
-        p.level_count = kind == 1 ? 2 : 0;
-        p.slot_bytes  = sizeof(double) * ST_DIM;
+        p.planner          = UTURN_PLANNER_ONLINE;
+        p.slots            = kind == 0 ? 3 : 0;
+        p.levels           = kind == 1 ? lv : NULL;
+        p.level_count      = kind == 1 ? 2 : 0;
+        p.slot_bytes       = sizeof(double) * ST_DIM;
         uturn_plan_t *plan = NULL;
         cr_assert_eq(uturn_plan_create(&p, NULL, &plan, NULL), UTURN_OK);
         char dir[] = "/tmp/test_online.XXXXXX";
@@ -324,8 +324,8 @@ Test(online, no_end_in_sight_is_refused_before_any_callback)
         level.directory = dir;
         uturn_executor_options_t eo;
         uturn_executor_options_init(&eo);
-        eo.levels      = kind == 1 ? &level : NULL;
-        eo.level_count = kind == 1 ? 1 : 0;
+        eo.levels            = kind == 1 ? &level : NULL;
+        eo.level_count       = kind == 1 ? 1 : 0;
         uturn_executor_t *ex = NULL;
         cr_assert_eq(uturn_executor_open(&eo, &ex, NULL), UTURN_OK);
         /* With levels and no max_steps the plan reaches 4 disk slots
@@ -374,8 +374,8 @@ Test(online, sizes_given_as_they_come_never_pass_the_budget)
     for (int b = 0; b < 3; b++) {
         uturn_problem_t p;
         uturn_problem_init(&p);
-        p.planner      = UTURN_PLANNER_ONLINE;
-        p.budget_bytes = budgets[b];
+        p.planner          = UTURN_PLANNER_ONLINE;
+        p.budget_bytes     = budgets[b];
         uturn_plan_t *plan = NULL;
         cr_assert_eq(uturn_plan_create(&p, NULL, &plan, NULL), UTURN_OK);
         uturn_stats_init(&seen);
@@ -438,8 +438,8 @@ static int rec_is_last(void *u, uint64_t step)
 
 Test(online, step_records_come_back_on_every_recomputation)
 {
-    const uint64_t n   = 300;
-    uturn_plan_t *plan = od_plan(4, 0);
+    const uint64_t n     = 300;
+    uturn_plan_t *plan   = od_plan(4, 0);
     uturn_executor_t *ex = NULL;
     uturn_executor_open(NULL, &ex, NULL);
     struct recorded s = {.x = 0.7, .stop_at = n};
@@ -484,9 +484,9 @@ Test(online, large_budget_holds_the_most_slots)
 {
     uturn_problem_t p;
     uturn_problem_init(&p);
-    p.planner      = UTURN_PLANNER_ONLINE;
-    p.slot_bytes   = 1;
-    p.budget_bytes = UTURN_ONLINE_MAX_SLOTS + 1000;
+    p.planner          = UTURN_PLANNER_ONLINE;
+    p.slot_bytes       = 1;
+    p.budget_bytes     = UTURN_ONLINE_MAX_SLOTS + 1000;
     uturn_plan_t *plan = NULL;
     uturn_error_t err;
     uturn_error_init(&err);
@@ -510,7 +510,7 @@ static size_t read_in_batches(uint64_t n, size_t cap, uturn_action_t *out,
     uturn_cursor_t *c  = NULL;
     cr_assert_eq(uturn_cursor_create(plan, NULL, &c), UTURN_OK);
     size_t total = 0, got = 0;
-    bool ended   = false;
+    bool ended = false;
     uturn_action_t batch[8];
     do {
         cr_assert_eq(uturn_cursor_read(c, batch, cap, &got), UTURN_OK);
@@ -593,7 +593,7 @@ Test(online, walk_goes_to_max_steps)
     uturn_plan_free(plan);
     plan = od_plan(4, 0);
     cr_assert_eq(uturn_plan_walk(plan, &seen, &err), UTURN_E_UNSUPPORTED);
-    cr_assert(strstr(err.message, "without max_steps never ends") != NULL,
-              "%s", err.message);
+    cr_assert(strstr(err.message, "without max_steps never ends") != NULL, "%s",
+              err.message);
     uturn_plan_free(plan);
 }

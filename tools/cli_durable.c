@@ -2,6 +2,7 @@
  * uturn durable: what a durable run's directory holds (show), and its
  * removal (remove). Both go through the library (uturn_durable_inspect,
  * uturn_durable_remove): show checks every checksum and takes no lock.
+ * The directory of a run across MPI ranks: cli_durable_ranks.c.
  */
 #include "cli.h"
 
@@ -19,6 +20,9 @@ static const char durable_help[] =
     "          its checksum (a damaged one fails, named)\n"
     "  remove  the durable files and DIR when it is then empty; a\n"
     "          directory a running run holds is refused\n"
+    "A durable run across MPI ranks (DIR/commit and DIR/rank-R): show\n"
+    "gives the committed point and each rank's part; remove takes the\n"
+    "record, then every part.\n"
     "Exit 0, or 1 with a message (no such directory, damaged, in use).\n";
 
 static int show(const char *dir)
@@ -59,8 +63,11 @@ int cli_cmd_durable(int argc, char **argv)
     if (argc != 4 ||
         (strcmp(argv[2], "show") != 0 && strcmp(argv[2], "remove") != 0))
         return fputs(durable_help, stderr), CLI_BAD_INPUT;
+    const bool ranks = cli_durable_is_ranks(argv[3]);
     if (strcmp(argv[2], "show") == 0)
-        return show(argv[3]);
+        return ranks ? cli_durable_ranks_show(argv[3]) : show(argv[3]);
+    if (ranks)
+        return cli_durable_ranks_remove(argv[3]);
     uturn_error_t err;
     uturn_error_init(&err);
     if (uturn_durable_remove(argv[3], &err) != UTURN_OK)

@@ -7,8 +7,11 @@
  */
 #include "mpi_test.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define STEPS  120u
 #define BUDGET (64u * 1024u)
@@ -90,8 +93,7 @@ static bool disagrees(MPI_Comm comm, const chain_t *c, int what)
 {
     static const char *const named[] = {
         "steps 121 where rank 0 has steps 120",
-        "dp table_bytes 1048576 where rank 0 has",
-        "dp_mode 2 where rank 0 has",
+        "dp table_bytes 1048576 where rank 0 has", "dp_mode 2 where rank 0 has",
         "level 1 write_cost 7 where rank 0 has level 1 write_cost 5"};
     uturn_problem_t p;
     uniform_problem(c, BUDGET, &p);
@@ -252,14 +254,62 @@ static bool durable_refusal(MPI_Comm comm, bool online, uturn_status_t want,
     return ok;
 }
 
+/* A resume refused on every rank (nothing committed to resume) leaves no
+ * directory behind when the run made it (it left an empty one). */
+static bool durable_resume_of_nothing(MPI_Comm comm)
+{
+    chain_t c;
+    bool ok = check(chain_init(&c, comm, 1000, 1000, STEPS), "chain_init");
+    uturn_problem_t p;
+    uniform_problem(&c, BUDGET, &p);
+    uturn_executor_t *ex = NULL;
+    ok &= check(uturn_executor_create(NULL, &ex, NULL) == UTURN_OK, "ex");
+    uturn_mpi_plan_t *mp = NULL;
+    ok &= check(uturn_mpi_plan_create(comm, ex, &p, NULL, &mp, NULL, NULL) ==
+                    UTURN_OK,
+                "plan");
+    long pid = (long)getpid();
+    MPI_Bcast(&pid, 1, MPI_LONG, 0, comm);
+    char dir[128];
+    snprintf(dir, sizeof dir, "/tmp/uturn-mpi-resume-nothing-%ld", pid);
+    uturn_run_options_t ro;
+    uturn_run_options_init(&ro);
+    ro.durable_dir  = dir;
+    ro.durable_mode = UTURN_DURABLE_RESUME;
+    uturn_mpi_run_options_t mo;
+    uturn_mpi_run_options_init(&mo);
+    mo.run = &ro;
+    uturn_model_t model;
+    chain_model(&c, false, &model);
+    uturn_error_t err;
+    uturn_error_init(&err);
+    const uturn_status_t st =
+        uturn_mpi_run(mp, ex, &model, &mo, NULL, NULL, NULL, &err);
+    ok &= check(st == UTURN_E_INVALID_ARG &&
+                    strstr(err.message, "no committed durable point") != NULL,
+                "a resume of nothing is refused");
+    if (!ok)
+        printf("  got %s: %s\n", uturn_status_name(st), err.message);
+    ok &= check(max_over(comm, c.calls) == 0, "no callback ran on any rank");
+    struct stat sb;
+    ok &= check(stat(dir, &sb) != 0 && errno == ENOENT,
+                "the refused run left no directory");
+    MPI_Barrier(comm);
+    uturn_mpi_plan_free(mp);
+    uturn_executor_free(ex);
+    chain_free(&c);
+    return ok;
+}
+
 bool case_durable_refused(MPI_Comm comm)
 {
     /* both, whatever the first found: each is collective */
-    const bool made = durable_refusal(comm, false, UTURN_E_IO,
-                                      "durable directory "
-                                      "/nonexistent/uturn-durable cannot be "
-                                      "made");
-    const bool online = durable_refusal(comm, true, UTURN_E_UNSUPPORTED,
-                                        "durable online runs across MPI ranks");
-    return made && online;
+    const bool made    = durable_refusal(comm, false, UTURN_E_IO,
+                                         "durable directory "
+                                            "/nonexistent/uturn-durable cannot be "
+                                            "made");
+    const bool online  = durable_refusal(comm, true, UTURN_E_UNSUPPORTED,
+                                         "durable online runs across MPI ranks");
+    const bool nothing = durable_resume_of_nothing(comm);
+    return made && online && nothing;
 }
