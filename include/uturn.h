@@ -1052,7 +1052,12 @@ UTURN_EXPORT void uturn_validator_free(uturn_validator_t *validator);
  * `save`/`load`: save(step, dst, bytes) writes the live state x_step into
  * dst, load(step, src, bytes) makes src the live state. With save/load,
  * `state_size` may give a per-step size (bytes of x_step); when it is NULL
- * every state has `state_bytes`.
+ * every state has `state_bytes`. state_size must be a pure function of the
+ * step while the run lasts: the executor asks it when it plans a store,
+ * when it stores and when it restores (so several times per state, and
+ * again on each recomputation); keep it cheap (it is not cached). A size
+ * past what the plan gave the state's slot is refused (UTURN_E_INVALID_ARG,
+ * named); other changes of answer for one step are not detected.
  *
  * The adjoint callback receives the live state x_step; forward work it does
  * itself (recomputing stages or x_{step+1}) is not counted by uturn.

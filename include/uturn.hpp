@@ -1514,8 +1514,13 @@ class Executor
     /**
      * The next sweep of a run started with sweeps_on_request
      * (uturn_executor_sweep()): @p model's turn and adjoint may differ
-     * from the run's, its forward and state may not. Returns the counts
-     * of the whole run so far; throws as run() does.
+     * from the run's, its forward and state may not. The C layer tells a
+     * different forward by its callbacks' addresses, and every Model's
+     * are this header's own: a different forward callable is not
+     * detected here, nor different save/load callables (a different
+     * state buffer or state_bytes is).
+     * Keep the run's Model and change its turn and adjoint. Returns the
+     * counts of the whole run so far; throws as run() does.
      */
     Stats sweep(const Model &model, Report *report = nullptr)
     {

@@ -44,10 +44,10 @@ uturn_status_t uturn__levels_open(uturn_executor_t *ex,
             return uturn__fail(error, UTURN_E_INVALID_ARG,
                                "storage level %llu: kind %d is neither "
                                "UTURN_STORAGE_FILE nor UTURN_STORAGE_USER",
-                               (unsigned long long)k + 1, (int)desc.kind);
+                               (unsigned long long)k, (int)desc.kind);
         if (s != UTURN_OK)
             return uturn__fail(
-                error, s, "storage level %llu: %s", (unsigned long long)k + 1,
+                error, s, "storage level %llu: %s", (unsigned long long)k,
                 st->message[0] != '\0' ? st->message
                                        : "a user level needs its callbacks");
     }

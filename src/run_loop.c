@@ -538,6 +538,14 @@ uturn_status_t uturn__run_start_generator(struct uturn__run *run)
                            "the plan's generator state does not fit");
     if (bytes > ex->gen_bytes) {
         unsigned char *grown = uturn__alloc(&ex->alloc, bytes);
+        if (grown == NULL && run->online)
+            return uturn__fail(run->error, UTURN_E_NOMEM,
+                               "out of memory for %zu bytes of the online "
+                               "plan's bookkeeping (about 160 bytes for each "
+                               "of its %llu slots, outside the budget): plan "
+                               "fewer slots",
+                               bytes,
+                               (unsigned long long)run->plan->stats.slots);
         if (grown == NULL)
             return uturn__fail(run->error, UTURN_E_NOMEM,
                                "out of memory for %zu bytes of generator "

@@ -15,14 +15,13 @@
 static bool cost_part(const char *part, uturn_level_t *lv, uint64_t k)
 {
     char what[64];
-    snprintf(what, sizeof what, "--levels level %llu",
-             (unsigned long long)k + 1);
+    snprintf(what, sizeof what, "--levels level %llu", (unsigned long long)k);
     if (strncmp(part, "w=", 2) == 0)
         return cli_number(what, part + 2, &lv->write_cost);
     if (strncmp(part, "r=", 2) == 0)
         return cli_number(what, part + 2, &lv->read_cost);
     cli_fail("--levels: '%s' is not w=COST or r=COST (level %llu)", part,
-             (unsigned long long)k + 1);
+             (unsigned long long)k);
     return false;
 }
 
@@ -31,7 +30,7 @@ static bool capacity_part(const char *part, uturn_level_t *lv, uint64_t k)
 {
     char what[64];
     snprintf(what, sizeof what, "--levels level %llu capacity",
-             (unsigned long long)k + 1);
+             (unsigned long long)k);
     const bool digits =
         part[0] != '\0' && strspn(part, "0123456789") == strlen(part);
     const bool ok = digits ? cli_number(what, part, &lv->slots)
@@ -53,7 +52,7 @@ static bool one_level(char *item, uturn_level_t *lv, uint64_t k,
         name != NULL && !open_capacity ? strtok_r(NULL, ":", &save) : NULL;
     if (name == NULL || (cap == NULL && !open_capacity))
         return cli_fail("--levels: level %llu is not NAME:CAPACITY[:w=W:r=R]",
-                        (unsigned long long)k + 1),
+                        (unsigned long long)k),
                false;
     lv->name = name;
     if (cap != NULL && !capacity_part(cap, lv, k))
@@ -67,7 +66,7 @@ static bool one_level(char *item, uturn_level_t *lv, uint64_t k,
         if (seen != NULL && *seen)
             return cli_fail("--levels: level %llu gives %.2s twice (give "
                             "each cost once)",
-                            (unsigned long long)k + 1, part),
+                            (unsigned long long)k, part),
                    false;
         if (seen != NULL)
             *seen = true;
@@ -97,7 +96,7 @@ int cli_parse_levels(const char *text, bool open_first, struct cli_levels *out)
         if (comma != NULL)
             *comma = '\0';
         if (*w == '\0')
-            return cli_fail("--levels: level %zu is empty", count + 1);
+            return cli_fail("--levels: level %zu is empty", count);
         if (count == CLI_MAX_LEVELS)
             return cli_fail("--levels: at most %d levels", CLI_MAX_LEVELS);
         items[count++] = w;

@@ -297,7 +297,14 @@ int cli_online_walk(const uturn_plan_t *plan, uint64_t n, const uint64_t *sizes,
     if (uturn_cursor_create(plan, NULL, &w.cursor) != UTURN_OK ||
         open_validator(&w, plan, levels) != UTURN_OK) {
         uturn_cursor_free(w.cursor);
-        return cli_fail("out of memory for an online plan"), CLI_CANNOT;
+        uturn_stats_t s;
+        uturn_stats_init(&s);
+        uturn_plan_stats(plan, &s);
+        return cli_fail("out of memory for an online plan of %llu slots "
+                        "(its cursor keeps about 160 bytes for each): give "
+                        "fewer slots",
+                        (unsigned long long)s.slots),
+               CLI_CANNOT;
     }
     if (out != NULL && out->stream != NULL && !out->json)
         header(out->stream, plan, n, sizes, levels);

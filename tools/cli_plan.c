@@ -204,7 +204,7 @@ static int load_levels(const struct cli_options *o, struct cli_levels *lv,
         if (lv->levels[k].bytes != 0 && p->slot_bytes == 0)
             return cli_fail("--levels: level %zu's capacity is a size: give "
                             "--state-bytes (or a slot count)",
-                            k + 1);
+                            k);
     p->levels      = lv->levels;
     p->level_count = lv->count;
     return CLI_OK;

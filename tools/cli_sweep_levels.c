@@ -28,7 +28,7 @@ int sweep_parse_levels(const struct cli_options *o, struct sweep *sw)
         if (sw->levels.levels[k].bytes != 0 && sw->state_bytes == 0)
             return cli_fail("--levels: level %zu's capacity is a size: give "
                             "--state-bytes (or a slot count)",
-                            k + 1);
+                            k);
     sw->has_levels = true;
     sw->level_dir  = o->level_dir;
     return CLI_OK;
