@@ -84,9 +84,9 @@ static void start(const uturn_plan_t *plan, void *state)
                                .phase     = OW_FIRST};
     uturn__os_init(part(state, OW_OS), o->s, o->max_steps);
     ((struct uturn__os_hdr *)part(state, OW_OS))->keep_x0 = 1;
-    o->d.x.L = part(state, OW_L);
-    o->d.p   = part(state, OW_P);
-    o->d.cap = o->s;
+    o->d.x.L                                              = part(state, OW_L);
+    o->d.p                                                = part(state, OW_P);
+    o->d.cap                                              = o->s;
 }
 
 /* The end at n: sweep 1's reversal, and the layout of the sweeps left
@@ -118,8 +118,7 @@ static size_t first(struct ow *o, void *state, uturn_action_t *out,
         uturn__put(out + 1, UTURN_OP_PERSIST, 0, 0, out[0].slot);
         return 3;
     }
-    if (uturn__os_sweeping(h) && o->max_steps != 0 &&
-        h->m >= o->max_steps)
+    if (uturn__os_sweeping(h) && o->max_steps != 0 && h->m >= o->max_steps)
         place(o, state); /* max_steps: the sweep ends by itself */
     if (o->phase == OW_KEEP)
         return 0;
@@ -129,8 +128,8 @@ static size_t first(struct ow *o, void *state, uturn_action_t *out,
 /* Sweep 1 is done: pause, end an unbounded stream, or go on. */
 static void sweep_1_done(struct ow *o)
 {
-    o->phase  = o->k == UTURN_SWEEPS_UNBOUNDED && !o->pausing ? OW_FREE
-                                                              : OW_REST;
+    o->phase =
+        o->k == UTURN_SWEEPS_UNBOUNDED && !o->pausing ? OW_FREE : OW_REST;
     o->paused = o->pausing;
 }
 
@@ -224,10 +223,11 @@ static void resume(void *state)
 }
 
 /* The slots, max_steps and sweeps fix the stream; the constant tells it
- * from the online plans of one sweep. */
+ * from the online plans of one sweep, and from the streams before x_n
+ * could be kept ("onlinesw"). */
 static void fingerprint(const uturn_plan_t *plan, struct uturn__hasher *h)
 {
-    uturn__hash_u64(h, 0x6f6e6c696e657377ull); /* "onlinesw" */
+    uturn__hash_u64(h, 0x6f6e6c6e73773278ull); /* "onlnsw2x" */
     uturn__hash_u64(h, plan->stats.slots);
     uturn__hash_u64(h, plan->problem.max_steps);
     uturn__hash_u64(h, plan->problem.sweeps);

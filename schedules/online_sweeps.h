@@ -8,7 +8,8 @@
  * - fresh: sweep 1 keeps x_0 alone; after it, `restore 0` and the
  *   layout's own first forward from x_0 store its persistent checkpoints;
  * - kept: a subset P of the checkpoints sweep 1 holds at its end (x_0
- *   among them) becomes the layout's persistent checkpoints. Sweep 1's
+ *   among them; and x_n, stored before the turn, when a slot is free)
+ *   becomes the layout's persistent checkpoints. Sweep 1's
  *   reversal then keeps them: the range from the j-th held checkpoint is
  *   reversed by revolve with s - j slots less one for each of P above it,
  *   and its base stays when it is in P. The layout needs no first forward.
@@ -31,8 +32,17 @@
 enum { OW_FIRST, OW_KEEP, OW_REST, OW_FREE, OW_DONE };
 
 /* The parts of the block after the header. */
-enum { OW_OS, OW_L, OW_P, OW_SCRATCH, OW_MAP, OW_KEPT, OW_LABEL, OW_GEN,
-       OW_PARTS };
+enum {
+    OW_OS,
+    OW_L,
+    OW_P,
+    OW_SCRATCH,
+    OW_MAP,
+    OW_KEPT,
+    OW_LABEL,
+    OW_GEN,
+    OW_PARTS
+};
 
 struct ow {
     uint64_t k; /* sweeps, or UTURN_SWEEPS_UNBOUNDED */
@@ -43,6 +53,9 @@ struct ow {
      * sweep 1's reversal (segment seg, its node and stack depth) */
     uint64_t persisted, seg, depth, ws;
     int turned, walking, live;
+    /* x_n a candidate for the kept (a slot free at the end: its entry is
+     * e[k], the last free slot), and kept */
+    int xn, xn_kept;
     struct uturn__rv_node cur;
     struct uturn__sw_data d; /* the layout of the sweeps after sweep 1 */
 };

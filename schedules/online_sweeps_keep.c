@@ -10,13 +10,12 @@ static uint64_t *words(void *state, int part)
     return uturn__ow_part(state, part);
 }
 
-/* The held checkpoints at or below each of the m positions the layout
- * L places (the highest one not yet taken), x_0 first: their indices in
- * e[] into chosen; returns how many. */
-static uint64_t snap(const struct uturn__os_view *v, const uint64_t *L,
-                     uint64_t m, uint64_t *chosen)
+/* The held checkpoints e[0 .. k-1] at or below each of the m positions
+ * the layout L places (the highest one not yet taken), x_0 first: their
+ * indices in e[] into chosen; returns how many. */
+static uint64_t snap(const struct uturn__os_view *v, uint64_t k,
+                     const uint64_t *L, uint64_t m, uint64_t *chosen)
 {
-    const uint64_t k = v->h->k;
     uint64_t count = 1, j = 0, pos = 0;
     chosen[0] = 0;
     for (uint64_t i = 1; i < m; i++) {
@@ -30,7 +29,8 @@ static uint64_t snap(const struct uturn__os_view *v, const uint64_t *L,
 }
 
 /* Sweep 1's reversal keeping the chosen: the range from held checkpoint
- * j has s - j slots less one for each chosen above it. */
+ * j has s - j slots less one for each chosen above it (x_n among them,
+ * when chosen: index k, no range of its own). */
 static uturn__u128 first_cost(const struct uturn__os_view *v,
                               const uint64_t *chosen, uint64_t count)
 {
@@ -74,16 +74,17 @@ static uint64_t best_kept(struct ow *o, void *state,
 {
     uint64_t *best = words(state, OW_KEPT), *chosen = words(state, OW_MAP);
     struct uturn__sw_layout y = o->d.x, z = o->d.x; /* n, s, k set */
-    y.L = words(state, OW_SCRATCH);
-    z.L = words(state, OW_LABEL);
-    y.lambda = 0;
-    uint64_t count = 0;
-    *cost = (uturn__u128)UINT64_MAX + 1;
-    for (uint64_t m = 1; m <= v->h->k && m <= y.s; m++) {
+    y.L              = words(state, OW_SCRATCH);
+    z.L              = words(state, OW_LABEL);
+    y.lambda         = 0;
+    uint64_t count   = 0;
+    *cost            = (uturn__u128)UINT64_MAX + 1;
+    const uint64_t K = v->h->k + (uint64_t)o->xn;
+    for (uint64_t m = 1; m <= K && m <= y.s; m++) {
         y.m = m;
         if (uturn__sw_place(&y) == UINT64_MAX)
             continue;
-        const uint64_t got = snap(v, y.L, m, chosen);
+        const uint64_t got = snap(v, K, y.L, m, chosen);
         const uturn__u128 c =
             first_cost(v, chosen, got) + rest_cost(v, chosen, got, &z);
         if (c < *cost) {
@@ -95,25 +96,36 @@ static uint64_t best_kept(struct ow *o, void *state,
     return count;
 }
 
+/* The slots free at the end into out[q ..], but x_n's when it is kept;
+ * returns the new q. */
+static uint64_t add_free(const struct ow *o, const struct uturn__os_view *v,
+                         uint64_t *out, uint64_t q)
+{
+    const uint64_t nfree = v->h->nfree - (uint64_t)o->xn_kept;
+    for (uint64_t i = 0; i < nfree; i++)
+        out[q++] = v->free_slots[v->h->k + i];
+    return q;
+}
+
 /* Take the kept choice: the layout, the kept flags, the labels. */
-static void take_kept(struct ow *o, void *state,
-                      const struct uturn__os_view *v, uint64_t count)
+static void take_kept(struct ow *o, void *state, const struct uturn__os_view *v,
+                      uint64_t count)
 {
     uint64_t *kept = words(state, OW_KEPT), *list = words(state, OW_MAP);
     uint64_t *label = words(state, OW_LABEL);
     memcpy(list, kept, (size_t)count * sizeof *list);
-    memset(kept, 0, (size_t)v->h->k * sizeof *kept);
+    memset(kept, 0, (size_t)(v->h->k + (uint64_t)o->xn) * sizeof *kept);
     uint64_t q = count;
     for (uint64_t i = 0; i < count; i++) {
         kept[list[i]] = 1;
         label[i]      = v->e[list[i]].slot;
         o->d.p[i]     = v->e[list[i]].pos;
     }
+    o->xn_kept = o->xn && kept[v->h->k];
     for (uint64_t j = 0; j < v->h->k; j++)
         if (!kept[j])
             label[q++] = v->e[j].slot;
-    for (uint64_t i = 0; i < v->h->nfree; i++)
-        label[q++] = v->free_slots[v->h->k + i];
+    q = add_free(o, v, label, q);
     rest_cost(v, list, count, &o->d.x); /* the lengths into d.x.L */
     o->d.x.scratch_slot = count;
     o->d.label          = label;
@@ -123,16 +135,24 @@ static void take_kept(struct ow *o, void *state,
 
 uint64_t uturn__ow_choose(struct ow *o, void *state)
 {
-    const struct uturn__os_view v = uturn__os_view(uturn__ow_part(state, OW_OS));
-    struct uturn__sw_layout *x    = &o->d.x;
-    const uint64_t fresh          = uturn__sw_best(x, words(state, OW_SCRATCH));
+    const struct uturn__os_view v =
+        uturn__os_view(uturn__ow_part(state, OW_OS));
+    struct uturn__sw_layout *x = &o->d.x;
+    const uint64_t fresh       = uturn__sw_best(x, words(state, OW_SCRATCH));
     const uturn__u128 fresh_total =
         fresh == UINT64_MAX ? (uturn__u128)UINT64_MAX + 1
         : x->steady         ? (uturn__u128)v.h->predicted
                             : (uturn__u128)v.h->predicted + fresh;
     uturn__u128 kept_total = (uturn__u128)UINT64_MAX + 1;
-    const uint64_t count =
-        x->steady ? 0 : best_kept(o, state, &v, &kept_total);
+    /* x_n, live at the end, may be kept too when a slot is free: as
+     * e[k] in the last free slot (stored before the turn) */
+    o->xn      = !x->steady && v.h->nfree > 0;
+    o->xn_kept = 0;
+    if (o->xn) {
+        v.e[v.h->k].pos  = v.h->n;
+        v.e[v.h->k].slot = v.free_slots[v.h->k + v.h->nfree - 1];
+    }
+    const uint64_t count = x->steady ? 0 : best_kept(o, state, &v, &kept_total);
     if (count != 0 && kept_total < fresh_total) {
         take_kept(o, state, &v, count);
         o->phase    = OW_KEEP;
@@ -159,8 +179,7 @@ static void begin(struct ow *o, void *state, const struct uturn__os_view *v)
     for (uint64_t i = j + 1; i < k; i++)
         if (!kept[i])
             map[q++] = v->e[i].slot;
-    for (uint64_t i = 0; i < v->h->nfree; i++)
-        map[q++] = v->free_slots[k + i];
+    q                  = add_free(o, v, map, q);
     const uint64_t end = j + 1 < k ? v->e[j + 1].pos : v->h->n;
     o->cur             = uturn__rv_node_of(v->e[j].pos, end - v->e[j].pos, q);
     o->ws              = o->cur.c;
@@ -169,18 +188,22 @@ static void begin(struct ow *o, void *state, const struct uturn__os_view *v)
     o->walking         = 1;
 }
 
-/* The persist actions of the kept (but x_0, marked at its store). */
-static size_t persist(struct ow *o, void *state,
-                      const struct uturn__os_view *v, uturn_action_t *out,
-                      size_t capacity)
+/* The persist actions of the kept (but x_0, marked at its store); x_n,
+ * when kept, stored first. */
+static size_t persist(struct ow *o, void *state, const struct uturn__os_view *v,
+                      uturn_action_t *out, size_t capacity)
 {
     const uint64_t *kept = words(state, OW_KEPT);
+    const uint64_t K     = v->h->k + (uint64_t)o->xn_kept;
     size_t count         = 0;
-    while (o->persisted < v->h->k && count < capacity) {
+    while (o->persisted < K && count + 2 <= capacity) {
         const uint64_t j = o->persisted++;
-        if (j != 0 && kept[j])
-            count += uturn__put(out + count, UTURN_OP_PERSIST, 0, 0,
+        if (j == v->h->k) /* x_n, live */
+            count += uturn__put(out + count, UTURN_OP_STORE, v->h->n, 0,
                                 v->e[j].slot);
+        if (j != 0 && kept[j])
+            count +=
+                uturn__put(out + count, UTURN_OP_PERSIST, 0, 0, v->e[j].slot);
     }
     return count;
 }
@@ -188,9 +211,10 @@ static size_t persist(struct ow *o, void *state,
 size_t uturn__ow_keep_fill(struct ow *o, void *state, uturn_action_t *out,
                            size_t capacity)
 {
-    const struct uturn__os_view v = uturn__os_view(uturn__ow_part(state, OW_OS));
+    const struct uturn__os_view v =
+        uturn__os_view(uturn__ow_part(state, OW_OS));
     size_t count = persist(o, state, &v, out, capacity);
-    if (o->persisted < v.h->k || count == capacity)
+    if (o->persisted < v.h->k + (uint64_t)o->xn_kept || count == capacity)
         return count;
     if (!o->turned) {
         o->turned = 1;
@@ -202,9 +226,9 @@ size_t uturn__ow_keep_fill(struct ow *o, void *state, uturn_action_t *out,
         if (!o->walking)
             begin(o, state, &v);
         struct uturn__rv_walker w = {
-            o->cur,  v.stack,       o->depth,   o->ws,
-            UINT64_MAX, words(state, OW_MAP), o->live != 0, false,
-            kept[o->seg] != 0};
+            o->cur,       v.stack,    o->depth,
+            o->ws,        UINT64_MAX, words(state, OW_MAP),
+            o->live != 0, false,      kept[o->seg] != 0};
         count += uturn__rv_walk_fill_mapped(&w, out + count, capacity - count);
         o->cur     = w.cur;
         o->depth   = w.depth;

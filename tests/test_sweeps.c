@@ -1450,6 +1450,25 @@ Test(sweeps, online_sweep_1_learns_n_and_the_rest_is_revolves_plan)
               (unsigned long long)kept, (unsigned long long)cases);
 }
 
+/* While every state fits (n < s: x_0 .. x_n in s slots), nothing is
+ * recomputed in any sweep: forward steps = n, as offline revolve of k
+ * sweeps gives (each later sweep took one step more when x_n was not
+ * kept). Every action through the validator (online_walk_at). */
+Test(sweeps, online_sweeps_recompute_nothing_while_every_state_fits)
+{
+    for (uint64_t s = 4; s <= 12; s++)
+        for (uint64_t k = 2; k <= 5; k++) {
+            uturn_plan_t *plan = make_online(s, k, 0);
+            for (uint64_t n = 1; n < s; n++) {
+                cr_assert_eq(online_walk(plan, s, k, n), n,
+                             "s=%llu k=%llu n=%llu", (unsigned long long)s,
+                             (unsigned long long)k, (unsigned long long)n);
+                cr_assert_eq(forward_of(n, s, k), n);
+            }
+            uturn_plan_free(plan);
+        }
+}
+
 /* Unbounded: as a stream, sweep 1 and the free of x_0. */
 Test(sweeps, online_unbounded_stream_is_sweep_1)
 {

@@ -141,6 +141,12 @@ class Durable(unittest.TestCase):
         self.assertTrue(info.has_point)
         self.assertEqual(info.forward_steps, 50)
         self.assertEqual(info.tag, b"allen-cahn")
+        # point 0 is the directory's own; a numbered point (a rank's part
+        # of a run across processes) that is not there: none
+        self.assertEqual(uturn.durable_inspect(self.dir, 0).forward_steps, 50)
+        self.assertFalse(uturn.durable_inspect(self.dir, 7).has_point)
+        with self.assertRaises(ValueError):
+            uturn.durable_inspect(self.dir, -1)
         resumed = Model()
         resumed.x[:] = 0.0  # the resume must not depend on it
         resumed.run(self.dir, "resume")

@@ -84,13 +84,17 @@ def adjoint_callbacks(model, adjoint_state, calls, keep):
     model.save_adjoint, model.load_adjoint = c_save, c_load
 
 
-def durable_inspect(directory):
+def durable_inspect(directory, point=0):
     """What a durable directory holds: a DurableInfo (has_point False when
-    there is none); every file is checked against its checksum."""
+    there is none); every file is checked against its checksum. point:
+    one rank's part of a run across processes (DIR/rank-R of the MPI
+    layer) at the point its commit record names; 0, the directory's own
+    point (uturn_durable_inspect_point)."""
+    point = _checks.integer("point", point)
     out = DurableInfo()
     info, ref = error_info()
-    status = lib.uturn_durable_inspect(os.fsencode(directory),
-                                       ctypes.byref(out), ref)
+    status = lib.uturn_durable_inspect_point(os.fsencode(directory), point,
+                                             ctypes.byref(out), ref)
     if status != OK:
         raise Error(status, info)
     return out

@@ -146,6 +146,8 @@ _PROTOTYPES = [
     ("uturn_executor_release", None, _vp),
     ("uturn_durable_info_init_size", None, _P(DurableInfo), _size),
     ("uturn_durable_inspect", enum, ctypes.c_char_p, _P(DurableInfo), _err),
+    ("uturn_durable_inspect_point", enum, ctypes.c_char_p, u64,
+     _P(DurableInfo), _err),
     ("uturn_durable_remove", enum, ctypes.c_char_p, _err),
 ]
 
