@@ -1536,6 +1536,46 @@ Test(sweeps, online_runs_give_each_sweep_its_store_all_gradient)
     uturn_plan_free(plan);
 }
 
+/* A run that ends while every state fits (n = 3, 5 slots): x_n is kept
+ * for the later sweeps, each sweep's gradient is still its store-all
+ * one, and nothing is recomputed (forward steps = n), in one call and on
+ * request. */
+Test(sweeps, online_runs_that_fit_keep_x_n_and_recompute_nothing)
+{
+    const uint64_t n = 3, k = 3;
+    double truth[KMAX][DIM];
+    for (uint64_t j = 0; j < k; j++)
+        store_all_gradient(n, j, truth[j]);
+    uturn_plan_t *plan   = make_online(5, k, 0);
+    uturn_executor_t *ex = NULL;
+    cr_assert_eq(uturn_executor_create(NULL, &ex, NULL), UTURN_OK);
+    for (int asked = 0; asked < 2; asked++) {
+        struct chain c;
+        start_chain(&c, 0);
+        c.stop_at                   = n;
+        const uturn_model_t m       = chain_model(&c);
+        const uturn_run_options_t o = on_request();
+        uturn_stats_t seen;
+        uturn_stats_init(&seen);
+        uturn_error_t e;
+        uturn_error_init(&e);
+        cr_assert_eq(uturn_executor_run(ex, plan, &m, asked ? &o : NULL, &seen,
+                                        NULL, &e),
+                     UTURN_OK, "%s", e.message);
+        for (uint64_t j = 2; asked && j <= k; j++)
+            cr_assert_eq(uturn_executor_sweep(ex, &m, &seen, NULL, &e),
+                         UTURN_OK, "%s", e.message);
+        cr_assert_eq(c.turns, k);
+        cr_assert_eq(seen.forward_steps, n);
+        cr_assert_eq(seen.reverse_steps, k * n);
+        for (uint64_t j = 0; j < k; j++)
+            cr_assert_eq(memcmp(c.grad[j], truth[j], sizeof truth[j]), 0,
+                         "sweep %llu", (unsigned long long)j);
+    }
+    uturn_executor_free(ex);
+    uturn_plan_free(plan);
+}
+
 /* The last progress report of a run, both callbacks'. */
 struct last_progress {
     uint64_t done, total, reversed, steps;
