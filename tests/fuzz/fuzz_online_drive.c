@@ -41,7 +41,7 @@ static void make_shape(struct drive *d, const uturn_plan_t *plan)
     uturn_problem_init(&s->validator);
     s->validator.sweeps = run->p.sweeps; /* each sweep with its own turn */
     s->level_count      = 1;
-    s->slots[0]    = st.slots;
+    s->slots[0]         = st.slots;
     if (run->mode == RUN_LEVELS) {
         s->level_count           = run->level_count;
         s->validator.levels      = run->levels;
@@ -90,8 +90,21 @@ static size_t read_batch(struct drive *d, uturn_action_t *buf)
     if (d->run->batch == 0)
         return uturn_cursor_next(d->cursor, buf) ? 1 : 0;
     size_t got = 0;
-    CHECK(uturn_cursor_read(d->cursor, buf, d->run->batch, &got) == UTURN_OK);
+    const uturn_status_t st =
+        uturn_cursor_read(d->cursor, buf, d->run->batch, &got);
     CHECK(got <= d->run->batch);
+    /* a read of nothing: UTURN_OK at the end only; where the plan stopped
+     * before its end was said, why (a size not given; levels past their
+     * reach), and again on the next read */
+    CHECK(st == UTURN_OK || got == 0);
+    if (got == 0) {
+        CHECK((st == UTURN_OK) == d->sweep_over);
+        CHECK(d->sweep_over || st == (d->size_missing ? UTURN_E_INVALID_ARG
+                                                      : UTURN_E_INFEASIBLE));
+        size_t again = 1;
+        CHECK(uturn_cursor_read(d->cursor, buf, d->run->batch, &again) == st &&
+              again == 0);
+    }
     return got;
 }
 
