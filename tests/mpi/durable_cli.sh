@@ -7,9 +7,12 @@
 # runs LAUNCHER... PROGRAM DIR RANK AT (tests/mpi/mpi_durable.c) whole
 # once, then a job killed late on rank 0, which leaves a committed point;
 # `uturn durable show` must give that point (the record's own text), the
-# number of ranks and one part per rank; a damaged record fails, named;
-# `remove` takes the record and every part, and a new job then starts
-# afresh and completes.
+# number of ranks and one part per rank; a damaged record, or a part
+# without the committed point, fails, named; a part that is a symbolic
+# link is refused before anything is removed; a removal cut short is
+# finished by the next; a plain directory with a user's file named commit
+# stays plain; `remove` takes the record and every part, and a new job
+# then starts afresh and completes.
 set -u
 uturn=$1
 shift
@@ -37,6 +40,37 @@ printf '%s\n' "$bad" | grep -q "commit, the commit record .* is damaged" ||
   { printf '%s\n' "$bad"; fail "the damaged record is not named"; }
 "$uturn" durable remove "$top/damaged" || fail "remove of the damaged copy"
 [ ! -e "$top/damaged" ] || fail "remove left $top/damaged"
+# a committed point missing from a part: show fails, naming it
+cp -r "$dir" "$top/lacking"
+rm "$top/lacking/rank-$((ranks - 1))/manifest-$point"
+bad=$("$uturn" durable show "$top/lacking" 2>&1) && fail "a part without the committed point was shown"
+printf '%s\n' "$bad" | grep -q "rank-$((ranks - 1)) does not hold point $point" ||
+  { printf '%s\n' "$bad"; fail "the part without the point is not named"; }
+# a part that is a symbolic link: remove refuses before anything goes
+cp -r "$dir" "$top/linked"
+cp -r "$dir" "$top/elsewhere"
+rm -r "$top/linked/rank-0"
+ln -s "$top/elsewhere/rank-0" "$top/linked/rank-0"
+bad=$("$uturn" durable remove "$top/linked" 2>&1) && fail "a symbolic link was taken for a part"
+printf '%s\n' "$bad" | grep -q "rank-0 is a symbolic link" || { printf '%s\n' "$bad"; fail "the link is not named"; }
+[ -e "$top/linked/commit" ] && [ -e "$top/elsewhere/rank-0/manifest-$point" ] ||
+  fail "a refused remove removed something"
+# a removal cut short (the record and rank-0 gone) and a part the record
+# does not name: remove takes every part there
+cp -r "$dir" "$top/cut"
+rm "$top/cut/commit"
+rm -r "$top/cut/rank-0"
+cp -r "$top/cut/rank-1" "$top/cut/rank-$((ranks + 3))"
+"$uturn" durable show "$top/cut" | grep -q "^commit         none" || fail "show of a cut removal"
+"$uturn" durable remove "$top/cut" || fail "remove of a cut removal"
+[ ! -e "$top/cut" ] || { ls -R "$top/cut"; fail "remove left parts of a cut removal"; }
+# a single-process directory (a part of its own) holding a user's file
+# named commit is not a run across ranks: its remove leaves that file
+cp -r "$dir/rank-0" "$top/plain"
+echo notes > "$top/plain/commit"
+"$uturn" durable show "$top/plain" | grep -q "^layout" && fail "a plain directory was taken for one across ranks"
+"$uturn" durable remove "$top/plain" || fail "remove of the plain directory"
+[ "$(cat "$top/plain/commit")" = notes ] || fail "remove took the user's file"
 "$uturn" durable remove "$dir" || fail "remove"
 [ ! -e "$dir" ] || fail "remove left $dir"
 out=$("$@" "$dir" -1 0 2>&1)
