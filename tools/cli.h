@@ -80,6 +80,12 @@ struct cli_online_counts {
     uint64_t levels;
     uturn_level_stats_t level[CLI_MAX_LEVELS]; /* names: the plan's */
 };
+/* Whether the walk of @p plan to @p n steps can be made: within a minute,
+ * x_0 within a byte budget, steps within the reach of a plan with levels.
+ * CLI_OK, or the exit status (the message printed); cli_online_walk()
+ * checks it first too, so that a refused walk writes nothing. */
+int cli_online_fits(const uturn_plan_t *plan, uint64_t n,
+                    const uint64_t *sizes);
 int cli_online_walk(const uturn_plan_t *plan, uint64_t n, const uint64_t *sizes,
                     const struct cli_online_out *out,
                     struct cli_online_counts *counts);

@@ -157,6 +157,16 @@ static uturn_status_t walk(struct walking *w)
     return st;
 }
 
+/* x_0 past a byte budget. */
+static int x0_past(uint64_t x0, uint64_t budget)
+{
+    return cli_fail("x_0 (%llu bytes) does not fit the online plan's budget "
+                    "of %llu bytes: it needs a budget of at least %llu bytes",
+                    (unsigned long long)x0, (unsigned long long)budget,
+                    (unsigned long long)x0),
+           CLI_CANNOT;
+}
+
 /* The walk's outcome, said for a person. */
 static int walked(struct walking *w, const uturn_plan_t *plan,
                   uturn_status_t st)
@@ -165,13 +175,7 @@ static int walked(struct walking *w, const uturn_plan_t *plan,
     uturn_stats_init(&s);
     uturn_plan_stats(plan, &s);
     if (st == UTURN_E_INFEASIBLE && w->sizes != NULL && w->reached == 0)
-        return cli_fail("x_0 (%llu bytes) does not fit the online plan's "
-                        "budget of %llu bytes: it needs a budget of at "
-                        "least %llu bytes",
-                        (unsigned long long)w->sizes[0],
-                        (unsigned long long)s.budget_bytes,
-                        (unsigned long long)w->sizes[0]),
-               CLI_CANNOT;
+        return x0_past(w->sizes[0], s.budget_bytes);
     if (st == UTURN_E_INVALID_PLAN)
         return cli_library_error(st, &w->error);
     if (st != UTURN_OK)
@@ -285,11 +289,39 @@ static int within_reach(const uturn_plan_t *plan, uint64_t n)
            CLI_CANNOT;
 }
 
+/* What the walk would stop at, refused before a line is written: x_0
+ * past a byte budget, steps past the reach of a plan with levels. */
+static int ends_there(const uturn_plan_t *plan, uint64_t n,
+                      const uint64_t *sizes)
+{
+    uturn_stats_t s;
+    uturn_stats_init(&s);
+    uturn_plan_stats(plan, &s);
+    if (sizes != NULL && sizes[0] > s.budget_bytes)
+        return x0_past(sizes[0], s.budget_bytes);
+    uint64_t cost = 0;
+    uturn_error_t e;
+    uturn_error_init(&e);
+    if (s.levels > 1 &&
+        uturn_plan_online_cost(plan, n, &cost, &e) == UTURN_E_INVALID_ARG)
+        return cli_fail("%s: give fewer steps, or --max-steps", e.message),
+               CLI_CANNOT;
+    return CLI_OK;
+}
+
+int cli_online_fits(const uturn_plan_t *plan, uint64_t n, const uint64_t *sizes)
+{
+    return within_reach(plan, n) == CLI_OK &&
+                   ends_there(plan, n, sizes) == CLI_OK
+               ? CLI_OK
+               : CLI_CANNOT;
+}
+
 int cli_online_walk(const uturn_plan_t *plan, uint64_t n, const uint64_t *sizes,
                     const struct cli_online_out *out,
                     struct cli_online_counts *counts)
 {
-    if (within_reach(plan, n) != CLI_OK)
+    if (cli_online_fits(plan, n, sizes) != CLI_OK)
         return CLI_CANNOT;
     struct walking w = {.sizes = sizes, .n = n, .out = out};
     uturn_error_init(&w.error);

@@ -277,6 +277,8 @@ static int print_online(const struct cli_options *o, const uturn_plan_t *plan,
     uturn_stats_init(&s);
     uturn_plan_stats(plan, &s);
     char k[24];
+    if (cli_online_fits(plan, o->steps, sizes) != CLI_OK)
+        return CLI_CANNOT; /* before the JSON's first line */
     if (json) {
         printf("{\"planner\": \"online\", \"steps\": %llu, \"slots\": "
                "%llu, \"slot_bytes\": %llu, \"budget_bytes\": %llu, ",

@@ -1,0 +1,1 @@
+plan online --steps 7 --sizes online_sizes.txt --budget 3 --json
