@@ -225,28 +225,51 @@ bool case_sweeps_refused(MPI_Comm comm)
     return ok;
 }
 
+/* A revolve plan of 3 sweeps over the chain, and a run of it asking for
+ * further sweeps on request (on this rank when `asked`). */
+struct sf_setup {
+    chain_t c;
+    uturn_executor_t *ex;
+    uturn_mpi_plan_t *mp;
+    uturn_model_t model;
+    uturn_run_options_t o;
+    uturn_mpi_run_options_t mo;
+    uturn_error_t err;
+};
+
+static bool sf_open(struct sf_setup *k, MPI_Comm comm, bool asked)
+{
+    bool ok =
+        check(chain_init(&k->c, comm, 1000, 1000, SF_STEPS), "chain_init");
+    k->ex = NULL;
+    k->mp = NULL;
+    ok &= check(uturn_executor_create(NULL, &k->ex, NULL) == UTURN_OK, "ex");
+    ok &= sf_plan(&k->c, k->ex, false, &k->mp);
+    chain_model(&k->c, false, &k->model);
+    uturn_run_options_init(&k->o);
+    k->o.sweeps_on_request = asked;
+    uturn_mpi_run_options_init(&k->mo);
+    k->mo.run = &k->o;
+    uturn_error_init(&k->err);
+    chain_reset(&k->c);
+    return ok;
+}
+
+static void sf_close(struct sf_setup *k)
+{
+    uturn_executor_release(k->ex);
+    uturn_mpi_plan_free(k->mp);
+    uturn_executor_free(k->ex);
+    chain_free(&k->c);
+}
+
 bool case_sweep_ignores_run(MPI_Comm comm)
 {
-    chain_t c;
-    bool ok = check(chain_init(&c, comm, 1000, 1000, SF_STEPS), "chain_init");
-    uturn_executor_t *ex = NULL;
-    uturn_mpi_plan_t *mp = NULL;
-    ok &= check(uturn_executor_create(NULL, &ex, NULL) == UTURN_OK, "ex");
-    ok &= sf_plan(&c, ex, false, &mp);
-    uturn_model_t model;
-    chain_model(&c, false, &model);
-    uturn_run_options_t o;
-    uturn_run_options_init(&o);
-    o.sweeps_on_request = true;
-    uturn_mpi_run_options_t mo;
-    uturn_mpi_run_options_init(&mo);
-    mo.run = &o;
-    uturn_error_t err;
-    uturn_error_init(&err);
-    chain_reset(&c);
-    ok = ok && check(uturn_mpi_run(mp, ex, &model, &mo, NULL, NULL, NULL,
-                                   &err) == UTURN_OK,
-                     err.message);
+    struct sf_setup k;
+    bool ok = sf_open(&k, comm, true);
+    ok      = ok && check(uturn_mpi_run(k.mp, k.ex, &k.model, &k.mo, NULL, NULL,
+                                        NULL, &k.err) == UTURN_OK,
+                          k.err.message);
     /* The sweep's options carry a durable run it must not read. */
     char dir[128];
     snprintf(dir, sizeof dir, "/tmp/uturn-mpi-sweep-run-%ld",
@@ -255,17 +278,15 @@ bool case_sweep_ignores_run(MPI_Comm comm)
     uturn_run_options_init(&durable);
     durable.durable_dir  = dir;
     durable.durable_mode = UTURN_DURABLE_RESUME;
-    mo.run               = &durable;
-    memset(c.xbar, 0, c.len[0] * sizeof *c.xbar);
-    ok = ok && check(uturn_mpi_sweep(mp, ex, &model, &mo, NULL, NULL, NULL,
-                                     &err) == UTURN_OK,
-                     err.message);
-    ok &= check(same_gradient(&c), "the sweep's gradient");
+    k.mo.run             = &durable;
+    memset(k.c.xbar, 0, k.c.len[0] * sizeof *k.c.xbar);
+    ok = ok && check(uturn_mpi_sweep(k.mp, k.ex, &k.model, &k.mo, NULL, NULL,
+                                     NULL, &k.err) == UTURN_OK,
+                     k.err.message);
+    ok &= check(same_gradient(&k.c), "the sweep's gradient");
     struct stat st;
     ok &= check(stat(dir, &st) != 0, "no durable directory made");
-    uturn_mpi_plan_free(mp);
-    uturn_executor_free(ex);
-    chain_free(&c);
+    sf_close(&k);
     return ok;
 }
 
@@ -275,41 +296,24 @@ bool case_sweep_ignores_run(MPI_Comm comm)
  * callback; on one rank there is nothing to differ. */
 bool case_sweeps_request_differs(MPI_Comm comm)
 {
-    chain_t c;
-    bool ok = check(chain_init(&c, comm, 1000, 1000, SF_STEPS), "chain_init");
-    uturn_executor_t *ex = NULL;
-    uturn_mpi_plan_t *mp = NULL;
-    ok &= check(uturn_executor_create(NULL, &ex, NULL) == UTURN_OK, "ex");
-    ok &= sf_plan(&c, ex, false, &mp);
-    uturn_model_t model;
-    chain_model(&c, false, &model);
-    uturn_run_options_t o;
-    uturn_run_options_init(&o);
-    o.sweeps_on_request = c.rank == 0;
-    uturn_mpi_run_options_t mo;
-    uturn_mpi_run_options_init(&mo);
-    mo.run = &o;
-    uturn_error_t err;
-    uturn_error_init(&err);
-    chain_reset(&c);
-    c.calls = 0;
-    const uturn_status_t st =
-        !ok ? UTURN_E_INVALID_ARG
-            : uturn_mpi_run(mp, ex, &model, &mo, NULL, NULL, NULL, &err);
-    if (c.size == 1) {
-        ok &= check(st == UTURN_OK, err.message);
+    struct sf_setup k;
+    bool ok                 = sf_open(&k, comm, false);
+    k.o.sweeps_on_request   = k.c.rank == 0;
+    k.c.calls               = 0;
+    const uturn_status_t st = !ok ? UTURN_E_INVALID_ARG
+                                  : uturn_mpi_run(k.mp, k.ex, &k.model, &k.mo,
+                                                  NULL, NULL, NULL, &k.err);
+    if (k.c.size == 1) {
+        ok &= check(st == UTURN_OK, k.err.message);
     } else {
-        ok &= check(failed_as(st, &err, UTURN_E_INVALID_ARG, "rank 0 of "),
+        ok &= check(failed_as(st, &k.err, UTURN_E_INVALID_ARG, "rank 0 of "),
                     "refused on every rank");
-        ok &= check(strstr(err.message, "sweeps_on_request differs") != NULL,
-                    err.message);
-        ok &= check(c.calls == 0, "no callback of the model ran");
-        if (c.rank == 0)
-            printf("  %s: %s\n", uturn_status_name(st), err.message);
+        ok &= check(strstr(k.err.message, "sweeps_on_request differs") != NULL,
+                    k.err.message);
+        ok &= check(k.c.calls == 0, "no callback of the model ran");
+        if (k.c.rank == 0)
+            printf("  %s: %s\n", uturn_status_name(st), k.err.message);
     }
-    uturn_executor_release(ex);
-    uturn_mpi_plan_free(mp);
-    uturn_executor_free(ex);
-    chain_free(&c);
+    sf_close(&k);
     return ok;
 }
