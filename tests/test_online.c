@@ -70,6 +70,29 @@ Test(online, the_first_sweep_does_not_depend_on_n)
     free(b);
 }
 
+/* @p plan read through a cursor, the end said right after advance
+ * n-1 n (each first-sweep read ends at its advance); the cursor's
+ * realised counts into *got. */
+static void cursor_ended_at(const uturn_plan_t *plan, uint64_t n,
+                            uturn_stats_t *got)
+{
+    uturn_cursor_t *c = NULL;
+    cr_assert_eq(uturn_cursor_create(plan, NULL, &c), UTURN_OK);
+    uturn_action_t a[64];
+    size_t count = 0;
+    bool ended   = false;
+    while (uturn_cursor_read(c, a, 64, &count) == UTURN_OK && count > 0)
+        if (!ended && a[count - 1].op == UTURN_OP_ADVANCE &&
+            a[count - 1].step_end == n) {
+            cr_assert_eq(uturn_cursor_end(c), UTURN_OK);
+            ended = true;
+        }
+    cr_assert(ended);
+    uturn_stats_init(got);
+    cr_assert_eq(uturn_cursor_stats(c, got), UTURN_OK);
+    uturn_cursor_free(c);
+}
+
 Test(online, stats_before_the_end_say_online_and_no_steps)
 {
     uturn_plan_t *plan = od_plan(7, 0);
@@ -84,25 +107,11 @@ Test(online, stats_before_the_end_say_online_and_no_steps)
     cr_assert_eq(uturn_planner_from_name("online", &id), UTURN_OK);
     cr_assert_eq(id, UTURN_PLANNER_ONLINE);
     /* The cursor's realised counts, after the end. */
-    uturn_cursor_t *c = NULL;
-    cr_assert_eq(uturn_cursor_create(plan, NULL, &c), UTURN_OK);
-    uturn_action_t a[64];
-    size_t count     = 0;
-    uint64_t reached = 0;
-    while (uturn_cursor_read(c, a, 64, &count) == UTURN_OK && count > 0) {
-        if (a[count - 1].op == UTURN_OP_ADVANCE && reached < 30) {
-            reached = a[count - 1].step_end;
-            if (reached == 30)
-                cr_assert_eq(uturn_cursor_end(c), UTURN_OK);
-        }
-    }
     uturn_stats_t got;
-    uturn_stats_init(&got);
-    cr_assert_eq(uturn_cursor_stats(c, &got), UTURN_OK);
+    cursor_ended_at(plan, 30, &got);
     cr_assert_eq(got.steps, 30);
     cr_assert_eq(got.forward_steps, od_t(31, 7));
     cr_assert_eq(got.reverse_steps, 30);
-    uturn_cursor_free(c);
     uturn_plan_free(plan);
 }
 
@@ -120,20 +129,11 @@ Test(online, the_cursors_peak_bytes_are_its_peak_slots_in_bytes)
     const struct od_result seen = od_drive(plan, 30, NULL, 0, NULL);
     cr_assert_eq(seen.status, UTURN_OK, "%s", seen.message);
     cr_assert_eq(seen.peak_slots, 7);
-    uturn_cursor_t *c = NULL;
-    cr_assert_eq(uturn_cursor_create(plan, NULL, &c), UTURN_OK);
-    uturn_action_t a[64];
-    size_t count = 0;
-    while (uturn_cursor_read(c, a, 64, &count) == UTURN_OK && count > 0)
-        if (a[count - 1].op == UTURN_OP_ADVANCE && a[count - 1].step_end == 30)
-            cr_assert_eq(uturn_cursor_end(c), UTURN_OK);
     uturn_stats_t got;
-    uturn_stats_init(&got);
-    cr_assert_eq(uturn_cursor_stats(c, &got), UTURN_OK);
+    cursor_ended_at(plan, 30, &got);
     cr_assert_eq(got.steps, 30);
     cr_assert_eq(got.peak_slots, seen.peak_slots);
     cr_assert_eq(got.peak_bytes, seen.peak_slots * 24);
-    uturn_cursor_free(c);
     uturn_plan_free(plan);
 }
 

@@ -211,8 +211,9 @@ int cli_cmd_budget(int argc, char **argv);
 int cli_cmd_durable(int argc, char **argv);
 
 /* A durable run across MPI ranks (cli_durable_ranks.c): whether DIR is
- * one (DIR/commit or DIR/rank-0 there); its show and its removal, as
- * uturn durable show|remove print them. CLI_OK or an exit status. */
+ * one (a commit record or rank-R parts there, and no lock or manifest of
+ * a run of one process); its show and its removal, as uturn durable
+ * show|remove print them. CLI_OK or an exit status. */
 bool cli_durable_is_ranks(const char *dir);
 int cli_durable_ranks_show(const char *dir);
 int cli_durable_ranks_remove(const char *dir);

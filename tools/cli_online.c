@@ -168,14 +168,8 @@ static int x0_past(uint64_t x0, uint64_t budget)
 }
 
 /* The walk's outcome, said for a person. */
-static int walked(struct walking *w, const uturn_plan_t *plan,
-                  uturn_status_t st)
+static int walked(struct walking *w, uturn_status_t st)
 {
-    uturn_stats_t s;
-    uturn_stats_init(&s);
-    uturn_plan_stats(plan, &s);
-    if (st == UTURN_E_INFEASIBLE && w->sizes != NULL && w->reached == 0)
-        return x0_past(w->sizes[0], s.budget_bytes);
     if (st == UTURN_E_INVALID_PLAN)
         return cli_library_error(st, &w->error);
     if (st != UTURN_OK)
@@ -341,7 +335,7 @@ int cli_online_walk(const uturn_plan_t *plan, uint64_t n, const uint64_t *sizes,
     if (out != NULL && out->stream != NULL && !out->json)
         header(out->stream, plan, n, sizes, levels);
     uturn_status_t st = walk(&w);
-    int rc            = walked(&w, plan, st);
+    int rc            = walked(&w, st);
     if (rc == CLI_OK) {
         st = finish(&w, plan, counts);
         rc = st == UTURN_OK ? CLI_OK : cli_library_error(st, &w.error);
