@@ -130,11 +130,12 @@ size_t uturn__os_sweep_step(struct uturn__os_view *v, uturn_action_t *out)
     return count;
 }
 
-size_t uturn__os_fill(void *state, uturn_action_t *out, size_t capacity)
+/* The first sweep's next actions: 0 once it is over (ended, or at
+ * max_steps, where it ends by itself). */
+static size_t sweep_fill(void *state, uturn_action_t *out)
 {
     struct uturn__os_view v = uturn__os_view(state);
     struct uturn__os_hdr *h = v.h;
-    assert(capacity >= UTURN__FILL_MIN);
     if (h->phase == OS_START) {
         const uint64_t slot = uturn__os_pop(&v);
         uturn__os_band_start(&v, slot);
@@ -146,22 +147,32 @@ size_t uturn__os_fill(void *state, uturn_action_t *out, size_t capacity)
     if (uturn__os_sweeping(h)) {
         if (h->max_steps == 0 || h->m < h->max_steps)
             return uturn__os_sweep_step(&v, out);
-        uturn__os_end_sweep(&v); /* max_steps: the sweep ends by itself */
+        uturn__os_end_sweep(&v);
     }
-    return uturn__os_reverse(&v, out, capacity);
+    return 0;
 }
 
-/* fill(), counted: the reversal tallies as it walks (a branch-free count
- * of each action would double its cost). */
+size_t uturn__os_fill(void *state, uturn_action_t *out, size_t capacity)
+{
+    assert(capacity >= UTURN__FILL_MIN);
+    const size_t count = sweep_fill(state, out);
+    return count != 0 ? count : uturn__os_reverse_state(state, out, capacity);
+}
+
+/* fill(), counted: the first sweep action by action, the reversal not at
+ * all (its counts are closed forms, added when asked: reversal_counts),
+ * so that its cost per action stays revolve's. */
 static size_t fill_counted(void *state, uturn_action_t *out, size_t capacity,
                            uturn_stats_t *counted, uint64_t *held)
 {
-    if (((const struct uturn__os_hdr *)state)->phase == OS_REVERSE) {
-        struct uturn__os_view v = uturn__os_view(state);
-        return uturn__os_reverse_counted(&v, out, capacity, counted, held);
+    if (((const struct uturn__os_hdr *)state)->phase < OS_REVERSE) {
+        const size_t count = sweep_fill(state, out);
+        uturn__count_actions(counted, held, out, count);
+        if (count != 0)
+            return count;
     }
-    const size_t count = uturn__os_fill(state, out, capacity);
-    uturn__count_actions(counted, held, out, count);
+    const size_t count = uturn__os_reverse_state(state, out, capacity);
+    counted->actions += count;
     return count;
 }
 
@@ -207,18 +218,19 @@ static bool sized(const uturn_plan_t *plan)
 }
 
 const struct uturn__planner uturn__online_slots = {
-    .id            = UTURN_PLANNER_ONLINE,
-    .name          = "online",
-    .prepare       = prepare,
-    .state_size    = state_size,
-    .start         = start,
-    .fill          = uturn__os_fill,
-    .fill_counted  = fill_counted,
-    .fingerprint   = fingerprint,
-    .levels        = false,
-    .awaits_end    = awaits_end,
-    .end           = end,
-    .steps_known   = steps_known,
-    .forward_total = forward_total,
-    .sized         = sized,
+    .id              = UTURN_PLANNER_ONLINE,
+    .name            = "online",
+    .prepare         = prepare,
+    .state_size      = state_size,
+    .start           = start,
+    .fill            = uturn__os_fill,
+    .fill_counted    = fill_counted,
+    .reversal_counts = uturn__os_reversal_counts,
+    .fingerprint     = fingerprint,
+    .levels          = false,
+    .awaits_end      = awaits_end,
+    .end             = end,
+    .steps_known     = steps_known,
+    .forward_total   = forward_total,
+    .sized           = sized,
 };

@@ -31,11 +31,22 @@
  * with revolve's generator (revolve_walk.c), whose slot k is map[k]:
  * map[j] is p_j's slot and map[k..s) the slots free at the end, so
  * segment j (base j, c_j = s - j) uses its own slot and the free ones,
- * and hands its own to the segments below once reversed.
+ * and hands its own to the segments below once reversed. The map is laid
+ * out so at the end (online_sweeps_keep.c reads it there) and reversed
+ * at the turn, so that a walk names a node's slot by one load (map[c],
+ * offset per segment) where revolve's walk subtracts. The reversal's
+ * counts are not tallied per action: each segment's in all is a closed
+ * form, and a cursor asks for them (reversal_counts) only when its stats
+ * are read, which keeps the reversal's cost per action at revolve's. Nor
+ * is its peak: segment j's walk holds at most j + c_j = s slots, which
+ * the first sweep held already once n > s (x_0 .. x_{s-1} are all
+ * stored), and for n <= s every segment is one state and stores nothing.
  *
- * The generator state is one flat block with no pointer inside (a cursor
- * may be copied with memcpy): the header below, then the arrays, all
- * sized by s: about 160 bytes per slot.
+ * The generator state is one flat block that relies on no pointer inside
+ * it (it may be copied with memcpy, or moved as a byte budget's grows;
+ * the reversal's walker sets its two from offsets before each walk): the
+ * header below, then the arrays, all sized by s: about 160 bytes per
+ * slot.
  */
 #ifndef UTURN_ONLINE_SLOTS_H_INCLUDED
 #define UTURN_ONLINE_SLOTS_H_INCLUDED
@@ -49,23 +60,28 @@ enum uturn__os_phase { OS_START, OS_BAND, OS_MERGE, OS_REVERSE, OS_DONE };
 
 struct uturn__os_hdr {
     uint64_t s, max_steps, lim2, add;
-    uint64_t cap; /* slots the arrays are laid out for (s <= cap) */
-    uint64_t ks;  /* merge: the s the merge keys were made for (>= s) */
-    uint64_t m;                      /* the live step of the first sweep */
-    uint64_t k;                      /* checkpoints held */
-    uint64_t n;                      /* steps, once known (0 before) */
-    uint64_t nfree;                  /* entries on the free-slot stack */
+    uint64_t cap;   /* slots the arrays are laid out for (s <= cap) */
+    uint64_t ks;    /* merge: the s the merge keys were made for (>= s) */
+    uint64_t m;     /* the live step of the first sweep */
+    uint64_t k;     /* checkpoints held */
+    uint64_t n;     /* steps, once known (0 before) */
+    uint64_t nfree; /* entries on the free-slot stack */
     uint32_t head, tail, nnf, nheap; /* band: the held list, its heap */
     uint64_t d, last, next_trig;     /* band: regions */
     uint64_t top_pos, top_slot;      /* merge: the top checkpoint */
     uint64_t rnow, bnow;             /* merge: R and beta(s, R) */
     uint64_t seg;                    /* reversal: segments still to walk */
     uint64_t predicted; /* forward steps of the whole run, once ended */
-    /* reversal: the current segment's walk (revolve_node.h), its
-     * pointers left out: the stack and the slot map are in the arrays */
-    struct uturn__rv_node cur;
-    uint64_t depth, ws;
-    int phase, turned, walking, live, overflow;
+    /* reversal: the current segment's walk (revolve_node.h), walked in
+     * place; its stack and map pointers are set from the offsets (from
+     * this header) before each walk, so the state stays a block that may
+     * be copied or moved */
+    struct uturn__rv_walker wk;
+    uint64_t stack_off, map_off;
+    /* reversal: what the segments begun so far write in all; the counts
+     * so far are that less the current walk's rest (revolve_rest.c) */
+    struct uturn__rv_tally begun;
+    int phase, turned, walking, overflow;
     int keep_x0; /* several sweeps: the reversal leaves x_0 in its slot */
 };
 
@@ -154,5 +170,12 @@ size_t uturn__os_reverse(struct uturn__os_view *v, uturn_action_t *out,
 size_t uturn__os_reverse_counted(struct uturn__os_view *v, uturn_action_t *out,
                                  size_t capacity, uturn_stats_t *counted,
                                  uint64_t *held);
+/* uturn__os_reverse() on the state, entered straight into the current
+ * walk while a segment goes on; what it writes is not counted. */
+size_t uturn__os_reverse_state(void *state, uturn_action_t *out,
+                               size_t capacity);
+/* Add to *s the forward steps, stores, restores, frees and reverses the
+ * reversal wrote so far (at the end of the first sweep: none). */
+void uturn__os_reversal_counts(const void *state, uturn_stats_t *s);
 
 #endif

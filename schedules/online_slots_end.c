@@ -47,63 +47,115 @@ void uturn__os_end_sweep(struct uturn__os_view *v)
     h->phase     = OS_REVERSE;
 }
 
+/* The turn: the slot map reversed, R[i] = map[cap - i], so that segment
+ * j's slot for a node with c slots, map[ws - c], is (R + cap - ws)[c]. */
+static size_t turn(struct uturn__os_view *v, uturn_action_t *out)
+{
+    uint64_t *map = v->free_slots;
+    for (uint64_t i = 0, k = v->h->cap; i < k; i++, k--) {
+        const uint64_t x = map[i];
+        map[i]           = map[k];
+        map[k]           = x;
+    }
+    v->h->turned = 1;
+    return uturn__put(out, UTURN_OP_TURN, 0, 0, 0);
+}
+
+static void add_tally(struct uturn__rv_tally *t,
+                      const struct uturn__rv_tally *a)
+{
+    t->forward  = uturn__sat_add(t->forward, a->forward);
+    t->stores   = uturn__sat_add(t->stores, a->stores);
+    t->restores = uturn__sat_add(t->restores, a->restores);
+    t->frees    = uturn__sat_add(t->frees, a->frees);
+    t->reverses = uturn__sat_add(t->reverses, a->reverses);
+}
+
 /* Start the next segment down, from its checkpoint: revolve's node for
- * it, numbered so that its base is slot j. */
+ * it, numbered so that its base is slot j; its counts in all go to
+ * begun. */
 static void next_segment(struct uturn__os_view *v)
 {
     struct uturn__os_hdr *h = v->h;
     const uint64_t j        = --h->seg;
     const uint64_t pos      = v->e[j].pos;
     const uint64_t end      = j + 1 < h->k ? v->e[j + 1].pos : h->n;
-    v->free_slots[j]        = v->e[j].slot;
-    h->cur                  = uturn__rv_node_of(pos, end - pos, h->s - j);
-    h->ws                   = j + h->cur.c;
-    h->depth                = 0;
-    h->live                 = 0;
-    h->walking              = 1;
+    const struct uturn__rv_node node =
+        uturn__rv_node_of(pos, end - pos, h->s - j);
+    const uint64_t ws         = j + node.c;
+    v->free_slots[h->cap - j] = v->e[j].slot;
+    unsigned char *base       = (unsigned char *)h;
+    h->stack_off              = (uint64_t)((unsigned char *)v->stack - base);
+    h->map_off =
+        (uint64_t)((unsigned char *)(v->free_slots + (h->cap - ws)) - base);
+    h->wk = (struct uturn__rv_walker){node,  NULL,       0,
+                                      ws,    UINT64_MAX, NULL,
+                                      false, false,      h->keep_x0 && j == 0};
+    const struct uturn__rv_tally all = uturn__rv_walk_rest(&h->wk, NULL);
+    add_tally(&h->begun, &all);
+    h->walking = 1;
 }
 
-/* One walk of the current segment, tallied. */
-static size_t walk(struct uturn__os_view *v, uturn_action_t *out,
-                   size_t capacity, struct uturn__rv_tally *tally)
+/* The current walk, its pointers set from the offsets. */
+static inline struct uturn__rv_walker *walker(struct uturn__os_hdr *h)
 {
-    struct uturn__os_hdr *h = v->h;
-    if (!h->walking)
-        next_segment(v);
-    const bool keep           = h->keep_x0 && h->seg == 0;
-    struct uturn__rv_walker w = {h->cur,       v->stack,   h->depth,
-                                 h->ws,        UINT64_MAX, v->free_slots,
-                                 h->live != 0, false,      keep};
-    const size_t count = uturn__rv_walk_fill_online(&w, out, capacity, tally);
-    h->cur             = w.cur;
-    h->depth           = w.depth;
-    h->live            = w.live;
-    if (w.done) {
+    unsigned char *base = (unsigned char *)h;
+    h->wk.stack = (struct uturn__rv_node *)(void *)(base + h->stack_off);
+    h->wk.map   = (const uint64_t *)(void *)(base + h->map_off);
+    return &h->wk;
+}
+
+static void after_walk(struct uturn__os_hdr *h)
+{
+    if (h->wk.done) {
         h->walking = 0;
         h->phase   = h->seg == 0 ? OS_DONE : OS_REVERSE;
     }
-    return count;
 }
 
+/* The reversal's next actions; tallied into *tally unless it is NULL. */
 static size_t reverse(struct uturn__os_view *v, uturn_action_t *out,
                       size_t capacity, struct uturn__rv_tally *tally)
 {
     struct uturn__os_hdr *h = v->h;
     size_t count            = 0;
-    if (h->phase == OS_REVERSE && !h->turned) {
-        h->turned = 1;
-        count += uturn__put(out, UTURN_OP_TURN, 0, 0, 0);
+    if (h->phase == OS_REVERSE && !h->turned)
+        count += turn(v, out);
+    while (h->phase == OS_REVERSE && count + 3 <= capacity) {
+        if (!h->walking)
+            next_segment(v);
+        struct uturn__rv_walker *w = walker(h);
+        count +=
+            tally != NULL
+                ? uturn__rv_walk_fill_tallied(w, out + count, capacity - count,
+                                              tally)
+                : uturn__rv_walk_fill_online(w, out + count, capacity - count);
+        after_walk(h);
     }
-    while (h->phase == OS_REVERSE && count + 3 <= capacity)
-        count += walk(v, out + count, capacity - count, tally);
     return count;
 }
 
 size_t uturn__os_reverse(struct uturn__os_view *v, uturn_action_t *out,
                          size_t capacity)
 {
-    struct uturn__rv_tally ignored = {0, 0, 0, 0, 0, 0, 0};
-    return reverse(v, out, capacity, &ignored);
+    return reverse(v, out, capacity, NULL);
+}
+
+size_t uturn__os_reverse_state(void *state, uturn_action_t *out,
+                               size_t capacity)
+{
+    struct uturn__os_hdr *h = state;
+    size_t count            = 0;
+    if (h->walking) { /* most reads: the segment goes on */
+        count = uturn__rv_walk_fill_online(walker(h), out, capacity);
+        if (!h->wk.done)
+            return count;
+        after_walk(h);
+        if (count + 3 > capacity)
+            return count;
+    }
+    struct uturn__os_view v = uturn__os_view(state);
+    return count + reverse(&v, out + count, capacity - count, NULL);
 }
 
 size_t uturn__os_reverse_counted(struct uturn__os_view *v, uturn_action_t *out,
@@ -121,4 +173,26 @@ size_t uturn__os_reverse_counted(struct uturn__os_view *v, uturn_action_t *out,
     counted->peak_slots = t.peak;
     *held               = t.held;
     return count;
+}
+
+void uturn__os_reversal_counts(const void *state, uturn_stats_t *s)
+{
+    const struct uturn__os_hdr *h = state;
+    if (h->phase < OS_REVERSE)
+        return;
+    struct uturn__rv_tally so_far = h->begun;
+    if (h->walking) {
+        const void *stack = (const unsigned char *)h + h->stack_off;
+        const struct uturn__rv_tally rest = uturn__rv_walk_rest(&h->wk, stack);
+        so_far.forward -= rest.forward;
+        so_far.stores -= rest.stores;
+        so_far.restores -= rest.restores;
+        so_far.frees -= rest.frees;
+        so_far.reverses -= rest.reverses;
+    }
+    s->forward_steps += so_far.forward;
+    s->stores += so_far.stores;
+    s->restores += so_far.restores;
+    s->frees += so_far.frees;
+    s->reverse_steps += so_far.reverses;
 }

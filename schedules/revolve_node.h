@@ -60,11 +60,11 @@ static inline uint64_t uturn__rv_split(const struct uturn__rv_node *p,
                                        struct uturn__rv_node *right)
 {
     assert(p->l >= 2 && p->r >= 1 && p->c >= 1);
-    const uint64_t W    = uturn__rv_down(p->U, p->r - 1, p->c);
-    uint64_t j          = p->l > p->V ? p->l - p->V : 0;
-    j                   = j > W ? j : W;
-    j                   = j > 0 ? j : 1;
-    const uint64_t rest = p->U - W; /* beta(c-1, r-1) */
+    const uint64_t W       = uturn__rv_down(p->U, p->r - 1, p->c);
+    uint64_t j             = p->l > p->V ? p->l - p->V : 0;
+    j                      = j > W ? j : W;
+    j                      = j > 0 ? j : 1;
+    const uint64_t rest    = p->U - W; /* beta(c-1, r-1) */
     const uint64_t right_V = p->V != UTURN__RV_SAT ? p->V - rest
                              : p->c >= 2 ? uturn__rv_beta(p->c - 2, p->r)
                                          : 0;
@@ -86,9 +86,9 @@ static inline uint64_t uturn__rv_split(const struct uturn__rv_node *p,
 
 /* A walk of revolve's recursion (revolve_walk.c). A node with c slots
  * keeps its first state in slot s - c and stores its split in s - c + 1
- * (revolve's numbers; map[] in an online walk); reversing state n is the
- * turn. The
- * walker's position is plain data; stack holds at least c frames. */
+ * (revolve's numbers; mapped walks name them through map[]); reversing
+ * state n is the turn. The walker's position is plain data; stack holds
+ * at least c frames. */
 /* What a counted walk wrote: forward steps, stores, restores, frees,
  * reverses, and the slots held (from what the caller says at the start)
  * and their peak. */
@@ -101,29 +101,40 @@ struct uturn__rv_walker {
     struct uturn__rv_node cur;
     struct uturn__rv_node *stack;
     uint64_t depth, s, n;
-    const uint64_t *map; /* online walks: slot k is map[k] */
+    const uint64_t *map; /* mapped walks: how slots are named */
     bool live, done;
     bool keep_root; /* the root's slot is not freed (a persistent base) */
 };
 
-
 /* The next actions (at most capacity, which is at least 3), until done:
  * the node's last leaf, its first state, reversed and its slot freed. */
 size_t uturn__rv_walk_fill(struct uturn__rv_walker *restrict w,
-                          uturn_action_t *restrict out, size_t capacity);
-/* The same for the online planner: slot k is w->map[k], and what it
- * writes is added to *tally; the node's last state is not x_n (w->n is
- * UINT64_MAX: no turn). */
-size_t uturn__rv_walk_fill_online(struct uturn__rv_walker *restrict w,
-                                 uturn_action_t *restrict out,
-                                 size_t capacity,
-                                 struct uturn__rv_tally *restrict tally);
-/* The same with slot k as w->map[k] and no tally; w->n may be x_n (the
- * root's last state is then reversed by the turn) or UINT64_MAX. The
- * several-sweeps planner's segments. */
+                           uturn_action_t *restrict out, size_t capacity);
+/* The same with slot k = s - c as w->map[k]; w->n may be x_n (the root's
+ * last state is then reversed by the turn) or UINT64_MAX. The
+ * several-sweeps planners' segments. */
 size_t uturn__rv_walk_fill_mapped(struct uturn__rv_walker *restrict w,
                                   uturn_action_t *restrict out,
                                   size_t capacity);
+/* The online planner's segments: the slot of a node with c slots is
+ * w->map[c] (a map reversed and offset by the caller), and the node's
+ * last state is not x_n (w->n is UINT64_MAX: no turn). */
+size_t uturn__rv_walk_fill_online(struct uturn__rv_walker *restrict w,
+                                  uturn_action_t *restrict out,
+                                  size_t capacity);
+/* The same, adding what it writes to *tally (byte budgets, whose peak the
+ * reversal may raise). */
+size_t uturn__rv_walk_fill_tallied(struct uturn__rv_walker *restrict w,
+                                   uturn_action_t *restrict out,
+                                   size_t capacity,
+                                   struct uturn__rv_tally *restrict tally);
+/* What a walk with no turn (w->n is UINT64_MAX) writes from w's position
+ * until it is done, from closed forms: forward steps, stores, restores,
+ * frees and reverses (held and peak 0). stack is w's (w->stack is not
+ * read; NULL at depth 0). O(depth) revolve counts (revolve_rest.c); the
+ * online planner's counts without a tally. */
+struct uturn__rv_tally uturn__rv_walk_rest(const struct uturn__rv_walker *w,
+                                           const struct uturn__rv_node *stack);
 
 /* The node for states [a, a + l), l >= 1, reversed with c >= 1 slots
  * (c = min(c, l - 1): more change nothing; a single state keeps c = 1). */

@@ -11,15 +11,20 @@
 
 #include <assert.h>
 
-/* Inlined into both walks, so that `online`, a constant in each, leaves
- * no trace in the uncounted one. */
+/* Inlined into every walk, so that `m` and `counted`, constants in each,
+ * leave no trace where they are off. */
 #define HOT static inline __attribute__((always_inline))
 
-/* The slot revolve numbers k: map[k] in an online walk. */
-HOT uint64_t slot_of(const struct uturn__rv_walker *w, uint64_t k,
-                     const bool online)
+/* How a walk names the slot of a node with c slots: revolve's own number
+ * s - c; map[s - c] (a mapped walk); or map[c] (an online walk, whose map
+ * its caller keeps reversed and offset, so that one load replaces the
+ * subtraction and the load). */
+enum slots { OWN, MAP_K, MAP_C };
+
+HOT uint64_t slot_at(const struct uturn__rv_walker *w, uint64_t s, uint64_t c,
+                     const enum slots m)
 {
-    return online ? w->map[k] : k;
+    return m == MAP_C ? w->map[c] : m == MAP_K ? w->map[s - c] : s - c;
 }
 
 /* Pending single-state left parts come in runs: with many slots a node
@@ -60,15 +65,16 @@ HOT void pop_left(struct uturn__rv_walker *w)
 /* A single state: restore it, reverse it, then free the slot of the right
  * part it ends and resume that part's pending left part. */
 HOT size_t leaf(struct uturn__rv_walker *w, uturn_action_t *out,
-                const bool online, struct uturn__rv_tally *tl)
+                const enum slots m, const bool counted,
+                struct uturn__rv_tally *tl)
 {
     size_t count     = 0;
     const uint64_t a = w->cur.a;
     if (!w->live)
         uturn__put(out + count++, UTURN_OP_RESTORE, a, 0,
-                   slot_of(w, w->s - w->cur.c, online));
+                   slot_at(w, w->s, w->cur.c, m));
     uturn__put_reverse(out + count++, a, w->n);
-    if (online) {
+    if (counted) {
         tl->restores += !w->live;
         tl->reverses += 1;
         tl->frees += 1;
@@ -78,13 +84,13 @@ HOT size_t leaf(struct uturn__rv_walker *w, uturn_action_t *out,
         /* The root's slot: its leftmost leaf keeps the root's c. */
         if (!w->keep_root)
             uturn__put(out + count++, UTURN_OP_FREE, 0, 0,
-                       slot_of(w, w->s - w->cur.c, online));
+                       slot_at(w, w->s, w->cur.c, m));
         w->done = true;
         return count;
     }
     pop_left(w);
     uturn__put(out + count++, UTURN_OP_FREE, 0, 0,
-               slot_of(w, w->s - w->cur.c + 1, online));
+               slot_at(w, w->s, w->cur.c - 1, m));
     w->live = false;
     return count;
 }
@@ -94,7 +100,7 @@ HOT size_t leaf(struct uturn__rv_walker *w, uturn_action_t *out,
  * current single in locals. With many slots most of the reverse sweep is
  * such runs. */
 HOT size_t leaf_run(struct uturn__rv_walker *w, uturn_action_t *out,
-                    size_t capacity, const bool online,
+                    size_t capacity, const enum slots m, const bool counted,
                     struct uturn__rv_tally *tl)
 {
     struct uturn__rv_node *top = &w->stack[w->depth - 1];
@@ -105,16 +111,15 @@ HOT size_t leaf_run(struct uturn__rv_walker *w, uturn_action_t *out,
     while (U > 1 && count + 3 <= capacity) {
         if (!live)
             uturn__put(out + count++, UTURN_OP_RESTORE, a, 0,
-                       slot_of(w, s - c, online));
+                       slot_at(w, s, c, m));
         uturn__put_reverse(out + count++, a, n);
         U -= 1;
         a = ta + U;
         c = tc - U;
-        uturn__put(out + count++, UTURN_OP_FREE, 0, 0,
-                   slot_of(w, s - c + 1, online));
+        uturn__put(out + count++, UTURN_OP_FREE, 0, 0, slot_at(w, s, c - 1, m));
         live = false;
     }
-    if (online && U != top->U) { /* top->U - U leaves */
+    if (counted && U != top->U) { /* top->U - U leaves */
         const uint64_t leaves = top->U - U;
         tl->restores += leaves - w->live;
         tl->reverses += leaves;
@@ -161,7 +166,8 @@ HOT bool peels(const struct uturn__rv_walker *w)
  * pushed, which starts a run or extends the one on top, and each later
  * one extends it, so the loop counts them and the run grows once. */
 HOT size_t peel(struct uturn__rv_walker *w, uturn_action_t *out,
-                size_t capacity, const bool online, struct uturn__rv_tally *tl)
+                size_t capacity, const enum slots m, const bool counted,
+                struct uturn__rv_tally *tl)
 {
     struct uturn__rv_node p           = w->cur;
     const struct uturn__rv_node first = {p.a, 1, 0, 0, p.c, p.r == 1 ? p.U : 1};
@@ -175,14 +181,13 @@ HOT size_t peel(struct uturn__rv_walker *w, uturn_action_t *out,
      * still hold. */
     bool more = peels_node(&p);
     while (more && count + 3 <= capacity) {
-        const uint64_t sl   = s - p.c;
         const uint64_t rest = p.U - w1;
         if (!live)
             uturn__put(out + count++, UTURN_OP_RESTORE, p.a, 0,
-                       slot_of(w, sl, online));
+                       slot_at(w, s, p.c, m));
         uturn__put(out + count++, UTURN_OP_ADVANCE, p.a, p.a + 1, 0);
         uturn__put(out + count++, UTURN_OP_STORE, p.a + 1, 0,
-                   slot_of(w, sl + 1, online));
+                   slot_at(w, s, p.c - 1, m));
         p    = (struct uturn__rv_node){p.a + 1, p.l - 1, rest,
                                        p.r,     p.c - 1, p.V - rest};
         live = true;
@@ -193,7 +198,7 @@ HOT size_t peel(struct uturn__rv_walker *w, uturn_action_t *out,
         push_left(w, &first);
         w->stack[w->depth - 1].U += singles - 1;
     }
-    if (online && singles != 0) {
+    if (counted && singles != 0) {
         struct uturn__rv_tally *t = tl;
         t->restores += !w->live;
         t->forward += singles;
@@ -209,31 +214,33 @@ HOT size_t peel(struct uturn__rv_walker *w, uturn_action_t *out,
 /* Split the current node: advance to x_{a+j}, then either reverse it at
  * once (a one-state right part) or store it and work on the right part. */
 HOT size_t split(struct uturn__rv_walker *w, uturn_action_t *out,
-                 const bool online, struct uturn__rv_tally *tl)
+                 const enum slots m, const bool counted,
+                 struct uturn__rv_tally *tl)
 {
     struct uturn__rv_node left, right;
-    const uint64_t j  = uturn__rv_split(&w->cur, &left, &right);
-    const uint64_t a  = w->cur.a;
-    const uint64_t sl = w->s - w->cur.c;
-    size_t count      = 0;
+    const uint64_t j = uturn__rv_split(&w->cur, &left, &right);
+    const uint64_t a = w->cur.a;
+    const uint64_t c = w->cur.c;
+    size_t count     = 0;
     if (!w->live)
         uturn__put(out + count++, UTURN_OP_RESTORE, a, 0,
-                   slot_of(w, sl, online));
+                   slot_at(w, w->s, c, m));
     uturn__put(out + count++, UTURN_OP_ADVANCE, a, a + j, 0);
-    if (online) {
+    if (counted) {
         tl->restores += !w->live;
         tl->forward += j;
     }
     if (right.l == 1) {
         uturn__put_reverse(out + count++, a + j, w->n);
-        tl->reverses += online;
+        if (counted)
+            tl->reverses += 1;
         w->cur  = left;
         w->live = false;
         return count;
     }
     uturn__put(out + count++, UTURN_OP_STORE, a + j, 0,
-               slot_of(w, sl + 1, online));
-    if (online) {
+               slot_at(w, w->s, c - 1, m));
+    if (counted) {
         struct uturn__rv_tally *t = tl;
         t->stores += 1;
         t->held += 1;
@@ -257,31 +264,32 @@ struct uturn__rv_node uturn__rv_node_of(uint64_t a, uint64_t l, uint64_t c)
         a, l, U, r, c, V >= UTURN__RV_SAT ? UTURN__RV_SAT : (uint64_t)V};
 }
 
-/* The walk; `online` (a constant in each caller) maps the slots through
- * w->map and tallies what it writes. */
+/* The walk, naming slots by m and, when counted, adding what it writes to
+ * *tally (both constants in each caller). */
 HOT size_t walk(struct uturn__rv_walker *restrict walker,
                 uturn_action_t *restrict out, size_t capacity,
-                const bool online, struct uturn__rv_tally *restrict tally)
+                const enum slots m, const bool counted,
+                struct uturn__rv_tally *restrict tally)
 {
     /* Working copies in locals, so that writing actions cannot be taken
      * to change them (all are uint64_t). */
     struct uturn__rv_walker copy = *walker, *w = &copy;
     struct uturn__rv_tally t = {0, 0, 0, 0, 0, 0, 0};
-    if (online)
+    if (counted)
         t = *tally;
     size_t count = 0;
     while (!w->done && count + 3 <= capacity) {
         if (in_run(w))
-            count += leaf_run(w, out + count, capacity - count, online, &t);
+            count += leaf_run(w, out + count, capacity - count, m, counted, &t);
         else if (peels(w))
-            count += peel(w, out + count, capacity - count, online, &t);
+            count += peel(w, out + count, capacity - count, m, counted, &t);
         if (count + 3 > capacity)
             break;
-        count += w->cur.l == 1 ? leaf(w, out + count, online, &t)
-                               : split(w, out + count, online, &t);
+        count += w->cur.l == 1 ? leaf(w, out + count, m, counted, &t)
+                               : split(w, out + count, m, counted, &t);
     }
     *walker = copy;
-    if (online)
+    if (counted)
         *tally = t;
     return count;
 }
@@ -289,21 +297,27 @@ HOT size_t walk(struct uturn__rv_walker *restrict walker,
 size_t uturn__rv_walk_fill(struct uturn__rv_walker *restrict w,
                            uturn_action_t *restrict out, size_t capacity)
 {
-    return walk(w, out, capacity, false, NULL);
-}
-
-size_t uturn__rv_walk_fill_online(struct uturn__rv_walker *restrict w,
-                                  uturn_action_t *restrict out, size_t capacity,
-                                  struct uturn__rv_tally *restrict tally)
-{
-    assert(w->n == UINT64_MAX); /* no turn: every leaf is a reverse */
-    return walk(w, out, capacity, true, tally);
+    return walk(w, out, capacity, OWN, false, NULL);
 }
 
 size_t uturn__rv_walk_fill_mapped(struct uturn__rv_walker *restrict w,
-                                  uturn_action_t *restrict out,
-                                  size_t capacity)
+                                  uturn_action_t *restrict out, size_t capacity)
 {
-    struct uturn__rv_tally ignored = {0, 0, 0, 0, 0, 0, 0};
-    return walk(w, out, capacity, true, &ignored);
+    return walk(w, out, capacity, MAP_K, false, NULL);
+}
+
+size_t uturn__rv_walk_fill_online(struct uturn__rv_walker *restrict w,
+                                  uturn_action_t *restrict out, size_t capacity)
+{
+    assert(w->n == UINT64_MAX); /* no turn: every leaf is a reverse */
+    return walk(w, out, capacity, MAP_C, false, NULL);
+}
+
+size_t uturn__rv_walk_fill_tallied(struct uturn__rv_walker *restrict w,
+                                   uturn_action_t *restrict out,
+                                   size_t capacity,
+                                   struct uturn__rv_tally *restrict tally)
+{
+    assert(w->n == UINT64_MAX);
+    return walk(w, out, capacity, MAP_C, true, tally);
 }

@@ -20,6 +20,7 @@ struct uturn_cursor {
     const uturn_plan_t *plan; /* online: its levels price stores, restores */
     uint64_t io_cost;         /* online: the write and read costs so far */
     bool costed;              /* online: some level has a write or read cost */
+    bool lean;                /* online, counted by the planner, not costed */
     uturn_stats_t counted;    /* online: what was generated so far */
     uturn_status_t stopped;   /* online: a size's refusal that stopped it */
     uturn_action_t buffer[BUFFERED];
@@ -77,13 +78,16 @@ static void count_io(uturn_cursor_t *c, const uturn_action_t *a, size_t n)
     }
 }
 
-/* The generator's next actions, counted when the plan is online (by the
- * planner when it can count them faster). */
-static size_t generate(uturn_cursor_t *c, uturn_action_t *out, size_t cap)
+/* generate() for an online plan the planner does not count, or whose
+ * levels price stores and restores; out of line, so that the common
+ * cases below call the planner's fill in their tails. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static size_t
+generate_online(uturn_cursor_t *c, uturn_action_t *out, size_t cap)
 {
     const struct uturn__planner *pl = c->planner;
-    if (!c->online)
-        return pl->fill(c->state, out, cap);
     size_t n;
     if (pl->fill_counted != NULL)
         n = pl->fill_counted(c->state, out, cap, &c->counted, &c->held);
@@ -94,6 +98,18 @@ static size_t generate(uturn_cursor_t *c, uturn_action_t *out, size_t cap)
     if (c->costed)
         count_io(c, out, n);
     return n;
+}
+
+/* The generator's next actions, counted when the plan is online (by the
+ * planner when it can count them faster). */
+static size_t generate(uturn_cursor_t *c, uturn_action_t *out, size_t cap)
+{
+    const struct uturn__planner *pl = c->planner;
+    if (c->lean)
+        return pl->fill_counted(c->state, out, cap, &c->counted, &c->held);
+    if (!c->online)
+        return pl->fill(c->state, out, cap);
+    return generate_online(c, out, cap);
 }
 
 uturn_status_t uturn_cursor_create(const uturn_plan_t *plan,
@@ -136,6 +152,8 @@ uturn_status_t uturn_cursor_create(const uturn_plan_t *plan,
     for (uint64_t k = 0; k < plan->level_count; k++)
         cursor->costed |=
             plan->levels[k].write_cost != 0 || plan->levels[k].read_cost != 0;
+    cursor->lean = cursor->online && !cursor->costed &&
+                   plan->planner->fill_counted != NULL;
     uturn_stats_init(&cursor->counted);
     cursor->stopped       = UTURN_OK;
     cursor->counted.slots = plan->stats.slots;
@@ -265,8 +283,10 @@ uturn_status_t uturn_cursor_stats(const uturn_cursor_t *cursor,
         return UTURN_E_UNSUPPORTED; /* the plan's counts are its stats */
     uturn_stats_t s  = cursor->counted;
     const uint64_t n = cursor->planner->steps_known(cursor->state);
-    s.online         = true;
-    s.steps          = n != 0 ? n : UTURN_NONE;
+    if (cursor->planner->reversal_counts != NULL)
+        cursor->planner->reversal_counts(cursor->state, &s);
+    s.online = true;
+    s.steps  = n != 0 ? n : UTURN_NONE;
     s.recomputed_steps =
         n != 0 && s.forward_steps >= n ? s.forward_steps - n : 0;
     s.forward_cost     = s.forward_steps;

@@ -1,14 +1,20 @@
 /*
  * An online cursor's realised counts (uturn_cursor_stats) against a count
- * of the actions it handed out, made here: the online planner for many
- * slots tallies its reversal as it walks instead of looking at each
- * action, so a tally that is off by one leaf, one restore or one store in
- * some branch of the walk shows here. Read capacities from 1 (the
- * cursor's own buffer) to 1000 (straight into the caller's array) cut the
- * walk at every kind of point. The cursor counts what it generated, which
- * may run ahead of what it handed out by what it buffers: equal at the
- * end, never behind before.
+ * of the actions it handed out, made here. The online planner for many
+ * slots does not count its reversal action by action: each segment's
+ * counts in all are closed forms, and those so far are the segments begun
+ * less what the current walk has still to write (revolve_rest.c). A
+ * closed form off by one leaf, one restore or one store in some branch of
+ * the walk shows here. Read capacities from 1 (the cursor's own buffer)
+ * to 1000 (straight into the caller's array) cut the walk at every kind
+ * of point. The cursor counts what it generated, which may run ahead of
+ * what it handed out by what it buffers: equal at the end, never behind
+ * before. White-box cases below check the planner's counts and a walk's
+ * rest exactly after every fill, with no buffer between.
  */
+#include "online_slots.h"
+#include "revolve_node.h"
+
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <uturn.h>
@@ -121,5 +127,119 @@ Test(online_counts, the_cursor_counts_what_it_hands_out)
         for (size_t j = 0; j < sizeof ns / sizeof ns[0]; j++)
             for (size_t k = 0; k < sizeof caps / sizeof caps[0]; k++)
                 run(s, ns[j], caps[k]);
+    }
+}
+
+/* ---- white-box: exact after every fill ---------------------------------- */
+
+static bool tally_is(const struct tally *t, const uturn_stats_t *st)
+{
+    return st->actions == t->actions && st->forward_steps == t->forward &&
+           st->stores == t->stores && st->restores == t->restores &&
+           st->frees == t->frees && st->reverse_steps == t->reverses &&
+           st->peak_slots == t->peak;
+}
+
+/* The planner's fill_counted and reversal_counts, driven with no cursor,
+ * fills of random capacity (>= UTURN__FILL_MIN) and the end said at n:
+ * after every fill the counts equal those of the actions written. */
+static void planner_run(uint64_t s, uint64_t n, unsigned seed)
+{
+    uturn_problem_t p;
+    uturn_problem_init(&p);
+    p.planner          = UTURN_PLANNER_ONLINE;
+    p.slots            = s;
+    uturn_plan_t *plan = NULL;
+    cr_assert_eq(uturn_plan_create(&p, NULL, &plan, NULL), UTURN_OK);
+    const struct uturn__planner *pl = plan->planner;
+    cr_assert_eq(pl, &uturn__online_slots);
+    size_t bytes = 0;
+    cr_assert_eq(pl->state_size(plan, &bytes), UTURN_OK);
+    void *state = malloc(bytes);
+    cr_assert_not_null(state);
+    pl->start(plan, state);
+    uturn_stats_t counted;
+    uturn_stats_init(&counted);
+    uint64_t held  = 0;
+    struct tally t = {0, 0, 0, 0, 0, 0, 0, 0};
+    uturn_action_t a[70];
+    srand(seed);
+    for (;;) {
+        const size_t cap = UTURN__FILL_MIN + (size_t)rand() % 66;
+        const size_t got = pl->fill_counted(state, a, cap, &counted, &held);
+        if (got == 0)
+            break;
+        add(&t, a, got);
+        uturn_stats_t st = counted;
+        pl->reversal_counts(state, &st);
+        cr_assert(tally_is(&t, &st),
+                  "s %llu n %llu seed %u: counts differ after %llu actions",
+                  (unsigned long long)s, (unsigned long long)n, seed,
+                  (unsigned long long)t.actions);
+        if (pl->awaits_end(state) && a[got - 1].op == UTURN_OP_ADVANCE &&
+            a[got - 1].step_end == n)
+            cr_assert_eq(pl->end(state), UTURN_OK);
+    }
+    cr_assert_eq(t.reverses, n);
+    cr_assert_eq(t.held, 0);
+    free(state);
+    uturn_plan_free(plan);
+}
+
+Test(online_counts, the_planner_counts_exactly_after_every_fill)
+{
+    static const uint64_t slots[] = {4, 6, 11, 30, 257};
+    unsigned seed                 = 1;
+    for (size_t i = 0; i < sizeof slots / sizeof slots[0]; i++) {
+        const uint64_t s    = slots[i];
+        const uint64_t lim2 = (s + 1) * (s + 2) / 2;
+        const uint64_t ns[] = {1, 2, s - 1, s, s + 1, lim2, lim2 + 3, 5000};
+        for (size_t j = 0; j < sizeof ns / sizeof ns[0]; j++)
+            planner_run(s, ns[j], seed++);
+    }
+}
+
+/* One walk of l states with c slots from its stored base, in reads of
+ * random size: at every point, what it wrote plus its rest is its rest at
+ * the start, which is what it writes in all. */
+static void walk_rest(uint64_t l, uint64_t c, bool keep_root)
+{
+    static struct uturn__rv_node stack[64];
+    static uint64_t map[64];
+    const struct uturn__rv_node root = uturn__rv_node_of(7, l, c);
+    for (uint64_t i = 0; i <= root.c; i++)
+        map[i] = root.c - i; /* slot of a node with i slots: revolve's */
+    struct uturn__rv_walker w = {root, stack, 0,     root.c,   UINT64_MAX,
+                                 map,  false, false, keep_root};
+    const struct uturn__rv_tally all = uturn__rv_walk_rest(&w, stack);
+    struct tally t                   = {0, 0, 0, 0, 0, 0, 0, 0};
+    uturn_action_t a[48];
+    while (!w.done) {
+        const size_t got =
+            uturn__rv_walk_fill_online(&w, a, 3 + (size_t)rand() % 45);
+        add(&t, a, got);
+        const struct uturn__rv_tally r = uturn__rv_walk_rest(&w, stack);
+        cr_assert(t.forward + r.forward == all.forward &&
+                      t.stores + r.stores == all.stores &&
+                      t.restores + r.restores == all.restores &&
+                      t.frees + r.frees == all.frees &&
+                      t.reverses + r.reverses == all.reverses,
+                  "l %llu c %llu keep %d: rest off after %llu actions",
+                  (unsigned long long)l, (unsigned long long)c, keep_root,
+                  (unsigned long long)t.actions);
+    }
+    cr_assert_eq(all.forward, uturn__bin_t(l, c));
+    cr_assert_eq(all.reverses, l);
+    /* every store's slot freed, and the base's unless it is kept */
+    cr_assert_eq(t.frees, t.stores + (keep_root ? 0 : 1));
+}
+
+Test(online_counts, a_walks_rest_is_what_it_still_writes)
+{
+    srand(11);
+    for (int trial = 0; trial < 600; trial++) {
+        const uint64_t l = 1 + (uint64_t)rand() % (trial < 500 ? 2000 : 60000);
+        const uint64_t c = 1 + (uint64_t)rand() % 40;
+        walk_rest(l, c, trial % 3 == 0);
     }
 }
