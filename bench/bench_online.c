@@ -19,8 +19,6 @@
  *  decide         ns per first-sweep step of the planner's decisions
  *                 (reads through a cursor), next to a forward step of the
  *                 built-in Burgers model (256 points); median of 3.
- *  reverse        ns per action of the reversal after the end, next to
- *                 revolve's whole plan for the same n and s; median of 3.
  *  bytes          states of different sizes: the online plan (sizes given
  *                 as they come) against dp planned offline with every size
  *                 known, on random chains.
@@ -53,7 +51,7 @@ static uint64_t choose(uint64_t a, uint64_t b)
 {
     if (b > a)
         return 0;
-    b               = b < a - b ? b : a - b;
+    b                                 = b < a - b ? b : a - b;
     __extension__ unsigned __int128 r = 1;
     for (uint64_t i = 1; i <= b; i++) {
         r = r * (a - b + i) / i;
@@ -192,10 +190,10 @@ static void ratios(int argc, char **argv)
     printf("| s | n | worst ratio | worst for n >= 100 | not t(n+1, s) up "
            "to (s+1)(s+2)/2 | recomputed with n <= s | time "
            "|\n|---|---|---|---|---|---|---|\n");
-    static const uint64_t dflt[] = {2,  3,  4,  5,  6,  7,   8,    9,
-                                    10, 12, 16, 20, 50, 100, 256, 1000,
-                                    10000, 100000};
-    const uint64_t top = 10000000;
+    static const uint64_t dflt[] = {2,  3,   4,   5,    6,     7,
+                                    8,  9,   10,  12,   16,    20,
+                                    50, 100, 256, 1000, 10000, 100000};
+    const uint64_t top           = 10000000;
     if (argc > 2)
         for (int i = 2; i < argc; i++)
             one_s(strtoull(argv[i], NULL, 10), top);
@@ -209,15 +207,15 @@ static double decide_ns(uint64_t s, uint64_t n)
 {
     uturn_problem_t p;
     uturn_problem_init(&p);
-    p.planner = UTURN_PLANNER_ONLINE;
-    p.slots   = s;
+    p.planner          = UTURN_PLANNER_ONLINE;
+    p.slots            = s;
     uturn_plan_t *plan = NULL;
     uturn_plan_create(&p, NULL, &plan, NULL);
     uturn_cursor_t *c = NULL;
     uturn_cursor_create(plan, NULL, &c);
     uturn_action_t a[64];
-    size_t count = 0;
-    uint64_t m   = 0;
+    size_t count    = 0;
+    uint64_t m      = 0;
     const double t0 = now();
     while (m < n && uturn_cursor_read(c, a, 64, &count) == UTURN_OK &&
            count > 0)
@@ -235,8 +233,7 @@ static int by_value(const void *a, const void *b)
 }
 
 /* The median of three runs of f(s, n). */
-static double median3(double (*f)(uint64_t, uint64_t), uint64_t s,
-                      uint64_t n)
+static double median3(double (*f)(uint64_t, uint64_t), uint64_t s, uint64_t n)
 {
     double t[3];
     for (int i = 0; i < 3; i++)
@@ -268,87 +265,13 @@ static void decide(void)
     }
 }
 
-/* ns per action of an online plan's reversal (read through a cursor
- * after the end), and of revolve's whole plan for the same n and s. */
-static double reverse_ns(uint64_t s, uint64_t n)
-{
-    uturn_problem_t p;
-    uturn_problem_init(&p);
-    p.planner = UTURN_PLANNER_ONLINE;
-    p.slots   = s;
-    uturn_plan_t *plan = NULL;
-    uturn_plan_create(&p, NULL, &plan, NULL);
-    uturn_cursor_t *c = NULL;
-    uturn_cursor_create(plan, NULL, &c);
-    uturn_action_t a[256];
-    size_t count = 0;
-    uint64_t actions = 0;
-    bool ended       = false;
-    double t0        = 0;
-    while (uturn_cursor_read(c, a, 256, &count) == UTURN_OK && count > 0) {
-        if (ended) {
-            actions += count;
-            continue;
-        }
-        if (a[count - 1].op == UTURN_OP_ADVANCE && a[count - 1].step_end == n) {
-            uturn_cursor_end(c);
-            ended = true;
-            t0    = now();
-        }
-    }
-    const double t = now() - t0;
-    uturn_cursor_free(c);
-    uturn_plan_free(plan);
-    return 1e9 * t / (double)actions;
-}
-
-static double revolve_ns(uint64_t s, uint64_t n)
-{
-    uturn_problem_t p;
-    uturn_problem_init(&p);
-    p.steps = n;
-    p.slots = s;
-    uturn_plan_t *plan = NULL;
-    uturn_plan_create(&p, NULL, &plan, NULL);
-    uturn_cursor_t *c = NULL;
-    uturn_cursor_create(plan, NULL, &c);
-    uturn_action_t a[256];
-    size_t count     = 0;
-    uint64_t actions = 0;
-    const double t0  = now();
-    while (uturn_cursor_read(c, a, 256, &count) == UTURN_OK && count > 0)
-        actions += count;
-    const double t = now() - t0;
-    uturn_cursor_free(c);
-    uturn_plan_free(plan);
-    return 1e9 * t / (double)actions;
-}
-
-static void reverse(void)
-{
-    printf("| s | n | online reversal, ns per action | revolve's plan, ns "
-           "per action | online / revolve |\n|---|---|---|---|---|\n");
-    static const uint64_t cases[][2] = {
-        {5, 1000000}, {20, 1000000}, {256, 1000000}, {1000, 10000000},
-        {100000, 10000000}};
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        const uint64_t s = cases[i][0], n = cases[i][1];
-        const double on = median3(reverse_ns, s, n);
-        const double rv = median3(revolve_ns, s, n);
-        printf("| %llu | %llu | %.2f | %.2f | %.3f |\n", (unsigned long long)s,
-               (unsigned long long)n, on, rv, on / rv);
-        fflush(stdout);
-    }
-}
-
 /* The online plan's forward steps for these sizes and budget. */
-static uint64_t online_bytes(const uint64_t *sizes, uint64_t n,
-                             uint64_t budget)
+static uint64_t online_bytes(const uint64_t *sizes, uint64_t n, uint64_t budget)
 {
     uturn_problem_t p;
     uturn_problem_init(&p);
-    p.planner      = UTURN_PLANNER_ONLINE;
-    p.budget_bytes = budget;
+    p.planner          = UTURN_PLANNER_ONLINE;
+    p.budget_bytes     = budget;
     uturn_plan_t *plan = NULL;
     uturn_cursor_t *c  = NULL;
     if (uturn_plan_create(&p, NULL, &plan, NULL) != UTURN_OK ||
@@ -379,10 +302,10 @@ static uint64_t dp_bytes(const uint64_t *sizes, uint64_t n, uint64_t budget)
 {
     uturn_problem_t p;
     uturn_problem_init(&p);
-    p.planner      = UTURN_PLANNER_DP;
-    p.steps        = n;
-    p.step_bytes   = sizes;
-    p.budget_bytes = budget;
+    p.planner          = UTURN_PLANNER_DP;
+    p.steps            = n;
+    p.step_bytes       = sizes;
+    p.budget_bytes     = budget;
     uturn_plan_t *plan = NULL;
     if (uturn_plan_create(&p, NULL, &plan, NULL) != UTURN_OK)
         return 0;
@@ -411,8 +334,8 @@ static void bytes(void)
         }
         const uint64_t k      = trial % 4 < 2 ? 4 : 12;
         const uint64_t budget = total / n * k;
-        const uint64_t on = online_bytes(sizes, n, budget);
-        const uint64_t dp = dp_bytes(sizes, n, budget);
+        const uint64_t on     = online_bytes(sizes, n, budget);
+        const uint64_t dp     = dp_bytes(sizes, n, budget);
         printf("| %s | %llu | %llu | %llu | %llu | %.3f |\n",
                trial % 2 == 0 ? "growing" : "noisy", (unsigned long long)n,
                (unsigned long long)k, (unsigned long long)on,
@@ -490,11 +413,11 @@ static void wide(void)
     for (size_t i = 0; i < sizeof ss / sizeof ss[0]; i++)
         for (int grow = 0; grow < 2; grow++) {
             const uint64_t s = ss[i], n = s >= 10000 ? 10000000 : 1000000;
-            const double ns = median3(wide_ns, s + (uint64_t)grow, n);
+            const double ns     = median3(wide_ns, s + (uint64_t)grow, n);
             const struct wide w = wide_run(s + (uint64_t)grow, n, grow);
             const uint64_t sg   = s + (uint64_t)grow;
-            const uint64_t e    = 1 + (sg * 64 + 63 - 64) /
-                                      wide_size(grow, n - 1, n);
+            const uint64_t e =
+                1 + (sg * 64 + 63 - 64) / wide_size(grow, n - 1, n);
             printf("| %llu | %llu | %s | %.1f | %llu | %llu | %.4f | %.4f "
                    "|\n",
                    (unsigned long long)sg, (unsigned long long)n,
@@ -515,12 +438,10 @@ int main(int argc, char **argv)
         decide();
     else if (strcmp(what, "bytes") == 0)
         bytes();
-    else if (strcmp(what, "reverse") == 0)
-        reverse();
     else if (strcmp(what, "wide") == 0)
         wide();
     else
         fprintf(stderr, "usage: bench_online ratios [S...] | decide | "
-                        "reverse | bytes | wide\n");
+                        "bytes | wide\n");
     return 0;
 }

@@ -31,7 +31,8 @@ uturn=$build/tools/uturn
 # sections). Adding one: a part_NAME function here, its name in this list,
 # and a section function in bench/write_results.py (see bench/README.md).
 parts=(revolve executor dp_exact dp_approx dp_search hrevolve levels_costs
-  levels_io online_ratios online_decide online_reverse online_bytes
+  levels_io online_ratios online_decide online_reverse online_reverse_ir
+  online_bytes
   online_wide online_disk planners sweeps sweeps_bound sweeps_remake
   sweeps_levels
   online_sweeps durable petsc dp_scale)
@@ -101,10 +102,16 @@ part_online_ratios() { run $build/bench/bench_online ratios; }
 
 part_online_decide() { run $build/bench/bench_online decide; }
 
-# Three runs (each a median of 3): the spread between runs is the noise.
+# Three runs (each seven interleaved pairs): the spread between runs is
+# the noise. Then the same cases counted in instructions (callgrind, about
+# two minutes), which the machine's load does not change.
 part_online_reverse() {
   local i
-  for i in 1 2 3; do run $build/bench/bench_online reverse; done
+  for i in 1 2 3; do run $build/bench/bench_online_reverse time; done
+}
+
+part_online_reverse_ir() {
+  run bench/online_reverse_ir.sh $build/bench/bench_online_reverse
 }
 
 part_online_bytes() { run $build/bench/bench_online bytes; }

@@ -964,7 +964,7 @@ def online_decide(raw):
 
 @section("online_reverse", "Online plans: the reversal's cost per action")
 def online_reverse(raw):
-    runs = raw.find(r"bench_online reverse")
+    runs = raw.find(r"bench_online_reverse time")
     per = {}  # (s, n) -> [(online, revolve, ratio), ...], one per run
     for c in runs:
         for r in md_rows(c.text()):
@@ -982,13 +982,16 @@ def online_reverse(raw):
     body = ("The reversal of an online plan after the end (its actions read "
             "through a cursor once the end is told at step n) against "
             "revolve's whole plan for the same n and s (offline), ns per "
-            "action, each a median of 3 in one process, side by side. "
-            "Target (issue 23): the online reversal no dearer per action "
-            "than revolve's plan (online / revolve at most 1). Command, %d "
-            "times: `build-bench/bench/bench_online reverse`; the ns columns "
+            "action, side by side in one process: seven pairs of runs, the "
+            "order alternating within the pairs, each run's figure the "
+            "median of its pairs' ratios. Target (issue 23): the online "
+            "reversal no dearer per action than revolve's plan (online / "
+            "revolve at most 1). Command, %d times: "
+            "`build-bench/bench/bench_online_reverse time`; the ns columns "
             "are the medians over the runs, then each run's ratio and their "
-            "median.\n\n%s\n\nLoad per run: %s. The outputs are in the raw "
-            "file." % (len(runs), table(
+            "median. The same cases counted in instructions, which no load "
+            "changes, are in the next section.\n\n%s\n\nLoad per run: %s. "
+            "The outputs are in the raw file." % (len(runs), table(
                 ["s", "n", "online reversal, ns per action",
                  "revolve's plan, ns per action",
                  "online / revolve, each run", "median"], rows),
@@ -1003,10 +1006,41 @@ def online_reverse(raw):
                max(every)),
             "≤ 1 in every case (issue 23)", "%.3f" % max(medians),
             verdict(max(medians), 1),
-            "`build-bench/bench/bench_online reverse` ×%d" % len(runs),
+            "`build-bench/bench/bench_online_reverse time` ×%d" % len(runs),
             raw.load()))
     return body, summary
 
+
+@section("online_reverse_ir",
+         "Online plans: the reversal's instructions per action")
+def online_reverse_ir(raw):
+    runs = raw.find(r"online_reverse_ir.sh")
+    rows = [r for c in runs for r in md_rows(c.text()) if r[0].isdigit()]
+    ratios = [float(r[6]) for r in rows]
+    body = ("The cases of the section above, counted in instructions by "
+            "callgrind in the reads alone (`--toggle-collect=measured_reads`"
+            " of `bench_online_reverse ir`): one run each, since the count "
+            "is the same whatever the machine's load. It does not see cache "
+            "misses or mispredicted branches, which the timings do. "
+            "Command: `bench/online_reverse_ir.sh "
+            "build-bench/bench/bench_online_reverse` (needs valgrind, which "
+            "scripts/install-deps installs).\n\n%s" % table(
+                ["s", "n", "online reversal: instructions / actions",
+                 "per action", "revolve's plan: instructions / actions",
+                 "per action", "online / revolve"],
+                [[power(r[0]), power(r[1])] + r[2:] for r in rows]))
+    summary = []
+    if ratios:
+        summary.append(Row(
+            "online reversal / revolve's plan, instructions per action "
+            "(%d cases)" % len(ratios),
+            "median %.3f, range %.3f .. %.3f" % (med(ratios), min(ratios),
+                                                 max(ratios)),
+            "≤ 1 in every case (issue 23)", "%.3f" % max(ratios),
+            verdict(max(ratios), 1),
+            "`bench/online_reverse_ir.sh build-bench/bench/"
+            "bench_online_reverse`", counts(raw.load())))
+    return body, summary
 
 @section("online_bytes", "Online plans: states of different sizes")
 def online_bytes(raw):

@@ -35,12 +35,15 @@
  * out so at the end (online_sweeps_keep.c reads it there) and reversed
  * at the turn, so that a walk names a node's slot by one load (map[c],
  * offset per segment) where revolve's walk subtracts. The reversal's
- * counts are not tallied per action: each segment's in all is a closed
- * form, and a cursor asks for them (reversal_counts) only when its stats
- * are read, which keeps the reversal's cost per action at revolve's. Nor
- * is its peak: segment j's walk holds at most j + c_j = s slots, which
- * the first sweep held already once n > s (x_0 .. x_{s-1} are all
- * stored), and for n <= s every segment is one state and stores nothing.
+ * counts are not tallied per action: the walk counts its stores and
+ * forward steps (only splits and peels write them), the rest follows from
+ * its position, and a cursor asks for them (reversal_counts) only when its
+ * stats are read, which keeps the reversal's cost per action at
+ * revolve's. Segments of one or two states (most of them with many slots)
+ * are written without a walk. Nor is the peak counted: segment j's walk holds
+ * at most j + c_j = s slots, which the first sweep held already once n > s (x_0
+ * .. x_{s-1} are all stored), and for n <= s every segment is one state and
+ * stores nothing.
  *
  * The generator state is one flat block that relies on no pointer inside
  * it (it may be copied with memcpy, or moved as a byte budget's grows;
@@ -77,10 +80,11 @@ struct uturn__os_hdr {
      * this header) before each walk, so the state stays a block that may
      * be copied or moved */
     struct uturn__rv_walker wk;
+    uint64_t wk_l; /* the states of its segment */
     uint64_t stack_off, map_off;
-    /* reversal: what the segments begun so far write in all; the counts
-     * so far are that less the current walk's rest (revolve_rest.c) */
-    struct uturn__rv_tally begun;
+    /* reversal: what the segments done wrote; the counts so far add the
+     * current walk's (revolve_so_far.c) */
+    struct uturn__rv_tally reversed;
     int phase, turned, walking, overflow;
     int keep_x0; /* several sweeps: the reversal leaves x_0 in its slot */
 };

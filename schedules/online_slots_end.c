@@ -61,19 +61,24 @@ static size_t turn(struct uturn__os_view *v, uturn_action_t *out)
     return uturn__put(out, UTURN_OP_TURN, 0, 0, 0);
 }
 
+static inline uint64_t sat(uint64_t a, uint64_t b)
+{
+    uint64_t sum;
+    return __builtin_add_overflow(a, b, &sum) ? UINT64_MAX : sum;
+}
+
 static void add_tally(struct uturn__rv_tally *t,
                       const struct uturn__rv_tally *a)
 {
-    t->forward  = uturn__sat_add(t->forward, a->forward);
-    t->stores   = uturn__sat_add(t->stores, a->stores);
-    t->restores = uturn__sat_add(t->restores, a->restores);
-    t->frees    = uturn__sat_add(t->frees, a->frees);
-    t->reverses = uturn__sat_add(t->reverses, a->reverses);
+    t->forward  = sat(t->forward, a->forward);
+    t->stores   = sat(t->stores, a->stores);
+    t->restores = sat(t->restores, a->restores);
+    t->frees    = sat(t->frees, a->frees);
+    t->reverses = sat(t->reverses, a->reverses);
 }
 
 /* Start the next segment down, from its checkpoint: revolve's node for
- * it, numbered so that its base is slot j; its counts in all go to
- * begun. */
+ * it, numbered so that its base is slot j. */
 static void next_segment(struct uturn__os_view *v)
 {
     struct uturn__os_hdr *h = v->h;
@@ -88,12 +93,47 @@ static void next_segment(struct uturn__os_view *v)
     h->stack_off              = (uint64_t)((unsigned char *)v->stack - base);
     h->map_off =
         (uint64_t)((unsigned char *)(v->free_slots + (h->cap - ws)) - base);
-    h->wk = (struct uturn__rv_walker){node,  NULL,       0,
-                                      ws,    UINT64_MAX, NULL,
-                                      false, false,      h->keep_x0 && j == 0};
-    const struct uturn__rv_tally all = uturn__rv_walk_rest(&h->wk, NULL);
-    add_tally(&h->begun, &all);
+    h->wk      = (struct uturn__rv_walker){.cur       = node,
+                                           .s         = ws,
+                                           .n         = UINT64_MAX,
+                                           .keep_root = h->keep_x0 && j == 0};
+    h->wk_l    = node.l;
     h->walking = 1;
+}
+
+/* The next segment down when it holds one or two states (most of them
+ * with many slots), with no walk: what the walk writes, in its order
+ * (restore, [advance, reverse x_{a+1}, restore,] reverse x_a, free), at
+ * most 6 actions; its counts go to reversed, and to *tally unless it is
+ * NULL. 0 when the segment is longer. */
+static size_t short_segment(struct uturn__os_view *v, uturn_action_t *out,
+                            struct uturn__rv_tally *tally)
+{
+    struct uturn__os_hdr *h = v->h;
+    const uint64_t j = h->seg - 1, a = v->e[j].pos, slot = v->e[j].slot;
+    const uint64_t l = (j + 1 < h->k ? v->e[j + 1].pos : h->n) - a;
+    if (l > 2)
+        return 0;
+    const bool keep = h->keep_x0 && j == 0;
+    size_t count    = uturn__put(out, UTURN_OP_RESTORE, a, 0, slot);
+    if (l == 2) {
+        count += uturn__put(out + count, UTURN_OP_ADVANCE, a, a + 1, 0);
+        count += uturn__put(out + count, UTURN_OP_REVERSE, a + 1, 0, 0);
+        count += uturn__put(out + count, UTURN_OP_RESTORE, a, 0, slot);
+    }
+    count += uturn__put(out + count, UTURN_OP_REVERSE, a, 0, 0);
+    if (!keep)
+        count += uturn__put(out + count, UTURN_OP_FREE, 0, 0, slot);
+    const struct uturn__rv_tally t = {l - 1, 0, l, keep ? 0 : 1, l, 0, 0};
+    add_tally(&h->reversed, &t);
+    if (tally != NULL) {
+        add_tally(tally, &t);
+        tally->held -= t.frees;
+    }
+    v->free_slots[h->cap - j] = slot; /* the segments below may use it */
+    h->seg                    = j;
+    h->phase                  = j == 0 ? OS_DONE : OS_REVERSE;
+    return count;
 }
 
 /* The current walk, its pointers set from the offsets. */
@@ -105,9 +145,13 @@ static inline struct uturn__rv_walker *walker(struct uturn__os_hdr *h)
     return &h->wk;
 }
 
+/* Once the walk is done, its counts go to reversed. */
 static void after_walk(struct uturn__os_hdr *h)
 {
     if (h->wk.done) {
+        const struct uturn__rv_tally t =
+            uturn__rv_walk_so_far(&h->wk, NULL, h->wk_l);
+        add_tally(&h->reversed, &t);
         h->walking = 0;
         h->phase   = h->seg == 0 ? OS_DONE : OS_REVERSE;
     }
@@ -122,6 +166,12 @@ static size_t reverse(struct uturn__os_view *v, uturn_action_t *out,
     if (h->phase == OS_REVERSE && !h->turned)
         count += turn(v, out);
     while (h->phase == OS_REVERSE && count + 3 <= capacity) {
+        if (!h->walking && count + 6 <= capacity) {
+            const size_t got = short_segment(v, out + count, tally);
+            count += got;
+            if (got != 0)
+                continue;
+        }
         if (!h->walking)
             next_segment(v);
         struct uturn__rv_walker *w = walker(h);
@@ -180,15 +230,12 @@ void uturn__os_reversal_counts(const void *state, uturn_stats_t *s)
     const struct uturn__os_hdr *h = state;
     if (h->phase < OS_REVERSE)
         return;
-    struct uturn__rv_tally so_far = h->begun;
+    struct uturn__rv_tally so_far = h->reversed;
     if (h->walking) {
         const void *stack = (const unsigned char *)h + h->stack_off;
-        const struct uturn__rv_tally rest = uturn__rv_walk_rest(&h->wk, stack);
-        so_far.forward -= rest.forward;
-        so_far.stores -= rest.stores;
-        so_far.restores -= rest.restores;
-        so_far.frees -= rest.frees;
-        so_far.reverses -= rest.reverses;
+        const struct uturn__rv_tally t =
+            uturn__rv_walk_so_far(&h->wk, stack, h->wk_l);
+        add_tally(&so_far, &t);
     }
     s->forward_steps += so_far.forward;
     s->stores += so_far.stores;

@@ -104,6 +104,10 @@ struct uturn__rv_walker {
     const uint64_t *map; /* mapped walks: how slots are named */
     bool live, done;
     bool keep_root; /* the root's slot is not freed (a persistent base) */
+    /* online walks: the stores and forward steps so far (counted in
+     * splits and peels, a few of the actions; the rest follow from the
+     * walker's position, uturn__rv_walk_so_far) */
+    uint64_t stores, forward;
 };
 
 /* The next actions (at most capacity, which is at least 3), until done:
@@ -117,8 +121,9 @@ size_t uturn__rv_walk_fill_mapped(struct uturn__rv_walker *restrict w,
                                   uturn_action_t *restrict out,
                                   size_t capacity);
 /* The online planner's segments: the slot of a node with c slots is
- * w->map[c] (a map reversed and offset by the caller), and the node's
- * last state is not x_n (w->n is UINT64_MAX: no turn). */
+ * w->map[c] (a map reversed and offset by the caller), the node's last
+ * state is not x_n (w->n is UINT64_MAX: no turn), and w->stores and
+ * w->forward count. */
 size_t uturn__rv_walk_fill_online(struct uturn__rv_walker *restrict w,
                                   uturn_action_t *restrict out,
                                   size_t capacity);
@@ -128,13 +133,13 @@ size_t uturn__rv_walk_fill_tallied(struct uturn__rv_walker *restrict w,
                                    uturn_action_t *restrict out,
                                    size_t capacity,
                                    struct uturn__rv_tally *restrict tally);
-/* What a walk with no turn (w->n is UINT64_MAX) writes from w's position
- * until it is done, from closed forms: forward steps, stores, restores,
- * frees and reverses (held and peak 0). stack is w's (w->stack is not
- * read; NULL at depth 0). O(depth) revolve counts (revolve_rest.c); the
- * online planner's counts without a tally. */
-struct uturn__rv_tally uturn__rv_walk_rest(const struct uturn__rv_walker *w,
-                                           const struct uturn__rv_node *stack);
+/* What an online walk (uturn__rv_walk_fill_online or _tallied) of a
+ * root of l states has written so far: forward steps, stores, restores,
+ * frees and reverses (held and peak 0); stack is w's (w->stack is not
+ * read; NULL at depth 0). O(depth) (revolve_so_far.c). */
+struct uturn__rv_tally uturn__rv_walk_so_far(const struct uturn__rv_walker *w,
+                                             const struct uturn__rv_node *stack,
+                                             uint64_t l);
 
 /* The node for states [a, a + l), l >= 1, reversed with c >= 1 slots
  * (c = min(c, l - 1): more change nothing; a single state keeps c = 1). */
