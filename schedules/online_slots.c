@@ -165,15 +165,14 @@ size_t uturn__os_fill(void *state, uturn_action_t *out, size_t capacity)
 static size_t fill_counted(void *state, uturn_action_t *out, size_t capacity,
                            uturn_stats_t *counted, uint64_t *held)
 {
-    if (((const struct uturn__os_hdr *)state)->phase < OS_REVERSE) {
+    const struct uturn__os_hdr *h = state;
+    if (!h->walking && h->phase < OS_REVERSE) { /* walking: reversing */
         const size_t count = sweep_fill(state, out);
         uturn__count_actions(counted, held, out, count);
         if (count != 0)
             return count;
     }
-    const size_t count = uturn__os_reverse_state(state, out, capacity);
-    counted->actions += count;
-    return count;
+    return uturn__os_reverse_state(state, out, capacity);
 }
 
 /* The stream follows from the slots and max_steps; the constant tells it

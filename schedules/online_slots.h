@@ -35,13 +35,13 @@
  * out so at the end (online_sweeps_keep.c reads it there) and reversed
  * at the turn, so that a walk names a node's slot by one load (map[c],
  * offset per segment) where revolve's walk subtracts. The reversal's
- * counts are not tallied per action: the walk counts its stores and
- * forward steps (only splits and peels write them), the rest follows from
- * its position, and a cursor asks for them (reversal_counts) only when its
- * stats are read, which keeps the reversal's cost per action at
- * revolve's. Segments of one or two states (most of them with many slots)
- * are written without a walk. Nor is the peak counted: segment j's walk holds
- * at most j + c_j = s slots, which the first sweep held already once n > s (x_0
+ * counts are not tallied per action: each segment's in all are closed
+ * forms, those of its walk's rest too, and a cursor asks for them
+ * (reversal_counts) only when its stats are read, which keeps the
+ * reversal's cost per action at revolve's. Segments of one or two states (most
+ * of them with many slots) are written without a walk. Nor is the peak counted:
+ * segment j's walk holds at most j + c_j = s slots, which the first sweep held
+ * already once n > s (x_0
  * .. x_{s-1} are all stored), and for n <= s every segment is one state and
  * stores nothing.
  *
@@ -80,10 +80,10 @@ struct uturn__os_hdr {
      * this header) before each walk, so the state stays a block that may
      * be copied or moved */
     struct uturn__rv_walker wk;
-    uint64_t wk_l; /* the states of its segment */
+    struct uturn__rv_tally all; /* what the walk writes in all */
     uint64_t stack_off, map_off;
     /* reversal: what the segments done wrote; the counts so far add the
-     * current walk's (revolve_so_far.c) */
+     * current walk's in all less its rest (revolve_rest.c) */
     struct uturn__rv_tally reversed;
     int phase, turned, walking, overflow;
     int keep_x0; /* several sweeps: the reversal leaves x_0 in its slot */
@@ -174,10 +174,35 @@ size_t uturn__os_reverse(struct uturn__os_view *v, uturn_action_t *out,
 size_t uturn__os_reverse_counted(struct uturn__os_view *v, uturn_action_t *out,
                                  size_t capacity, uturn_stats_t *counted,
                                  uint64_t *held);
+/* The reversal's current walk, its pointers set from the offsets. */
+static inline struct uturn__rv_walker *uturn__os_walker(struct uturn__os_hdr *h)
+{
+    unsigned char *base = (unsigned char *)h;
+    h->wk.stack = (struct uturn__rv_node *)(void *)(base + h->stack_off);
+    h->wk.map   = (const uint64_t *)(void *)(base + h->map_off);
+    return &h->wk;
+}
+
+/* uturn__os_reverse() on the state, from the end of a walk or between
+ * segments. */
+size_t uturn__os_reverse_next(void *state, uturn_action_t *out,
+                              size_t capacity);
+
 /* uturn__os_reverse() on the state, entered straight into the current
- * walk while a segment goes on; what it writes is not counted. */
-size_t uturn__os_reverse_state(void *state, uturn_action_t *out,
-                               size_t capacity);
+ * walk while a segment goes on (most reads; inlined into the planners'
+ * fills); what it writes is not counted. */
+static inline size_t uturn__os_reverse_state(void *state, uturn_action_t *out,
+                                             size_t capacity)
+{
+    struct uturn__os_hdr *h = state;
+    if (!h->walking)
+        return uturn__os_reverse_next(state, out, capacity);
+    const size_t count =
+        uturn__rv_walk_fill_online(uturn__os_walker(h), out, capacity);
+    if (!h->wk.done)
+        return count;
+    return count + uturn__os_reverse_next(state, out + count, capacity - count);
+}
 /* Add to *s the forward steps, stores, restores, frees and reverses the
  * reversal wrote so far (at the end of the first sweep: none). */
 void uturn__os_reversal_counts(const void *state, uturn_stats_t *s);

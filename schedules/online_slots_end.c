@@ -75,6 +75,7 @@ static void add_tally(struct uturn__rv_tally *t,
     t->restores = sat(t->restores, a->restores);
     t->frees    = sat(t->frees, a->frees);
     t->reverses = sat(t->reverses, a->reverses);
+    t->advances = sat(t->advances, a->advances);
 }
 
 /* Start the next segment down, from its checkpoint: revolve's node for
@@ -97,7 +98,7 @@ static void next_segment(struct uturn__os_view *v)
                                            .s         = ws,
                                            .n         = UINT64_MAX,
                                            .keep_root = h->keep_x0 && j == 0};
-    h->wk_l    = node.l;
+    h->all     = uturn__rv_walk_rest(&h->wk, NULL);
     h->walking = 1;
 }
 
@@ -124,7 +125,8 @@ static size_t short_segment(struct uturn__os_view *v, uturn_action_t *out,
     count += uturn__put(out + count, UTURN_OP_REVERSE, a, 0, 0);
     if (!keep)
         count += uturn__put(out + count, UTURN_OP_FREE, 0, 0, slot);
-    const struct uturn__rv_tally t = {l - 1, 0, l, keep ? 0 : 1, l, 0, 0};
+    const struct uturn__rv_tally t = {l - 1, 0, l, keep ? 0 : 1,
+                                      l,     0, 0, l - 1};
     add_tally(&h->reversed, &t);
     if (tally != NULL) {
         add_tally(tally, &t);
@@ -136,22 +138,11 @@ static size_t short_segment(struct uturn__os_view *v, uturn_action_t *out,
     return count;
 }
 
-/* The current walk, its pointers set from the offsets. */
-static inline struct uturn__rv_walker *walker(struct uturn__os_hdr *h)
-{
-    unsigned char *base = (unsigned char *)h;
-    h->wk.stack = (struct uturn__rv_node *)(void *)(base + h->stack_off);
-    h->wk.map   = (const uint64_t *)(void *)(base + h->map_off);
-    return &h->wk;
-}
-
 /* Once the walk is done, its counts go to reversed. */
 static void after_walk(struct uturn__os_hdr *h)
 {
     if (h->wk.done) {
-        const struct uturn__rv_tally t =
-            uturn__rv_walk_so_far(&h->wk, NULL, h->wk_l);
-        add_tally(&h->reversed, &t);
+        add_tally(&h->reversed, &h->all);
         h->walking = 0;
         h->phase   = h->seg == 0 ? OS_DONE : OS_REVERSE;
     }
@@ -174,7 +165,7 @@ static size_t reverse(struct uturn__os_view *v, uturn_action_t *out,
         }
         if (!h->walking)
             next_segment(v);
-        struct uturn__rv_walker *w = walker(h);
+        struct uturn__rv_walker *w = uturn__os_walker(h);
         count +=
             tally != NULL
                 ? uturn__rv_walk_fill_tallied(w, out + count, capacity - count,
@@ -191,28 +182,20 @@ size_t uturn__os_reverse(struct uturn__os_view *v, uturn_action_t *out,
     return reverse(v, out, capacity, NULL);
 }
 
-size_t uturn__os_reverse_state(void *state, uturn_action_t *out,
-                               size_t capacity)
+size_t uturn__os_reverse_next(void *state, uturn_action_t *out, size_t capacity)
 {
     struct uturn__os_hdr *h = state;
-    size_t count            = 0;
-    if (h->walking) { /* most reads: the segment goes on */
-        count = uturn__rv_walk_fill_online(walker(h), out, capacity);
-        if (!h->wk.done)
-            return count;
+    if (h->walking && h->wk.done)
         after_walk(h);
-        if (count + 3 > capacity)
-            return count;
-    }
     struct uturn__os_view v = uturn__os_view(state);
-    return count + reverse(&v, out + count, capacity - count, NULL);
+    return reverse(&v, out, capacity, NULL);
 }
 
 size_t uturn__os_reverse_counted(struct uturn__os_view *v, uturn_action_t *out,
                                  size_t capacity, uturn_stats_t *counted,
                                  uint64_t *held)
 {
-    struct uturn__rv_tally t = {0, 0, 0, 0, 0, *held, counted->peak_slots};
+    struct uturn__rv_tally t = {0, 0, 0, 0, 0, *held, counted->peak_slots, 0};
     const size_t count       = reverse(v, out, capacity, &t);
     counted->actions += count;
     counted->forward_steps += t.forward;
@@ -231,12 +214,20 @@ void uturn__os_reversal_counts(const void *state, uturn_stats_t *s)
     if (h->phase < OS_REVERSE)
         return;
     struct uturn__rv_tally so_far = h->reversed;
-    if (h->walking) {
+    if (h->walking) { /* the current walk's in all, less its rest */
         const void *stack = (const unsigned char *)h + h->stack_off;
-        const struct uturn__rv_tally t =
-            uturn__rv_walk_so_far(&h->wk, stack, h->wk_l);
-        add_tally(&so_far, &t);
+        const struct uturn__rv_tally rest = uturn__rv_walk_rest(&h->wk, stack);
+        add_tally(&so_far, &h->all);
+        so_far.forward -= rest.forward;
+        so_far.stores -= rest.stores;
+        so_far.restores -= rest.restores;
+        so_far.frees -= rest.frees;
+        so_far.reverses -= rest.reverses;
+        so_far.advances -= rest.advances;
     }
+    /* every action of the reversal is one of these, or the turn */
+    s->actions += (h->turned ? 1 : 0) + so_far.stores + so_far.restores +
+                  so_far.frees + so_far.reverses + so_far.advances;
     s->forward_steps += so_far.forward;
     s->stores += so_far.stores;
     s->restores += so_far.restores;

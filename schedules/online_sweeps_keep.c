@@ -225,17 +225,10 @@ size_t uturn__ow_keep_fill(struct ow *o, void *state, uturn_action_t *out,
     while (count + 3 <= capacity && (o->walking || o->seg != 0)) {
         if (!o->walking)
             begin(o, state, &v);
-        struct uturn__rv_walker w = {o->cur,
-                                     v.stack,
-                                     o->depth,
-                                     o->ws,
-                                     UINT64_MAX,
-                                     words(state, OW_MAP),
-                                     o->live != 0,
-                                     false,
-                                     kept[o->seg] != 0,
-                                     0,
-                                     0};
+        struct uturn__rv_walker w = {
+            o->cur,       v.stack,    o->depth,
+            o->ws,        UINT64_MAX, words(state, OW_MAP),
+            o->live != 0, false,      kept[o->seg] != 0};
         count += uturn__rv_walk_fill_mapped(&w, out + count, capacity - count);
         o->cur     = w.cur;
         o->depth   = w.depth;

@@ -49,10 +49,10 @@ struct uturn__planner {
      * *counted, as uturn__count_actions() would, faster. */
     size_t (*fill_counted)(void *state, uturn_action_t *out, size_t capacity,
                            uturn_stats_t *counted, uint64_t *held);
-    /* Online planners whose fill_counted adds only the actions of their
-     * reversal, not what they are (NULL for the others): add to *s the
-     * forward steps, stores, restores, frees and reverses it wrote so far.
-     * The reversal must then raise no peak: the counted one stands. */
+    /* Online planners whose fill_counted does not count their reversal
+     * (NULL for the others): add to *s the actions, forward steps, stores,
+     * restores, frees and reverses it wrote so far. The reversal must
+     * then raise no peak: the counted one stands. */
     void (*reversal_counts)(const void *state, uturn_stats_t *s);
     /* Online planners with a byte budget (sizes arrive as the run goes). */
     bool (*sized)(const uturn_plan_t *plan);

@@ -84,7 +84,7 @@ static size_t fill(void *state, uturn_action_t *restrict out, size_t capacity)
         return count;
     struct uturn__rv_walker w = {st->cur, st->stack, st->depth, st->s,
                                  st->n,   NULL,      st->live,  false,
-                                 false,   0,         0};
+                                 false};
     count += uturn__rv_walk_fill(&w, out + count, capacity - count);
     st->cur   = w.cur;
     st->depth = w.depth;
@@ -101,11 +101,11 @@ static void fingerprint(const uturn_plan_t *plan, struct uturn__hasher *h)
 }
 
 const struct uturn__planner uturn__revolve = {
-    .id          = UTURN_PLANNER_REVOLVE,
-    .name        = "revolve",
-    .prepare     = prepare,
-    .state_size  = state_size,
-    .start       = start,
-    .fill        = fill,
+    .id         = UTURN_PLANNER_REVOLVE,
+    .name       = "revolve",
+    .prepare    = prepare,
+    .state_size = state_size,
+    .start      = start,
+    .fill       = fill,
     .fingerprint = fingerprint,
 };

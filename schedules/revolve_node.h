@@ -90,10 +90,11 @@ static inline uint64_t uturn__rv_split(const struct uturn__rv_node *p,
  * state n is the turn. The walker's position is plain data; stack holds
  * at least c frames. */
 /* What a counted walk wrote: forward steps, stores, restores, frees,
- * reverses, and the slots held (from what the caller says at the start)
- * and their peak. */
+ * reverses, the slots held (from what the caller says at the start) and
+ * their peak, and advances. */
 struct uturn__rv_tally {
     uint64_t forward, stores, restores, frees, reverses, held, peak;
+    uint64_t advances;
 };
 
 struct uturn__rv_walker {
@@ -104,10 +105,6 @@ struct uturn__rv_walker {
     const uint64_t *map; /* mapped walks: how slots are named */
     bool live, done;
     bool keep_root; /* the root's slot is not freed (a persistent base) */
-    /* online walks: the stores and forward steps so far (counted in
-     * splits and peels, a few of the actions; the rest follow from the
-     * walker's position, uturn__rv_walk_so_far) */
-    uint64_t stores, forward;
 };
 
 /* The next actions (at most capacity, which is at least 3), until done:
@@ -121,9 +118,8 @@ size_t uturn__rv_walk_fill_mapped(struct uturn__rv_walker *restrict w,
                                   uturn_action_t *restrict out,
                                   size_t capacity);
 /* The online planner's segments: the slot of a node with c slots is
- * w->map[c] (a map reversed and offset by the caller), the node's last
- * state is not x_n (w->n is UINT64_MAX: no turn), and w->stores and
- * w->forward count. */
+ * w->map[c] (a map reversed and offset by the caller), and the node's
+ * last state is not x_n (w->n is UINT64_MAX: no turn). */
 size_t uturn__rv_walk_fill_online(struct uturn__rv_walker *restrict w,
                                   uturn_action_t *restrict out,
                                   size_t capacity);
@@ -133,13 +129,13 @@ size_t uturn__rv_walk_fill_tallied(struct uturn__rv_walker *restrict w,
                                    uturn_action_t *restrict out,
                                    size_t capacity,
                                    struct uturn__rv_tally *restrict tally);
-/* What an online walk (uturn__rv_walk_fill_online or _tallied) of a
- * root of l states has written so far: forward steps, stores, restores,
- * frees and reverses (held and peak 0); stack is w's (w->stack is not
- * read; NULL at depth 0). O(depth) (revolve_so_far.c). */
-struct uturn__rv_tally uturn__rv_walk_so_far(const struct uturn__rv_walker *w,
-                                             const struct uturn__rv_node *stack,
-                                             uint64_t l);
+/* What a walk with no turn (w->n is UINT64_MAX) has still to write from
+ * w's position until it is done: forward steps, stores, restores, frees
+ * and reverses (held and peak 0), from closed forms; stack is w's
+ * (w->stack is not read; NULL at depth 0). O(depth) closed forms
+ * (revolve_rest.c). */
+struct uturn__rv_tally uturn__rv_walk_rest(const struct uturn__rv_walker *w,
+                                           const struct uturn__rv_node *stack);
 
 /* The node for states [a, a + l), l >= 1, reversed with c >= 1 slots
  * (c = min(c, l - 1): more change nothing; a single state keeps c = 1). */
@@ -148,6 +144,11 @@ struct uturn__rv_node uturn__rv_node_of(uint64_t a, uint64_t l, uint64_t c);
 /* The root for n steps and s >= 1 slots: l = n + 1 states, c = min(s, n)
  * (more slots than steps change nothing). Needs n < 2^64 - 1. */
 void uturn__rv_root(uint64_t n, uint64_t s, struct uturn__rv_node *root);
+
+/* The stores revolve's walk of node x makes, its first state's included
+ * (revolve_stats.c), without the search for the root's repetitions that
+ * uturn__revolve_counts makes; UINT64_MAX past 2^64. */
+uint64_t uturn__rv_node_stores(const struct uturn__rv_node *x);
 
 /* Predicted counts of revolve for n steps and s >= 1 slots
  * (revolve_stats.c); UTURN_E_OVERFLOW when one passes 64 bits. */

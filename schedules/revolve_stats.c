@@ -129,7 +129,7 @@ static void peel(struct uturn__rv_node *x, struct tally *t)
     t->stores += beta_cap(x->c - 1, x->r - 1) - beta_cap(d - 1, x->r - 1);
     note_peak(t, x->r >= 3 ? x->c : k); /* a peeled block holds c slots */
     t->held += k;
-    const uint64_t U = (uint64_t)beta_cap(d, x->r - 1);
+    const uint64_t U    = (uint64_t)beta_cap(d, x->r - 1);
     const uturn__u128 V = beta_cap(d - 1, x->r);
     x->a += x->l - (uint64_t)D - U;
     x->l = (uint64_t)D + U;
@@ -161,6 +161,13 @@ static void walk(struct uturn__rv_node x, struct tally *t)
             x = left;
         }
     }
+}
+
+uint64_t uturn__rv_node_stores(const struct uturn__rv_node *x)
+{
+    struct tally t = {0, 0, 0};
+    walk(*x, &t);
+    return t.stores > UINT64_MAX ? UINT64_MAX : (uint64_t)t.stores;
 }
 
 uturn_status_t uturn__revolve_counts(uint64_t n, uint64_t s, uturn_stats_t *out)

@@ -18,8 +18,7 @@
 /* How a walk names the slot of a node with c slots: revolve's own number
  * s - c; map[s - c] (a mapped walk); or map[c] (an online walk, whose map
  * its caller keeps reversed and offset, so that one load replaces the
- * subtraction and the load; it also counts its stores and forward steps
- * in the walker). */
+ * subtraction and the load). */
 enum slots { OWN, MAP_K, MAP_C };
 
 HOT uint64_t slot_at(const struct uturn__rv_walker *w, uint64_t s, uint64_t c,
@@ -198,15 +197,12 @@ HOT size_t peel(struct uturn__rv_walker *w, uturn_action_t *out,
     if (singles != 0) {
         push_left(w, &first);
         w->stack[w->depth - 1].U += singles - 1;
-        if (m == MAP_C) {
-            w->forward += singles;
-            w->stores += singles;
-        }
     }
     if (counted && singles != 0) {
         struct uturn__rv_tally *t = tl;
         t->restores += !w->live;
         t->forward += singles;
+        t->advances += singles;
         t->stores += singles;
         t->held += singles;
         t->peak = t->held > t->peak ? t->held : t->peak;
@@ -231,11 +227,10 @@ HOT size_t split(struct uturn__rv_walker *w, uturn_action_t *out,
         uturn__put(out + count++, UTURN_OP_RESTORE, a, 0,
                    slot_at(w, w->s, c, m));
     uturn__put(out + count++, UTURN_OP_ADVANCE, a, a + j, 0);
-    if (m == MAP_C)
-        w->forward += j;
     if (counted) {
         tl->restores += !w->live;
         tl->forward += j;
+        tl->advances += 1;
     }
     if (right.l == 1) {
         uturn__put_reverse(out + count++, a + j, w->n);
@@ -247,8 +242,6 @@ HOT size_t split(struct uturn__rv_walker *w, uturn_action_t *out,
     }
     uturn__put(out + count++, UTURN_OP_STORE, a + j, 0,
                slot_at(w, w->s, c - 1, m));
-    if (m == MAP_C)
-        w->stores += 1;
     if (counted) {
         struct uturn__rv_tally *t = tl;
         t->stores += 1;
@@ -283,7 +276,7 @@ HOT size_t walk(struct uturn__rv_walker *restrict walker,
     /* Working copies in locals, so that writing actions cannot be taken
      * to change them (all are uint64_t). */
     struct uturn__rv_walker copy = *walker, *w = &copy;
-    struct uturn__rv_tally t = {0, 0, 0, 0, 0, 0, 0};
+    struct uturn__rv_tally t = {0, 0, 0, 0, 0, 0, 0, 0};
     if (counted)
         t = *tally;
     size_t count = 0;

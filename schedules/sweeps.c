@@ -324,13 +324,13 @@ static size_t walk(struct state *st, uturn_action_t *out, size_t capacity)
     const bool top                   = st->seg == x->m - 1;
     /* the top segment ends at x_n (its last state is the turn) */
     const uint64_t last       = top ? x->n : UINT64_MAX;
-    struct uturn__rv_walker w = {
-        st->cur,  st->stack, st->depth,       st->ws, last, st->map,
-        st->live, false,     !last_sweep(st), 0,      0};
-    const size_t count = uturn__rv_walk_fill_mapped(&w, out, capacity);
-    st->cur            = w.cur;
-    st->depth          = w.depth;
-    st->live           = w.live;
+    struct uturn__rv_walker w = {st->cur,  st->stack, st->depth,
+                                 st->ws,   last,      st->map,
+                                 st->live, false,     !last_sweep(st)};
+    const size_t count        = uturn__rv_walk_fill_mapped(&w, out, capacity);
+    st->cur                   = w.cur;
+    st->depth                 = w.depth;
+    st->live                  = w.live;
     if (w.done)
         st->walking = false;
     return count;

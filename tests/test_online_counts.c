@@ -1,15 +1,15 @@
 /*
  * An online cursor's realised counts (uturn_cursor_stats) against a count
  * of the actions it handed out, made here. The online planner for many
- * slots does not count its reversal action by action: its walk counts its
- * stores and forward steps, the rest follows from the walker's position
- * (revolve_so_far.c), and segments of one or two states are written
- * without a walk. A count off by one leaf, one restore or one store in
- * some branch of the walk shows here. Read capacities from 1 (the cursor's own
- * buffer) to 1000 (straight into the caller's array) cut the walk at every kind
- * of point. The cursor counts what it generated, which may run ahead of
- * what it handed out by what it buffers: equal at the end, never behind
- * before. White-box cases below check the planner's counts and a walk's
+ * slots does not count its reversal action by action: each segment's
+ * counts in all and its walk's rest are closed forms (revolve_rest.c),
+ * and segments of one or two states are written without a walk. A count
+ * off by one leaf, one restore or one store in some branch of the walk
+ * shows here. Read capacities from 1 (the cursor's own buffer) to 1000
+ * (straight into the caller's array) cut the walk at every kind of point.
+ * The cursor counts what it generated, which may run ahead of what it
+ * handed out by what it buffers: equal at the end, never behind before.
+ * White-box cases below check the planner's counts and a walk's rest
  * exactly after every fill, with no buffer between.
  */
 #include "online_slots.h"
@@ -213,32 +213,35 @@ static uint64_t revolve_stores(uint64_t l, uint64_t c)
 }
 
 /* One walk of l states with c slots from its stored base, in reads of
- * random size: at every point, what it says it wrote is what it wrote;
- * in all, revolve's forward steps and stores. */
-static void walk_so_far(uint64_t l, uint64_t c, bool keep_root)
+ * random size: at every point, what it wrote and its rest make its rest
+ * at the start, which is revolve's forward steps and stores. */
+static void walk_rest(uint64_t l, uint64_t c, bool keep_root)
 {
     static struct uturn__rv_node stack[64];
     static uint64_t map[64];
     const struct uturn__rv_node root = uturn__rv_node_of(7, l, c);
     for (uint64_t i = 0; i <= root.c; i++)
         map[i] = root.c - i; /* slot of a node with i slots: revolve's */
-    struct uturn__rv_walker w = {.cur       = root,
-                                 .stack     = stack,
-                                 .s         = root.c,
-                                 .n         = UINT64_MAX,
-                                 .map       = map,
-                                 .keep_root = keep_root};
-    struct tally t            = {0, 0, 0, 0, 0, 0, 0, 0};
+    struct uturn__rv_walker w        = {.cur       = root,
+                                        .stack     = stack,
+                                        .s         = root.c,
+                                        .n         = UINT64_MAX,
+                                        .map       = map,
+                                        .keep_root = keep_root};
+    const struct uturn__rv_tally all = uturn__rv_walk_rest(&w, stack);
+    struct tally t                   = {0, 0, 0, 0, 0, 0, 0, 0};
     uturn_action_t a[48];
     while (!w.done) {
         const size_t got =
             uturn__rv_walk_fill_online(&w, a, 3 + (size_t)rand() % 45);
         add(&t, a, got);
-        const struct uturn__rv_tally r = uturn__rv_walk_so_far(&w, stack, l);
-        cr_assert(t.forward == r.forward && t.stores == r.stores &&
-                      t.restores == r.restores && t.frees == r.frees &&
-                      t.reverses == r.reverses,
-                  "l %llu c %llu keep %d: counts off after %llu actions",
+        const struct uturn__rv_tally r = uturn__rv_walk_rest(&w, stack);
+        cr_assert(t.forward + r.forward == all.forward &&
+                      t.stores + r.stores == all.stores &&
+                      t.restores + r.restores == all.restores &&
+                      t.frees + r.frees == all.frees &&
+                      t.reverses + r.reverses == all.reverses,
+                  "l %llu c %llu keep %d: rest off after %llu actions",
                   (unsigned long long)l, (unsigned long long)c, keep_root,
                   (unsigned long long)t.actions);
     }
@@ -249,12 +252,12 @@ static void walk_so_far(uint64_t l, uint64_t c, bool keep_root)
     cr_assert_eq(t.frees, t.stores + (keep_root ? 0 : 1));
 }
 
-Test(online_counts, a_walk_says_what_it_wrote)
+Test(online_counts, a_walks_rest_is_what_it_still_writes)
 {
     srand(11);
     for (int trial = 0; trial < 600; trial++) {
         const uint64_t l = 1 + (uint64_t)rand() % (trial < 500 ? 2000 : 60000);
         const uint64_t c = 1 + (uint64_t)rand() % 40;
-        walk_so_far(l, c, trial % 3 == 0);
+        walk_rest(l, c, trial % 3 == 0);
     }
 }
