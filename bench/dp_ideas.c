@@ -38,6 +38,30 @@ static int by_value(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* dp's exact problem on a random chain of n steps (sizes 1 to 8, costs 1
+ * to 10, half the bytes of every state as the budget). */
+static void make_problem(uturn_problem_t *p, uint64_t n, uint64_t thr,
+                         uint64_t *bytes, uint64_t *costs)
+{
+    uint64_t rng = n, all = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        bytes[i] = 1 + next_random(&rng) % 8;
+        costs[i] = 1 + next_random(&rng) % 10;
+        all += bytes[i];
+    }
+    uturn_problem_init(p);
+    p->planner      = UTURN_PLANNER_DP;
+    p->steps        = n;
+    p->slot_bytes   = 8;
+    p->budget_bytes = all / 2;
+    p->step_bytes   = bytes;
+    p->step_costs   = costs;
+    p->unit_bytes   = 1;
+    p->threads      = thr;
+    p->dp_mode      = UTURN_DP_EXACT;
+    p->table_bytes  = (uint64_t)64 << 30;
+}
+
 int main(int argc, char **argv)
 {
     const uint64_t n   = argc > 1 ? strtoull(argv[1], NULL, 10) : 500;
@@ -47,24 +71,8 @@ int main(int argc, char **argv)
     double *seconds = malloc((size_t)repeats * sizeof *seconds);
     if (bytes == NULL || costs == NULL || seconds == NULL || repeats < 1)
         return 2;
-    uint64_t rng = n, all = 0;
-    for (uint64_t i = 0; i < n; i++) {
-        bytes[i] = 1 + next_random(&rng) % 8;
-        costs[i] = 1 + next_random(&rng) % 10;
-        all += bytes[i];
-    }
     uturn_problem_t p;
-    uturn_problem_init(&p);
-    p.planner                  = UTURN_PLANNER_DP;
-    p.steps                    = n;
-    p.slot_bytes               = 8;
-    p.budget_bytes             = all / 2;
-    p.step_bytes               = bytes;
-    p.step_costs               = costs;
-    p.unit_bytes               = 1;
-    p.threads                  = thr;
-    p.dp_mode                  = UTURN_DP_EXACT;
-    p.table_bytes              = (uint64_t)64 << 30;
+    make_problem(&p, n, thr, bytes, costs);
     struct uturn__dp_work work = {0};
     uint64_t cost = 0, M = 0;
     for (int r = 0; r < repeats; r++) {
