@@ -21,6 +21,16 @@
  * subtraction and the load). */
 enum slots { OWN, MAP_K, MAP_C };
 
+/* Reverse x_i: the turn when i is the walk's n, which an online walk's
+ * never is (its n is UINT64_MAX), so it writes the reverse outright. */
+HOT size_t put_reverse(uturn_action_t *out, uint64_t i, uint64_t n,
+                       const enum slots m)
+{
+    if (m == MAP_C)
+        return uturn__put(out, UTURN_OP_REVERSE, i, 0, 0);
+    return uturn__put_reverse(out, i, n);
+}
+
 HOT uint64_t slot_at(const struct uturn__rv_walker *w, uint64_t s, uint64_t c,
                      const enum slots m)
 {
@@ -73,7 +83,7 @@ HOT size_t leaf(struct uturn__rv_walker *w, uturn_action_t *out,
     if (!w->live)
         uturn__put(out + count++, UTURN_OP_RESTORE, a, 0,
                    slot_at(w, w->s, w->cur.c, m));
-    uturn__put_reverse(out + count++, a, w->n);
+    put_reverse(out + count++, a, w->n, m);
     if (counted) {
         tl->restores += !w->live;
         tl->reverses += 1;
@@ -112,7 +122,7 @@ HOT size_t leaf_run(struct uturn__rv_walker *w, uturn_action_t *out,
         if (!live)
             uturn__put(out + count++, UTURN_OP_RESTORE, a, 0,
                        slot_at(w, s, c, m));
-        uturn__put_reverse(out + count++, a, n);
+        put_reverse(out + count++, a, n, m);
         U -= 1;
         a = ta + U;
         c = tc - U;
@@ -233,7 +243,7 @@ HOT size_t split(struct uturn__rv_walker *w, uturn_action_t *out,
         tl->advances += 1;
     }
     if (right.l == 1) {
-        uturn__put_reverse(out + count++, a + j, w->n);
+        put_reverse(out + count++, a + j, w->n, m);
         if (counted)
             tl->reverses += 1;
         w->cur  = left;
