@@ -21,15 +21,17 @@
 
 struct tally {
     uint64_t actions, forward, stores, restores, frees, reverses, held, peak;
+    uint64_t advances;
 };
 
 static void add(struct tally *t, const uturn_action_t *a, size_t count)
 {
     for (size_t i = 0; i < count; i++) {
         t->actions += 1;
-        if (a[i].op == UTURN_OP_ADVANCE)
+        if (a[i].op == UTURN_OP_ADVANCE) {
             t->forward += a[i].step_end - a[i].step;
-        else if (a[i].op == UTURN_OP_STORE) {
+            t->advances += 1;
+        } else if (a[i].op == UTURN_OP_STORE) {
             t->stores += 1;
             t->held += 1;
             t->peak = t->held > t->peak ? t->held : t->peak;
@@ -81,38 +83,55 @@ static void same(const uturn_cursor_t *c, const struct tally *t,
         (unsigned long long)t->reverses, (unsigned long long)t->peak);
 }
 
-/* One run of n steps with s slots, read cap actions at a time. */
-static void run(uint64_t s, uint64_t n, size_t cap)
+/* One run of n steps with s slots, read cap actions at a time; with a
+ * byte budget (budget != 0) instead, each state's size given as the run
+ * reaches it: size + grow * step bytes. */
+static void run_sized(uint64_t s, uint64_t n, size_t cap, uint64_t budget,
+                      uint64_t size, uint64_t grow)
 {
     uturn_problem_t p;
     uturn_problem_init(&p);
-    p.planner          = UTURN_PLANNER_ONLINE;
-    p.slots            = s;
+    p.planner = UTURN_PLANNER_ONLINE;
+    if (budget != 0)
+        p.budget_bytes = budget;
+    else
+        p.slots = s;
     uturn_plan_t *plan = NULL;
     cr_assert_eq(uturn_plan_create(&p, NULL, &plan, NULL), UTURN_OK);
     uturn_cursor_t *c = NULL;
     cr_assert_eq(uturn_cursor_create(plan, NULL, &c), UTURN_OK);
+    if (budget != 0)
+        cr_assert_eq(uturn_cursor_set_size(c, 0, size), UTURN_OK);
     uturn_action_t *a = malloc(cap * sizeof *a);
     cr_assert_not_null(a);
-    struct tally t = {0, 0, 0, 0, 0, 0, 0, 0};
+    struct tally t = {0, 0, 0, 0, 0, 0, 0, 0, 0};
     size_t count   = 0;
     bool ended     = false;
     while (uturn_cursor_read(c, a, cap, &count) == UTURN_OK && count > 0) {
         add(&t, a, count);
         ahead(c, &t);
-        if (!ended && a[count - 1].op == UTURN_OP_ADVANCE &&
-            a[count - 1].step_end == n) {
+        const uint64_t m = a[count - 1].step_end;
+        if (ended || a[count - 1].op != UTURN_OP_ADVANCE)
+            continue;
+        if (m == n) {
             cr_assert_eq(uturn_cursor_end(c), UTURN_OK);
             ended = true;
-        }
+        } else if (budget != 0)
+            cr_assert_eq(uturn_cursor_set_size(c, m, size + grow * m),
+                         UTURN_OK);
     }
     cr_assert(ended);
     cr_assert_eq(t.reverses, n, "every state reversed once");
     cr_assert_eq(t.held, 0, "every slot freed");
-    same(c, &t, "the end", s, n, cap);
+    same(c, &t, budget != 0 ? "the end, a byte budget" : "the end", s, n, cap);
     free(a);
     uturn_cursor_free(c);
     uturn_plan_free(plan);
+}
+
+static void run(uint64_t s, uint64_t n, size_t cap)
+{
+    run_sized(s, n, cap, 0, 0, 0);
 }
 
 Test(online_counts, the_cursor_counts_what_it_hands_out)
@@ -127,6 +146,18 @@ Test(online_counts, the_cursor_counts_what_it_hands_out)
         for (size_t j = 0; j < sizeof ns / sizeof ns[0]; j++)
             for (size_t k = 0; k < sizeof caps / sizeof caps[0]; k++)
                 run(s, ns[j], caps[k]);
+    }
+}
+
+/* Byte budgets past 256 states reverse with the walk that counts each
+ * action, their s falling as sizes grow: the counts, peak included. */
+Test(online_counts, byte_budgets_count_what_they_hand_out)
+{
+    static const size_t caps[] = {1, 7, 1000};
+    for (size_t k = 0; k < sizeof caps / sizeof caps[0]; k++) {
+        run_sized(1000, 2000, caps[k], 1000000, 1000, 0);
+        run_sized(1000, 5000, caps[k], 1000000, 1000, 0);
+        run_sized(700, 3000, caps[k], 700000, 1000, 1);
     }
 }
 
@@ -161,7 +192,7 @@ static void planner_run(uint64_t s, uint64_t n, unsigned seed)
     uturn_stats_t counted;
     uturn_stats_init(&counted);
     uint64_t held  = 0;
-    struct tally t = {0, 0, 0, 0, 0, 0, 0, 0};
+    struct tally t = {0, 0, 0, 0, 0, 0, 0, 0, 0};
     uturn_action_t a[70];
     srand(seed);
     for (;;) {
@@ -229,7 +260,7 @@ static void walk_rest(uint64_t l, uint64_t c, bool keep_root)
                                         .map       = map,
                                         .keep_root = keep_root};
     const struct uturn__rv_tally all = uturn__rv_walk_rest(&w, stack);
-    struct tally t                   = {0, 0, 0, 0, 0, 0, 0, 0};
+    struct tally t                   = {0, 0, 0, 0, 0, 0, 0, 0, 0};
     uturn_action_t a[48];
     while (!w.done) {
         const size_t got =
@@ -240,7 +271,8 @@ static void walk_rest(uint64_t l, uint64_t c, bool keep_root)
                       t.stores + r.stores == all.stores &&
                       t.restores + r.restores == all.restores &&
                       t.frees + r.frees == all.frees &&
-                      t.reverses + r.reverses == all.reverses,
+                      t.reverses + r.reverses == all.reverses &&
+                      t.advances + r.advances == all.advances,
                   "l %llu c %llu keep %d: rest off after %llu actions",
                   (unsigned long long)l, (unsigned long long)c, keep_root,
                   (unsigned long long)t.actions);
@@ -248,6 +280,7 @@ static void walk_rest(uint64_t l, uint64_t c, bool keep_root)
     cr_assert_eq(t.forward, uturn__bin_t(l, c));
     cr_assert_eq(t.stores, revolve_stores(l, c));
     cr_assert_eq(t.reverses, l);
+    cr_assert_eq(t.advances, l - 1, "each state but the first reached once");
     /* every store's slot freed, and the base's unless it is kept */
     cr_assert_eq(t.frees, t.stores + (keep_root ? 0 : 1));
 }
