@@ -957,7 +957,11 @@ UTURN_EXPORT uturn_status_t uturn_cursor_set_size(uturn_cursor_t *cursor,
 /**
  * An online plan's realised counts: those of the actions its cursor has
  * generated so far (all of them, once it is at its end), with steps = n
- * once the end was said (UTURN_NONE before).
+ * once the end was said (UTURN_NONE before). In the reverse sweep of a
+ * plan with uniform slots they are worked out when asked, not counted as
+ * the actions go: a call there costs about a microsecond (measured: 1.3
+ * µs at 4 slots, 0.2 µs at 1000), so ask at the end or now and then,
+ * not after each action.
  * @return UTURN_OK; UTURN_E_INVALID_ARG (NULL pointer);
  *         UTURN_E_UNSUPPORTED (a plan that knows its steps: its counts are
  *         uturn_plan_stats()).
