@@ -1786,9 +1786,9 @@ UTURN_EXPORT uturn_status_t uturn_durable_inspect(const char *directory,
  * @return as uturn_durable_inspect().
  * Thread safety: safe. Since: 0.3
  */
-UTURN_EXPORT uturn_status_t uturn_durable_inspect_point(
-    const char *directory, uint64_t point, uturn_durable_info_t *info,
-    uturn_error_t *error);
+UTURN_EXPORT uturn_status_t
+uturn_durable_inspect_point(const char *directory, uint64_t point,
+                            uturn_durable_info_t *info, uturn_error_t *error);
 
 /**
  * Remove the durable files in @p directory (the manifest, the states, the
