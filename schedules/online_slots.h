@@ -38,12 +38,11 @@
  * counts are not tallied per action: each segment's in all are closed
  * forms, those of its walk's rest too, and a cursor asks for them
  * (reversal_counts) only when its stats are read, which keeps the
- * reversal's cost per action at revolve's. Segments of one or two states (most
- * of them with many slots) are written without a walk. Nor is the peak counted:
- * segment j's walk holds at most j + c_j = s slots, which the first sweep held
- * already once n > s (x_0
- * .. x_{s-1} are all stored), and for n <= s every segment is one state and
- * stores nothing.
+ * reversal's cost per action at revolve's. Segments of one or two states
+ * (most of them with many slots) are written without a walk. Nor is the
+ * peak counted: segment j's walk holds at most j + c_j = s slots, which
+ * the first sweep held already once n > s (x_0 .. x_{s-1} are all
+ * stored), and for n <= s every segment is one state and stores nothing.
  *
  * The generator state is one flat block that relies on no pointer inside
  * it (it may be copied with memcpy, or moved as a byte budget's grows;
@@ -203,8 +202,9 @@ static inline size_t uturn__os_reverse_state(void *state, uturn_action_t *out,
         return count;
     return count + uturn__os_reverse_next(state, out + count, capacity - count);
 }
-/* Add to *s the forward steps, stores, restores, frees and reverses the
- * reversal wrote so far (at the end of the first sweep: none). */
+/* Add to *s the actions, forward steps, stores, restores, frees and
+ * reverses the reversal wrote so far (at the end of the first sweep:
+ * none). */
 void uturn__os_reversal_counts(const void *state, uturn_stats_t *s);
 
 #endif

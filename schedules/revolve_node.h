@@ -130,8 +130,8 @@ size_t uturn__rv_walk_fill_tallied(struct uturn__rv_walker *restrict w,
                                    size_t capacity,
                                    struct uturn__rv_tally *restrict tally);
 /* What a walk with no turn (w->n is UINT64_MAX) has still to write from
- * w's position until it is done: forward steps, stores, restores, frees
- * and reverses (held and peak 0), from closed forms; stack is w's
+ * w's position until it is done: forward steps, stores, restores, frees,
+ * reverses and advances (held and peak 0), from closed forms; stack is w's
  * (w->stack is not read; NULL at depth 0). O(depth) closed forms
  * (revolve_rest.c). */
 struct uturn__rv_tally uturn__rv_walk_rest(const struct uturn__rv_walker *w,
