@@ -207,7 +207,7 @@ static size_t fill(void *state, uturn_action_t *out, size_t capacity)
             return slots_sweep(o, &v, out, capacity);
         uturn__os_end_sweep(&v); /* max_steps: the sweep ends by itself */
     }
-    return uturn__os_reverse(&v, out, capacity);
+    return uturn__os_reverse_state(sub(state), out, capacity);
 }
 
 static size_t fill_counted(void *state, uturn_action_t *out, size_t capacity,

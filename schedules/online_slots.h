@@ -141,6 +141,13 @@ static inline bool uturn__os_sweeping(const struct uturn__os_hdr *h)
     return h->phase == OS_BAND || h->phase == OS_MERGE;
 }
 
+/* Where segment j of the held set e[] ends: the next checkpoint, or n. */
+static inline uint64_t uturn__os_seg_end(const struct uturn__os_view *v,
+                                         uint64_t j)
+{
+    return j + 1 < v->h->k ? v->e[j + 1].pos : v->h->n;
+}
+
 static inline uint64_t uturn__os_pop(struct uturn__os_view *v)
 {
     return v->free_slots[--v->h->nfree];
@@ -164,12 +171,10 @@ struct uturn__os_decision uturn__os_merge_step(struct uturn__os_view *v);
  * for the new s, O(k). */
 uint64_t uturn__os_evict(struct uturn__os_view *v);
 void uturn__os_rekey(struct uturn__os_view *v);
-/* online_slots_end.c: the end at n = m (the held set into e[]), and the
- * reversal's next actions (capacity at least 3). */
+/* online_slots_end.c: the end at n = m (the held set into e[]). */
 void uturn__os_end_sweep(struct uturn__os_view *v);
-size_t uturn__os_reverse(struct uturn__os_view *v, uturn_action_t *out,
-                         size_t capacity);
-/* The same, adding what it writes to *counted (uturn__count_actions()). */
+/* The reversal's next actions (capacity at least 3), adding what they
+ * are to *counted (uturn__count_actions()). */
 size_t uturn__os_reverse_counted(struct uturn__os_view *v, uturn_action_t *out,
                                  size_t capacity, uturn_stats_t *counted,
                                  uint64_t *held);
@@ -182,14 +187,14 @@ static inline struct uturn__rv_walker *uturn__os_walker(struct uturn__os_hdr *h)
     return &h->wk;
 }
 
-/* uturn__os_reverse() on the state, from the end of a walk or between
- * segments. */
+/* The reversal's next actions (capacity at least 3), not counted, from
+ * the end of a walk or between segments. */
 size_t uturn__os_reverse_next(void *state, uturn_action_t *out,
                               size_t capacity);
 
-/* uturn__os_reverse() on the state, entered straight into the current
- * walk while a segment goes on (most reads; inlined into the planners'
- * fills); what it writes is not counted. */
+/* The reversal's next actions (capacity at least 3), not counted, entered
+ * straight into the current walk while a segment goes on (most reads;
+ * inlined into the planners' fills). */
 static inline size_t uturn__os_reverse_state(void *state, uturn_action_t *out,
                                              size_t capacity)
 {

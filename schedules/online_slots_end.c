@@ -29,7 +29,7 @@ void uturn__os_end_sweep(struct uturn__os_view *v)
     collect(v);
     uint64_t total = h->n;
     for (uint64_t j = 0; j < h->k; j++) {
-        const uint64_t end = j + 1 < h->k ? v->e[j + 1].pos : h->n;
+        const uint64_t end = uturn__os_seg_end(v, j);
         total =
             uturn__sat_add(total, uturn__bin_t(end - v->e[j].pos, h->s - j));
     }
@@ -61,21 +61,15 @@ static size_t turn(struct uturn__os_view *v, uturn_action_t *out)
     return uturn__put(out, UTURN_OP_TURN, 0, 0, 0);
 }
 
-static inline uint64_t sat(uint64_t a, uint64_t b)
-{
-    uint64_t sum;
-    return __builtin_add_overflow(a, b, &sum) ? UINT64_MAX : sum;
-}
-
 static void add_tally(struct uturn__rv_tally *t,
                       const struct uturn__rv_tally *a)
 {
-    t->forward  = sat(t->forward, a->forward);
-    t->stores   = sat(t->stores, a->stores);
-    t->restores = sat(t->restores, a->restores);
-    t->frees    = sat(t->frees, a->frees);
-    t->reverses = sat(t->reverses, a->reverses);
-    t->advances = sat(t->advances, a->advances);
+    t->forward  = uturn__sat_add(t->forward, a->forward);
+    t->stores   = uturn__sat_add(t->stores, a->stores);
+    t->restores = uturn__sat_add(t->restores, a->restores);
+    t->frees    = uturn__sat_add(t->frees, a->frees);
+    t->reverses = uturn__sat_add(t->reverses, a->reverses);
+    t->advances = uturn__sat_add(t->advances, a->advances);
 }
 
 /* Start the next segment down, from its checkpoint: revolve's node for
@@ -85,7 +79,7 @@ static void next_segment(struct uturn__os_view *v)
     struct uturn__os_hdr *h = v->h;
     const uint64_t j        = --h->seg;
     const uint64_t pos      = v->e[j].pos;
-    const uint64_t end      = j + 1 < h->k ? v->e[j + 1].pos : h->n;
+    const uint64_t end      = uturn__os_seg_end(v, j);
     const struct uturn__rv_node node =
         uturn__rv_node_of(pos, end - pos, h->s - j);
     const uint64_t ws         = j + node.c;
@@ -112,7 +106,7 @@ static size_t short_segment(struct uturn__os_view *v, uturn_action_t *out,
 {
     struct uturn__os_hdr *h = v->h;
     const uint64_t j = h->seg - 1, a = v->e[j].pos, slot = v->e[j].slot;
-    const uint64_t l = (j + 1 < h->k ? v->e[j + 1].pos : h->n) - a;
+    const uint64_t l = uturn__os_seg_end(v, j) - a;
     if (l > 2)
         return 0;
     const bool keep = h->keep_x0 && j == 0;
@@ -174,12 +168,6 @@ static size_t reverse(struct uturn__os_view *v, uturn_action_t *out,
         after_walk(h);
     }
     return count;
-}
-
-size_t uturn__os_reverse(struct uturn__os_view *v, uturn_action_t *out,
-                         size_t capacity)
-{
-    return reverse(v, out, capacity, NULL);
 }
 
 size_t uturn__os_reverse_next(void *state, uturn_action_t *out, size_t capacity)

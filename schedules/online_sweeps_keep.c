@@ -42,7 +42,7 @@ static uturn__u128 first_cost(const struct uturn__os_view *v,
             q--;
             above++;
         }
-        const uint64_t end = j + 1 < h->k ? v->e[j + 1].pos : h->n;
+        const uint64_t end = uturn__os_seg_end(v, j);
         total += uturn__bin_t(end - v->e[j].pos, h->s - j - above);
     }
     return total;
@@ -180,7 +180,7 @@ static void begin(struct ow *o, void *state, const struct uturn__os_view *v)
         if (!kept[i])
             map[q++] = v->e[i].slot;
     q                  = add_free(o, v, map, q);
-    const uint64_t end = j + 1 < k ? v->e[j + 1].pos : v->h->n;
+    const uint64_t end = uturn__os_seg_end(v, j);
     o->cur             = uturn__rv_node_of(v->e[j].pos, end - v->e[j].pos, q);
     o->ws              = o->cur.c;
     o->depth           = 0;

@@ -17,23 +17,17 @@
  */
 #include "revolve_node.h"
 
-static inline uint64_t sat(uint64_t a, uint64_t b)
-{
-    uint64_t sum;
-    return __builtin_add_overflow(a, b, &sum) ? UINT64_MAX : sum;
-}
-
 /* Add a node's counts (above) to *t. */
 static void add_node(struct uturn__rv_tally *t, const struct uturn__rv_node *x,
                      bool live)
 {
     const uint64_t stores = x->l <= 2 ? 0 : uturn__rv_node_stores(x) - 1;
-    t->forward            = sat(t->forward, uturn__bin_t(x->l, x->c));
+    t->forward = uturn__sat_add(t->forward, uturn__bin_t(x->l, x->c));
     t->reverses += x->l;
     t->advances += x->l - 1;
     t->restores += x->l - 1 + (live ? 0 : 1);
-    t->stores = sat(t->stores, stores);
-    t->frees  = sat(t->frees, stores);
+    t->stores = uturn__sat_add(t->stores, stores);
+    t->frees  = uturn__sat_add(t->frees, stores);
 }
 
 struct uturn__rv_tally uturn__rv_walk_rest(const struct uturn__rv_walker *w,

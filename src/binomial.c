@@ -61,11 +61,6 @@ uint64_t uturn__bin_rep(uint64_t l, uint64_t c)
     return lo;
 }
 
-uint64_t uturn__sat_add(uint64_t a, uint64_t b)
-{
-    return a > INF - b ? INF : a + b;
-}
-
 /* t(l, c): forward steps revolve needs to reverse l states from a stored
  * first one with c slots, r*l - uturn__bin_beta(c+1, r-1); INF when it overflows. */
 uint64_t uturn__bin_t(uint64_t l, uint64_t c)

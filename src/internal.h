@@ -209,7 +209,11 @@ uint64_t uturn__bin_beta(uint64_t c, uint64_t r, uint64_t cap);
  * l states reversed with c slots. */
 uint64_t uturn__bin_rep(uint64_t l, uint64_t c);
 /* a + b, or UINT64_MAX when it passes 2^64. */
-uint64_t uturn__sat_add(uint64_t a, uint64_t b);
+static inline uint64_t uturn__sat_add(uint64_t a, uint64_t b)
+{
+    uint64_t sum;
+    return __builtin_add_overflow(a, b, &sum) ? UINT64_MAX : sum;
+}
 /* t(l, c): revolve's forward steps to reverse l states from a stored
  * first one with c slots, r l - beta(c + 1, r - 1); t_at with r known. */
 uint64_t uturn__bin_t(uint64_t l, uint64_t c);

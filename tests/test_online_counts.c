@@ -56,17 +56,22 @@ static void ahead(const uturn_cursor_t *c, const struct tally *t)
               got.peak_slots >= t->peak);
 }
 
+/* The counts st says are those of t. */
+static bool tally_is(const struct tally *t, const uturn_stats_t *st)
+{
+    return st->actions == t->actions && st->forward_steps == t->forward &&
+           st->stores == t->stores && st->restores == t->restores &&
+           st->frees == t->frees && st->reverse_steps == t->reverses &&
+           st->peak_slots == t->peak;
+}
+
 static void same(const uturn_cursor_t *c, const struct tally *t,
                  const char *where, uint64_t s, uint64_t n, size_t cap)
 {
     uturn_stats_t got;
     uturn_stats_init(&got);
     cr_assert_eq(uturn_cursor_stats(c, &got), UTURN_OK);
-    const int ok = got.actions == t->actions &&
-                   got.forward_steps == t->forward && got.stores == t->stores &&
-                   got.restores == t->restores && got.frees == t->frees &&
-                   got.reverse_steps == t->reverses &&
-                   got.peak_slots == t->peak;
+    const bool ok = tally_is(t, &got);
     cr_assert(
         ok,
         "s %llu, n %llu, reads of %zu, %s: cursor says actions %llu "
@@ -162,14 +167,6 @@ Test(online_counts, byte_budgets_count_what_they_hand_out)
 }
 
 /* ---- white-box: exact after every fill ---------------------------------- */
-
-static bool tally_is(const struct tally *t, const uturn_stats_t *st)
-{
-    return st->actions == t->actions && st->forward_steps == t->forward &&
-           st->stores == t->stores && st->restores == t->restores &&
-           st->frees == t->frees && st->reverse_steps == t->reverses &&
-           st->peak_slots == t->peak;
-}
 
 /* The planner's fill_counted and reversal_counts, driven with no cursor,
  * fills of random capacity (>= UTURN__FILL_MIN) and the end said at n:
