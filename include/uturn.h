@@ -1146,7 +1146,11 @@ typedef struct uturn_progress {
     uint64_t done;          /* work done so far */
     uint64_t total;         /* work the plan predicts: forward_cost + the
                              * reverse steps (n, or k n with k sweeps);
-                             * an online plan's once its end is known */
+                             * an online plan's once its end is known
+                             * (UTURN_NONE before); an unbounded plan's
+                             * grows by each further sweep asked for, or
+                             * is UTURN_NONE when that sweep's forward
+                             * steps are not known ahead (online) */
     uint64_t forward_steps; /* forward steps done so far */
     uint64_t reverse_steps; /* reverse steps done so far */
     uint64_t steps;         /* n */
@@ -1164,7 +1168,8 @@ typedef struct uturn_run_options {
     /* Called after every `progress_every` reverse steps and after the last;
      * a non-zero return stops the run with UTURN_E_CALLBACK. May be NULL.
      * `steps` is the run's reverse steps in all: n, or k n for a plan of
-     * k sweeps (since 0.3), `reversed` how many are done. */
+     * k sweeps (since 0.3), and k n in the k-th sweep of an unbounded plan
+     * (each asked for); `reversed` how many are done. */
     int (*progress)(void *user, uint64_t reversed, uint64_t steps);
     void *progress_user;
     uint64_t progress_every; /* 0: about every 1% of the steps */

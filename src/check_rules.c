@@ -246,7 +246,8 @@ static uint64_t unmarked(const uturn_validator_t *v)
 }
 
 /* A turn after the first: the previous sweep is complete, another is
- * planned, and every slot still held was marked persistent. */
+ * planned (an unbounded plan's stream has one sweep), and every slot
+ * still held was marked persistent. */
 static uturn_status_t next_sweep(uturn_validator_t *v,
                                  const uturn_action_t *a, uint64_t line)
 {
@@ -257,6 +258,10 @@ static uturn_status_t next_sweep(uturn_validator_t *v,
                       "sweep %llu is not complete: step %llu is next",
                       (unsigned long long)v->sweep,
                       (unsigned long long)(v->next_reverse - 1));
+    if (v->sweeps == UTURN_SWEEPS_UNBOUNDED)
+        return broken(v, a, line, v->steps,
+                      "an unbounded plan's stream holds sweep 1 alone (each "
+                      "further sweep is run on request)");
     if (v->sweep == v->sweeps)
         return broken(v, a, line, v->steps, "the plan has %llu sweeps",
                       (unsigned long long)v->sweeps);

@@ -436,15 +436,28 @@ uturn_status_t uturn_executor_run(uturn_executor_t *executor,
     return status;
 }
 
-/* The model of a further sweep: the run's forward, any adjoint. */
-static bool same_forward(const uturn_model_t *a, const uturn_model_t *b)
+/* What keeps @p b from being the model of a further sweep of a run of
+ * @p a (the run's forward, any turn and adjoint): the field's name, or
+ * NULL. */
+static const char *not_the_runs(const uturn_model_t *a, const uturn_model_t *b)
 {
-    return a->forward == b->forward && a->state == b->state &&
-           a->state_bytes == b->state_bytes && a->save == b->save &&
-           a->load == b->load && a->state_size == b->state_size &&
-           a->forward_record == b->forward_record &&
-           a->record_bytes == b->record_bytes && b->turn != NULL &&
-           b->adjoint != NULL;
+    if (a->forward != b->forward)
+        return "forward";
+    if (a->forward_record != b->forward_record)
+        return "forward_record";
+    if (a->record_bytes != b->record_bytes)
+        return "record_bytes";
+    if (a->state != b->state)
+        return "state";
+    if (a->state_bytes != b->state_bytes)
+        return "state_bytes";
+    if (a->save != b->save)
+        return "save";
+    if (a->load != b->load)
+        return "load";
+    if (a->state_size != b->state_size)
+        return "state_size";
+    return NULL;
 }
 
 uturn_status_t uturn_executor_sweep(uturn_executor_t *executor,
@@ -466,12 +479,19 @@ uturn_status_t uturn_executor_sweep(uturn_executor_t *executor,
     uturn_model_t next;
     uturn_model_init(&next);
     copy_sized(&next, sizeof next, model, model->size);
-    if (!same_forward(&run->model, &next))
+    const char *other = not_the_runs(&run->model, &next);
+    if (other != NULL)
         return uturn__fail(error, UTURN_E_INVALID_ARG,
-                           "a further sweep takes the run's forward (the "
-                           "same forward callback, state, state_bytes, "
-                           "save, load and state_size) and a turn and an "
-                           "adjoint callback");
+                           "a further sweep takes the run's forward: its "
+                           "model's %s is not the run's (forward, "
+                           "forward_record, record_bytes, state, state_bytes, "
+                           "save, load and state_size must be)",
+                           other);
+    if (next.turn == NULL || next.adjoint == NULL)
+        return uturn__fail(error, UTURN_E_INVALID_ARG,
+                           "a further sweep needs a turn and an adjoint "
+                           "callback: its model's %s is NULL",
+                           next.turn == NULL ? "turn" : "adjoint");
     run->model   = next;
     run->error   = error;
     run->started = uturn__now();

@@ -159,13 +159,20 @@ uturn_status_t uturn__run_sized_need(struct uturn__run *run, uint64_t *need);
 static inline uint64_t uturn__run_reverse_total(const struct uturn__run *run)
 {
     const uint64_t planned = run->plan->stats.reverse_steps;
+    if (run->plan->stats.sweeps == UTURN_SWEEPS_UNBOUNDED) {
+        /* the sweeps begun so far, each further one asked for: k n for
+         * the k-th (once an online plan knows n) */
+        const uint64_t n = run->steps, r = run->seen.reverse_steps;
+        if (n == 0 || (run->online && r == 0))
+            return n;
+        const uturn__u128 k = r == 0 ? 1 : (r - 1) / n + 1;
+        return k * n > UINT64_MAX ? UINT64_MAX : (uint64_t)(k * n);
+    }
     if (!run->online)
         return planned > run->steps ? planned : run->steps;
-    /* online: k n once n is known (an unbounded plan's stream: n) */
+    /* online: k n once n is known */
     const uint64_t k = run->plan->stats.sweeps;
-    const uturn__u128 total =
-        (uturn__u128)(k >= 2 && k != UTURN_SWEEPS_UNBOUNDED ? k : 1) *
-        run->steps;
+    const uturn__u128 total = (uturn__u128)(k >= 2 ? k : 1) * run->steps;
     return total > UINT64_MAX ? UINT64_MAX : (uint64_t)total;
 }
 

@@ -634,8 +634,24 @@ static uturn_status_t finish_actions(struct uturn__run *run,
     return status;
 }
 
+/* An unbounded plan's further sweep: its work joins the total, when the
+ * plan gives it (revolve's layout, uniform costs); else it is unknown. */
+static void grow_total(struct uturn__run *run)
+{
+    const uint64_t fw = run->plan->stats.sweep_forward_steps;
+    uint64_t with_fw = 0, total = 0;
+    const bool known = !run->online && run->plan->step_costs == NULL &&
+                       fw != 0 && run->work_total != UTURN_NONE &&
+                       uturn__add_u64(run->work_total, fw, &with_fw) ==
+                           UTURN_OK &&
+                       uturn__add_u64(with_fw, run->steps, &total) == UTURN_OK;
+    run->work_total = known ? total : UTURN_NONE;
+}
+
 uturn_status_t uturn__run_next_sweep(struct uturn__run *run)
 {
+    if (run->plan->stats.sweeps == UTURN_SWEEPS_UNBOUNDED)
+        grow_total(run);
     run->plan->planner->resume(run->ex->gen);
     return finish_actions(run, general_loop(run, 0, 0));
 }

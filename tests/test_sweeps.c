@@ -462,6 +462,15 @@ Test(sweeps, the_parser_reads_what_the_rules_allow)
                             m),
                  UTURN_E_INVALID_PLAN);
     cr_assert(strstr(m, "sweep 1 is not complete") != NULL, "%s", m);
+    /* an unbounded plan's stream: sweep 1 alone, not a second */
+    const char *unbounded = "uturn-plan 1\nsteps 2\nslots 2\nsweeps "
+                            "unbounded\nstore 0 0\npersist 0\n";
+    char text[512];
+    snprintf(text, sizeof text, "%s%sfree 0\n", unbounded, SWEEP);
+    cr_assert_eq(check_text(text, m), UTURN_OK, "%s", m);
+    snprintf(text, sizeof text, "%s%s%sfree 0\n", unbounded, SWEEP, SWEEP);
+    cr_assert_eq(check_text(text, m), UTURN_E_INVALID_PLAN);
+    cr_assert(strstr(m, "sweep 1 alone") != NULL, "%s", m);
     /* persist without several sweeps, and on an empty slot */
     cr_assert_eq(check_text("uturn-plan 1\nsteps 1\nslots 1\nstore 0 0\n"
                             "persist 0\nadvance 0 1\nturn\nrestore 0 0\n"
@@ -865,6 +874,94 @@ Test(sweeps, two_sweeps_have_no_sweep_between)
     }
 }
 
+/* Stand-ins for the callbacks of a model that is not the run's. */
+static int other_forward(void *user, uint64_t step)
+{
+    (void)user, (void)step;
+    return 0;
+}
+
+static int other_save(void *user, uint64_t step, void *dst, uint64_t bytes)
+{
+    (void)user, (void)step, (void)dst, (void)bytes;
+    return 0;
+}
+
+static int other_load(void *user, uint64_t step, const void *src,
+                      uint64_t bytes)
+{
+    (void)user, (void)step, (void)src, (void)bytes;
+    return 0;
+}
+
+static uint64_t other_size(void *user, uint64_t step)
+{
+    (void)user, (void)step;
+    return 8;
+}
+
+static int other_record(void *user, uint64_t step, void *record, bool again)
+{
+    (void)user, (void)step, (void)record, (void)again;
+    return 0;
+}
+
+/* Each field of the run's forward side changed alone, and a missing turn
+ * or adjoint: refused by uturn_executor_sweep, naming that field. */
+static void refused_models_are_named(uturn_executor_t *ex,
+                                     const uturn_model_t *m)
+{
+    static const char *names[] = {
+        "forward",      "forward_record", "record_bytes", "state",
+        "state_bytes",  "save",           "load",         "state_size",
+        "turn is NULL", "adjoint is NULL"};
+    double elsewhere = 0;
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        uturn_model_t o = *m;
+        switch (k) {
+        case 0:
+            o.forward = other_forward;
+            break;
+        case 1:
+            o.forward_record = other_record;
+            break;
+        case 2:
+            o.record_bytes = 8;
+            break;
+        case 3:
+            o.state = &elsewhere;
+            break;
+        case 4:
+            o.state_bytes = 8;
+            break;
+        case 5:
+            o.save = other_save;
+            break;
+        case 6:
+            o.load = other_load;
+            break;
+        case 7:
+            o.state_size = other_size;
+            break;
+        case 8:
+            o.turn = NULL;
+            break;
+        default:
+            o.adjoint = NULL;
+            break;
+        }
+        uturn_error_t e;
+        uturn_error_init(&e);
+        cr_assert_eq(uturn_executor_sweep(ex, &o, NULL, NULL, &e),
+                     UTURN_E_INVALID_ARG, "%s", names[k]);
+        char want[64];
+        snprintf(want, sizeof want, k < 8 ? "model's %s is not" : "model's %s",
+                 names[k]);
+        cr_assert(strstr(e.message, want) != NULL, "%s: %s", names[k],
+                  e.message);
+    }
+}
+
 Test(sweeps, a_held_trajectory_is_kept_within_the_budget_and_released)
 {
     uturn_problem_t p;
@@ -889,11 +986,9 @@ Test(sweeps, a_held_trajectory_is_kept_within_the_budget_and_released)
                  UTURN_E_INVALID_ARG);
     cr_assert(strstr(e.message, "holds the trajectory") != NULL, "%s",
               e.message);
-    /* a forward that is not the run's is refused, the trajectory kept */
-    uturn_model_t other = m;
-    other.state_bytes   = 8;
-    cr_assert_eq(uturn_executor_sweep(ex, &other, NULL, NULL, &e),
-                 UTURN_E_INVALID_ARG);
+    /* a forward that is not the run's is refused, naming what differs,
+     * the trajectory kept */
+    refused_models_are_named(ex, &m);
     cr_assert_eq(uturn_executor_sweep(ex, &m, NULL, &r, NULL), UTURN_OK);
     cr_assert(r.trajectory_held);
     cr_assert_leq(r.measured_peak_bytes, r.budget_bytes);
@@ -1047,6 +1142,66 @@ Test(sweeps, unbounded_each_further_sweep_on_request_until_released)
     cr_assert_eq(uturn_executor_run(ex, plan, &m, NULL, &seen, &r, NULL),
                  UTURN_OK);
     cr_assert(c.turns == 1 && r.sweeps_done == 1 && !r.trajectory_held);
+    uturn_executor_free(ex);
+    uturn_plan_free(plan);
+}
+
+/* The last progress a run reported, of both kinds. */
+struct progress_seen {
+    uint64_t reversed, steps, done, total;
+};
+
+static int saw_reversed(void *user, uint64_t reversed, uint64_t steps)
+{
+    struct progress_seen *p = user;
+    p->reversed             = reversed;
+    p->steps                = steps;
+    return 0;
+}
+
+static int saw_work(void *user, const uturn_progress_t *w)
+{
+    struct progress_seen *p = user;
+    p->done                 = w->done;
+    p->total                = w->total;
+    return 0;
+}
+
+/* Each sweep asked of an unbounded plan joins the totals that progress
+ * reports: at its end, k n of k n reverse steps and the work done equal
+ * to the work predicted, both what the run observed. */
+Test(sweeps, unbounded_progress_counts_the_sweeps_asked_for)
+{
+    const uint64_t n   = 80;
+    uturn_plan_t *plan = make(n, 6, UTURN_SWEEPS_UNBOUNDED);
+    struct chain c;
+    struct progress_seen ps = {0, 0, 0, 0};
+    uturn_run_options_t o   = on_request();
+    o.progress              = saw_reversed;
+    o.progress_user         = &ps;
+    o.on_progress           = saw_work;
+    o.on_progress_user      = &ps;
+    uturn_executor_t *ex    = NULL;
+    cr_assert_eq(uturn_executor_create(NULL, &ex, NULL), UTURN_OK);
+    const uturn_model_t m = chain_model(&c);
+    start_chain(&c, 0);
+    uturn_stats_t seen;
+    uturn_stats_init(&seen);
+    cr_assert_eq(uturn_executor_run(ex, plan, &m, &o, &seen, NULL, NULL),
+                 UTURN_OK);
+    for (uint64_t k = 1; k <= 5; k++) {
+        if (k > 1)
+            cr_assert_eq(uturn_executor_sweep(ex, &m, &seen, NULL, NULL),
+                         UTURN_OK);
+        cr_assert_eq(seen.reverse_steps, k * n);
+        cr_assert(ps.reversed == k * n && ps.steps == k * n,
+                  "sweep %llu: %llu of %llu", (unsigned long long)k,
+                  (unsigned long long)ps.reversed,
+                  (unsigned long long)ps.steps);
+        cr_assert(ps.done == seen.forward_steps + k * n && ps.total == ps.done,
+                  "sweep %llu: done %llu of %llu", (unsigned long long)k,
+                  (unsigned long long)ps.done, (unsigned long long)ps.total);
+    }
     uturn_executor_free(ex);
     uturn_plan_free(plan);
 }
