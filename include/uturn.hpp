@@ -50,6 +50,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <functional>
 #include <iterator>
@@ -58,6 +59,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <typeinfo>
 #include <utility>
 #include <vector>
 
@@ -372,8 +374,10 @@ template <class... Args> class Callback
     template <class F, class = std::enable_if_t<
                            !std::is_same_v<std::decay_t<F>, Callback> &&
                            std::is_invocable_v<std::decay_t<F> &, Args...>>>
-    Callback(F &&f) : fn_(wrap(std::forward<F>(f)))
+    Callback(F &&f) : id_(identity(f)), fn_(wrap(std::forward<F>(f)))
     {
+        if (!fn_)
+            id_ = Identity();
     }
 
     /** Whether a callable is held. */
@@ -388,7 +392,55 @@ template <class... Args> class Callback
         return fn_(args...);
     }
 
+    /**
+     * Whether @p other calls the same callable, as far as can be told:
+     * both empty; a copy of this Callback (or this one of it); or made
+     * from callables of the same type that are equal byte for byte (a
+     * function pointer, a lambda capturing only references, pointers or
+     * numbers) or that hold nothing (a lambda without captures). Otherwise
+     * (another type, other captured values, or a callable that cannot be
+     * compared, such as a std::function or a lambda holding a vector) it
+     * is not, even when it happens to do the same.
+     */
+    bool same_as(const Callback &other) const noexcept
+    {
+        const Identity &a = id_, &b = other.id_;
+        if (a.type == nullptr || b.type == nullptr)
+            return a.type == b.type;
+        if (a.token == b.token)
+            return true;
+        if (*a.type != *b.type)
+            return false;
+        return a.empty || (a.size != 0 && a.size == b.size &&
+                           std::memcmp(a.bytes, b.bytes, a.size) == 0);
+    }
+
   private:
+    /* What same_as() compares: shared by copies (token), and the type,
+     * emptiness and bytes of the callable it was made from. */
+    struct Identity {
+        std::shared_ptr<const char> token;
+        const std::type_info *type = nullptr;
+        bool empty                 = false;
+        std::size_t size           = 0; /* 0: bytes not comparable */
+        unsigned char bytes[4 * sizeof(void *)] = {};
+    };
+
+    template <class F> static Identity identity(const F &f)
+    {
+        using Fn = std::decay_t<F>;
+        Identity id;
+        id.token = std::make_shared<const char>('\0');
+        id.type  = &typeid(Fn);
+        id.empty = std::is_empty_v<Fn>;
+        if constexpr (std::is_trivially_copyable_v<Fn> &&
+                      !std::is_empty_v<Fn> && sizeof(Fn) <= sizeof id.bytes) {
+            std::memcpy(id.bytes, static_cast<const void *>(&f), sizeof(Fn));
+            id.size = sizeof(Fn);
+        }
+        return id;
+    }
+
     template <class F> static std::function<int(Args...)> wrap(F &&f)
     {
         using Fn = std::decay_t<F>;
@@ -408,6 +460,7 @@ template <class... Args> class Callback
             return std::function<int(Args...)>(std::forward<F>(f));
     }
 
+    Identity id_;
     std::function<int(Args...)> fn_;
 };
 
@@ -503,8 +556,8 @@ struct RunOptions {
      * A plan of several sweeps: run() does the first forward and sweep 1,
      * Executor::sweep() each further one (uturn_executor_sweep()). The
      * Plan and the model's state must outlive the held trajectory (until
-     * the last sweep or release()): run() on a temporary Plan leaves it
-     * dangling. Not with progress callbacks here (they would outlive
+     * the last sweep or release()); run() on a temporary Plan keeps it in
+     * the executor. Not with progress callbacks here (they would outlive
      * run()'s call).
      */
     bool sweeps_on_request = false;
@@ -517,11 +570,11 @@ struct RunOptions {
      * (UTURN_DURABLE_NEW, _RESUME or _AUTO). The model needs
      * adjoint_bytes, save_adjoint and load_adjoint.
      */
-    const char *durable_dir = nullptr;
-    const char *durable_tag = nullptr;
-    double durable_interval = 0;
+    const char *durable_dir                = nullptr;
+    const char *durable_tag                = nullptr;
+    double durable_interval                = 0;
     volatile sig_atomic_t *durable_request = nullptr;
-    int durable_mode = UTURN_DURABLE_NEW;
+    int durable_mode                       = UTURN_DURABLE_NEW;
 };
 
 /**
@@ -1502,37 +1555,73 @@ class Executor
                 "uturn::Executor::run: sweeps_on_request with progress "
                 "callbacks is not supported by uturn.hpp");
         Stats seen;
+        Report own;
+        Report *r       = report != nullptr ? report : &own;
         uturn_error_t e = detail::error_out();
         catcher.caught  = nullptr;
         const uturn_status_t st =
-            uturn_executor_run(get(), plan.get(), &m, &o, &seen, report, &e);
+            uturn_executor_run(get(), plan.get(), &m, &o, &seen, r, &e);
         catcher.rethrow();
         detail::check(st, e);
+        state_->forward =
+            r->trajectory_held ? ForwardSide(model) : ForwardSide();
+        return seen;
+    }
+
+    /**
+     * run() on a Plan that would not outlive the call (a temporary): with
+     * sweeps_on_request the executor keeps it, for the sweeps to come,
+     * until the next run on a kept Plan or the executor's end.
+     */
+    Stats run(Plan &&plan, const Model &model,
+              const RunOptions &options = RunOptions(),
+              Report *report            = nullptr)
+    {
+        if (!options.sweeps_on_request)
+            return run(static_cast<const Plan &>(plan), model, options, report);
+        Plan kept(std::move(plan));
+        const Stats seen =
+            run(static_cast<const Plan &>(kept), model, options, report);
+        /* the run succeeded, so no trajectory held on the plan kept before */
+        held_state().plan = std::move(kept);
         return seen;
     }
 
     /**
      * The next sweep of a run started with sweeps_on_request
      * (uturn_executor_sweep()): @p model's turn and adjoint may differ
-     * from the run's, its forward and state may not. The C layer tells a
-     * different forward by its callbacks' addresses, and every Model's
-     * are this header's own: a different forward callable is not
-     * detected here, nor different save/load callables (a different
-     * state buffer or state_bytes is).
-     * Keep the run's Model and change its turn and adjoint. Returns the
-     * counts of the whole run so far; throws as run() does.
+     * from the run's, its forward and state may not. Its forward, save,
+     * load and forward_record must each be the same callable as the
+     * run's (Callback::same_as(): the run's Model or a copy of it passes,
+     * as does one made again from the same function pointer or lambda
+     * object), and its state_size one of the same type; otherwise this
+     * throws Error (UTURN_E_INVALID_ARG) naming the field, the trajectory
+     * kept. Keep the run's Model and change its turn and adjoint.
+     * Returns the counts of the whole run so far; throws as run() does.
      */
     Stats sweep(const Model &model, Report *report = nullptr)
     {
         detail::Catcher &catcher = held_state().catcher;
+        if (const char *field = state_->forward.not_in(model))
+            throw Error(UTURN_E_INVALID_ARG,
+                        (std::string("a further sweep takes the run's "
+                                     "forward: its model's ") +
+                         field +
+                         " is another callable than the run's (keep the "
+                         "run's Model, or a copy, and change its turn and "
+                         "adjoint)")
+                            .c_str());
         const RunOptions none;
         detail::RunContext ctx{&model, &none, &catcher};
         const uturn_model_t m = detail::c_model(ctx);
         Stats seen;
-        uturn_error_t e = detail::error_out();
-        catcher.caught  = nullptr;
-        const uturn_status_t st =
-            uturn_executor_sweep(get(), &m, &seen, report, &e);
+        Report own;
+        Report *r               = report != nullptr ? report : &own;
+        uturn_error_t e         = detail::error_out();
+        catcher.caught          = nullptr;
+        const uturn_status_t st = uturn_executor_sweep(get(), &m, &seen, r, &e);
+        if (st == UTURN_OK && !r->trajectory_held)
+            state_->forward = ForwardSide(); /* the last sweep is done */
         catcher.rethrow();
         detail::check(st, e);
         return seen;
@@ -1542,6 +1631,8 @@ class Executor
     void release() noexcept
     {
         uturn_executor_release(get());
+        if (state_)
+            state_->forward = ForwardSide();
     }
 
     /** Give back the storage kept between runs (uturn_executor_trim()). */
@@ -1628,9 +1719,54 @@ class Executor
     }
 
   private:
+    /* The callables of a run's forward side, kept while it may be swept
+     * again: a further sweep's model must have the same (C sees only this
+     * header's trampolines). */
+    struct ForwardSide {
+        Callback<std::uint64_t> forward;
+        Callback<std::uint64_t, void *, std::uint64_t> save;
+        Callback<std::uint64_t, const void *, std::uint64_t> load;
+        Callback<std::uint64_t, void *, bool> forward_record;
+        const std::type_info *state_size = nullptr;
+        bool held                        = false; /* a trajectory is */
+
+        ForwardSide() = default;
+        explicit ForwardSide(const Model &m)
+            : forward(m.forward), save(m.save), load(m.load),
+              forward_record(m.forward_record),
+              state_size(m.state_size ? &m.state_size.target_type() : nullptr),
+              held(true)
+        {
+        }
+
+        /* The first field of @p m that is not the run's, or nullptr (also
+         * when no trajectory is held: the C library says so). */
+        const char *not_in(const Model &m) const noexcept
+        {
+            if (!held)
+                return nullptr;
+            if (!forward.same_as(m.forward))
+                return "forward";
+            if (!save.same_as(m.save))
+                return "save";
+            if (!load.same_as(m.load))
+                return "load";
+            if (!forward_record.same_as(m.forward_record))
+                return "forward_record";
+            const std::type_info *t =
+                m.state_size ? &m.state_size.target_type() : nullptr;
+            if ((t == nullptr) != (state_size == nullptr) ||
+                (t != nullptr && *t != *state_size))
+                return "state_size";
+            return nullptr;
+        }
+    };
+
     /* What the C executor points into: it never moves. */
     struct State {
         detail::Catcher catcher;
+        ForwardSide forward; /* the last run's with sweeps_on_request */
+        Plan plan;           /* a temporary Plan kept for its sweeps */
         std::vector<std::unique_ptr<detail::StorageLink>> links;
         std::vector<std::string> directories;
         std::uint64_t level_count = 0;

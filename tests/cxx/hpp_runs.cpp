@@ -259,6 +259,76 @@ void sweeps_on_request()
     ex.release(); /* nothing held: a no-op */
 }
 
+// A further sweep's forward must be the run's: another lambda is refused
+// naming the field, the trajectory kept; a copy of the run's Model, or the
+// model made again from the same lambdas and captures, sweeps bitwise.
+void further_sweeps_take_the_runs_forward()
+{
+    uturn::Executor ex;
+    Chain c(120);
+    uturn::Problem p;
+    p.steps  = 120;
+    p.slots  = 6;
+    p.sweeps = 4;
+    const uturn::Plan plan(p);
+    Faults f;
+    const uturn::Model m = lambda_model(c, f, false, false);
+    uturn::RunOptions o;
+    o.sweeps_on_request = true;
+    ex.run(plan, m, o);
+    uturn::Model other = m;
+    other.forward      = [&c](std::uint64_t i) { c.x[0] += 0 * double(i); };
+    HPP_THROWS(ex.sweep(other), uturn::Error, {
+        HPP_CHECK(e.status() == UTURN_E_INVALID_ARG);
+        HPP_CHECK(std::strstr(e.what(), "model's forward is another") !=
+                  nullptr);
+    });
+    other      = m;
+    other.save = [](std::uint64_t, void *, std::uint64_t) {};
+    HPP_THROWS(ex.sweep(other), uturn::Error,
+               HPP_CHECK(std::strstr(e.what(), "model's save is") != nullptr));
+    const uturn::Model copy = m; // a copy: the same callables
+    uturn::Report rep;
+    std::fill(c.xbar.begin(), c.xbar.end(), 0.0);
+    ex.sweep(copy, &rep);
+    HPP_CHECK(rep.sweeps_done == 2 && rep.trajectory_held);
+    HPP_CHECK(std::memcmp(c.xbar.data(), reference(c).data(), STATE) == 0);
+    Faults g; // made again: other captures (&g) are other callables
+    HPP_THROWS(ex.sweep(lambda_model(c, g, false, false)), uturn::Error, {});
+    std::fill(c.xbar.begin(), c.xbar.end(), 0.0);
+    ex.sweep(lambda_model(c, f, false, false), &rep); // same captures
+    HPP_CHECK(rep.sweeps_done == 3);
+    HPP_CHECK(std::memcmp(c.xbar.data(), reference(c).data(), STATE) == 0);
+}
+
+// run() on a temporary Plan with sweeps on request keeps the plan for the
+// sweeps to come (it had been freed with the temporary).
+void a_temporary_plan_is_kept_for_its_sweeps()
+{
+    uturn::Executor ex;
+    Chain c(120);
+    uturn::Problem p;
+    p.steps  = 120;
+    p.slots  = 6;
+    p.sweeps = 3;
+    Faults f;
+    const uturn::Model m = lambda_model(c, f, false, false);
+    uturn::RunOptions o;
+    o.sweeps_on_request = true;
+    uturn::Report rep;
+    ex.run(uturn::Plan(p), m, o, &rep);
+    for (std::uint64_t j = 2; j <= 3; j++) {
+        std::fill(c.xbar.begin(), c.xbar.end(), 0.0);
+        ex.sweep(m, &rep);
+        HPP_CHECK(rep.sweeps_done == j);
+        HPP_CHECK(std::memcmp(c.xbar.data(), reference(c).data(), STATE) == 0);
+    }
+    HPP_CHECK(!rep.trajectory_held);
+    ex.run(uturn::Plan(p), m, o, &rep); // the kept plan is replaced
+    HPP_CHECK(rep.trajectory_held);
+    ex.release();
+}
+
 // A durable run stopped at a point on request, then resumed by a run
 // whose live state does not start at x_0: the gradient is the reference
 // bit for bit; an exception thrown by save_adjoint comes out of run().
@@ -334,6 +404,8 @@ void runs()
     progress_callables();
     nonzero_is_an_error();
     sweeps_on_request();
+    further_sweeps_take_the_runs_forward();
+    a_temporary_plan_is_kept_for_its_sweeps();
     durable_stop_and_resume();
 }
 

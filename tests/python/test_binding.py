@@ -276,7 +276,8 @@ class Closed(Case):
         ex.close()  # closing twice is fine
         prob = uturn.problem(4, slot_bytes=8, slots=2)
         state = (ctypes.c_double * 1)()
-        for call in [lambda: ex.slot_bytes(8), lambda: ex.plan(prob)]:
+        for call in [lambda: ex.slot_bytes(8), lambda: ex.plan(prob),
+                     ex.sweep]:
             self.refused(ValueError, call, "the executor is closed")
         with uturn.Plan.create(prob) as plan:
             self.refused(ValueError, lambda: ex.run(

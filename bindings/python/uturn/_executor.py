@@ -299,6 +299,8 @@ class Executor:
         ones; the forward stays the run's). Returns
         (observed Stats of the whole run so far, Report); the trajectory
         is released after the plan's last sweep or a failure."""
+        if not self._handle:
+            raise ValueError("uturn: the executor is closed")
         if self._held is None:
             raise ValueError("uturn: no trajectory is held: none was kept "
                              "(a run keeps one only with "
