@@ -31,19 +31,26 @@ static PetscErrorCode check_reached(struct uturn__petsc *u, TS ts, uint64_t j)
     PetscFunctionReturn(0);
 }
 
-/* One TSStep() from x_j in the TS's solution. */
+/* One TSStep() from x_j in the TS's solution. A cost integral computed
+ * in the forward solve is the first sweep's: a recomputed step adds
+ * nothing to it, and neither may a rejected attempt's rollback take its
+ * share away (TSRollBack_RK does while costintegralfwd is set). */
 static PetscErrorCode take(struct uturn__petsc *u, TS ts, uint64_t j,
                            PetscReal dt, PetscBool restart)
 {
     PetscFunctionBegin;
-    ts->ptime        = u->rec.time[j];
-    ts->ptime_prev   = j > 0 ? u->rec.time[j - 1] : u->rec.time[0];
-    ts->time_step    = dt;
-    ts->steps        = (PetscInt)j;
-    ts->steprestart  = restart;
-    ts->steprollback = PETSC_FALSE;
-    ts->reason       = TS_CONVERGED_ITERATING;
-    PetscCall(TSStep(ts));
+    ts->ptime                = u->rec.time[j];
+    ts->ptime_prev           = j > 0 ? u->rec.time[j - 1] : u->rec.time[0];
+    ts->time_step            = dt;
+    ts->steps                = (PetscInt)j;
+    ts->steprestart          = restart;
+    ts->steprollback         = PETSC_FALSE;
+    ts->reason               = TS_CONVERGED_ITERATING;
+    const PetscBool integral = ts->costintegralfwd;
+    ts->costintegralfwd      = PETSC_FALSE;
+    const PetscErrorCode err = TSStep(ts);
+    ts->costintegralfwd      = integral;
+    PetscCall(err);
     PetscFunctionReturn(0);
 }
 

@@ -24,24 +24,61 @@
 #include <string.h>
 #include <uturn_petsc.h>
 
+/* A cost integral computed in the forward solve: a copy of it (NULL when
+ * the problem has none). */
+static PetscErrorCode forward_integral(TS ts, Vec *copy)
+{
+    PetscFunctionBeginUser;
+    TS quad       = NULL;
+    PetscBool fwd = PETSC_FALSE;
+    Vec v         = NULL;
+    *copy         = NULL;
+    PetscCall(TSGetQuadratureTS(ts, &fwd, &quad));
+    if (quad == NULL || !fwd)
+        PetscFunctionReturn(0);
+    PetscCall(TSGetCostIntegral(ts, &v));
+    PetscCall(VecDuplicate(v, copy));
+    PetscCall(VecCopy(v, *copy));
+    PetscFunctionReturn(0);
+}
+
+/* The adjoint leaves the cost integral the forward solve computed. */
+static PetscErrorCode integral_kept(TS ts, Vec *before)
+{
+    PetscFunctionBeginUser;
+    if (*before == NULL)
+        PetscFunctionReturn(0);
+    Vec after = NULL;
+    bool same = false;
+    PetscCall(TSGetCostIntegral(ts, &after));
+    PetscCall(check_bitwise(*before, after, &same));
+    PetscCheck(same, PETSC_COMM_WORLD, PETSC_ERR_PLIB,
+               "the cost integral after TSAdjointSolve is not the one "
+               "TSSolve computed");
+    PetscCall(VecDestroy(before));
+    PetscFunctionReturn(0);
+}
+
 /* A solve and its adjoint on @p ts from x_0 (at the TS's start time,
  * step 0, with its first step size): new gradient vectors. */
 static PetscErrorCode solve_once(const problem_t *p, TS ts, PetscReal t0,
                                  PetscReal dt0, Vec **lambda, Vec **mu)
 {
     PetscFunctionBeginUser;
-    Vec u;
+    Vec u, integral;
     PetscCall(TSSetTime(ts, t0));
     PetscCall(TSSetStepNumber(ts, 0));
     PetscCall(TSSetTimeStep(ts, dt0));
     PetscCall(p->initial(p->ctx, &u));
     PetscCall(TSSolve(ts, u));
+    PetscCall(forward_integral(ts, &integral));
     PetscCall(PetscCalloc1(p->numcost, lambda));
     PetscCall(PetscCalloc1(p->numcost, mu));
     PetscCall(p->seed(p->ctx, u, *lambda, p->with_mu ? *mu : NULL));
     PetscCall(
         TSSetCostGradients(ts, p->numcost, *lambda, p->with_mu ? *mu : NULL));
     PetscCall(TSAdjointSolve(ts));
+    PetscCall(integral_kept(ts, &integral));
     PetscCall(VecDestroy(&u));
     PetscFunctionReturn(0);
 }

@@ -4,14 +4,17 @@
  * cost functions J_i = u_i(T) (i = 0, 1), gradients with respect to the
  * initial state (lambda) and to mu. Explicit form (RHS function) by
  * default; -test_implicit gives the implicit form (IFunction), for theta,
- * Crank-Nicolson and backward Euler. See petsc_driver.c for the options.
+ * Crank-Nicolson and backward Euler. -test_quad adds the cost integrals
+ * of r_i = u_i^2 over the run to J_i, computed in the forward solve (a
+ * quadrature TS), which the adjoint must leave as the solve left them.
+ * See petsc_driver.c for the other options.
  */
 #include "petsc_driver.h"
 
 typedef struct vdp {
     PetscReal mu;
-    PetscBool implicit;
-    Mat J, Jp;
+    PetscBool implicit, quad;
+    Mat J, Jp, drdu, drdp; /* drdu, drdp: the integrands' (-test_quad) */
 } vdp_t;
 
 static PetscErrorCode rhs(TS ts, PetscReal t, Vec U, Vec F, void *ctx)
@@ -117,6 +120,63 @@ static PetscErrorCode ijacp(TS ts, PetscReal t, Vec U, Vec Udot,
     return jacp(ctx, U, -1, A);
 }
 
+/* The integrands r_i = u_i^2 (-test_quad). */
+static PetscErrorCode quad_rhs(TS ts, PetscReal t, Vec U, Vec R, void *ctx)
+{
+    PetscFunctionBeginUser;
+    const PetscScalar *u;
+    PetscScalar *r;
+    (void)ts, (void)t, (void)ctx;
+    PetscCall(VecGetArrayRead(U, &u));
+    PetscCall(VecGetArray(R, &r));
+    r[0] = u[0] * u[0];
+    r[1] = u[1] * u[1];
+    PetscCall(VecRestoreArrayRead(U, &u));
+    PetscCall(VecRestoreArray(R, &r));
+    PetscFunctionReturn(0);
+}
+
+/* dr/du: row i is 2 u_i e_i. */
+static PetscErrorCode quad_jac(TS ts, PetscReal t, Vec U, Mat A, Mat B,
+                               void *ctx)
+{
+    PetscFunctionBeginUser;
+    const PetscScalar *u;
+    const PetscInt rows[2] = {0, 1};
+    PetscScalar J[4]       = {0, 0, 0, 0};
+    (void)ts, (void)t, (void)ctx, (void)A;
+    PetscCall(VecGetArrayRead(U, &u));
+    J[0] = 2 * u[0];
+    J[3] = 2 * u[1];
+    PetscCall(VecRestoreArrayRead(U, &u));
+    PetscCall(MatSetValues(B, 2, rows, 2, rows, J, INSERT_VALUES));
+    PetscCall(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
+    PetscFunctionReturn(0);
+}
+
+/* dr/dmu = 0. */
+static PetscErrorCode quad_jacp(TS ts, PetscReal t, Vec U, Mat A, void *ctx)
+{
+    PetscFunctionBeginUser;
+    (void)ts, (void)t, (void)U, (void)ctx;
+    PetscCall(MatZeroEntries(A));
+    PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+    PetscFunctionReturn(0);
+}
+
+static PetscErrorCode setup_quad(vdp_t *v, TS ts)
+{
+    PetscFunctionBeginUser;
+    TS quad;
+    PetscCall(TSCreateQuadratureTS(ts, PETSC_TRUE, &quad));
+    PetscCall(TSSetRHSFunction(quad, NULL, quad_rhs, v));
+    PetscCall(TSSetRHSJacobian(quad, v->drdu, v->drdu, quad_jac, v));
+    PetscCall(TSSetRHSJacobianP(quad, v->drdp, quad_jacp, v));
+    PetscFunctionReturn(0);
+}
+
 static PetscErrorCode setup(void *ctx, TS ts)
 {
     PetscFunctionBeginUser;
@@ -131,6 +191,8 @@ static PetscErrorCode setup(void *ctx, TS ts)
         PetscCall(TSSetRHSJacobian(ts, v->J, v->J, rhs_jac, v));
         PetscCall(TSSetRHSJacobianP(ts, v->Jp, rhs_jacp, v));
     }
+    if (v->quad)
+        PetscCall(setup_quad(v, ts));
     PetscCall(TSSetMaxTime(ts, 0.5));
     PetscCall(TSSetTimeStep(ts, 0.001));
     PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_MATCHSTEP));
@@ -172,7 +234,7 @@ static PetscErrorCode seed(void *ctx, Vec u, Vec *lambda, Vec *mu)
 int main(int argc, char **argv)
 {
     PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
-    vdp_t v = {.mu = 10, .implicit = PETSC_FALSE};
+    vdp_t v = {.mu = 10, .implicit = PETSC_FALSE, .quad = PETSC_FALSE};
     PetscCall(PetscOptionsGetReal(NULL, NULL, "-test_mu", &v.mu, NULL));
     PetscCall(
         PetscOptionsGetBool(NULL, NULL, "-test_implicit", &v.implicit, NULL));
@@ -180,6 +242,11 @@ int main(int argc, char **argv)
                              NULL, &v.J));
     PetscCall(MatCreateDense(PETSC_COMM_WORLD, PETSC_DECIDE, PETSC_DECIDE, 2, 1,
                              NULL, &v.Jp));
+    PetscCall(PetscOptionsGetBool(NULL, NULL, "-test_quad", &v.quad, NULL));
+    PetscCall(MatCreateDense(PETSC_COMM_WORLD, PETSC_DECIDE, PETSC_DECIDE, 2, 2,
+                             NULL, &v.drdu));
+    PetscCall(MatCreateDense(PETSC_COMM_WORLD, PETSC_DECIDE, PETSC_DECIDE, 2, 1,
+                             NULL, &v.drdp));
     const problem_t p = {.name    = "van der Pol",
                          .ctx     = &v,
                          .numcost = 2,
@@ -192,6 +259,8 @@ int main(int argc, char **argv)
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, ok ? "ok\n" : "FAIL\n"));
     PetscCall(MatDestroy(&v.J));
     PetscCall(MatDestroy(&v.Jp));
+    PetscCall(MatDestroy(&v.drdu));
+    PetscCall(MatDestroy(&v.drdp));
     PetscCall(PetscFinalize());
     return ok ? 0 : 1;
 }
