@@ -11,8 +11,7 @@
  *       -ts_trajectory_type uturn -ts_trajectory_uturn_budget 40KB \
  *       -ts_trajectory_view
  *
- * It prints J, the first entries of the gradients, and a digest of every
- * bit of lambda and mu (the same digest means the same gradient, bit for
+ * It prints J and a digest of every bit of lambda and mu (the same digest means the same gradient, bit for
  * bit), so that two runs with different trajectory types can be compared.
  * Options: -n N grid points (default 400), and the TS's own (-ts_type,
  * -ts_dt, -ts_max_steps, ...).

@@ -10,22 +10,40 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A string option into text (size bytes); a value that does not fit is
+ * an error, not cut short. Errors name the option on the rank that read
+ * it (ranks may be given different values). */
+static PetscErrorCode text_option(PetscOptionItems *PetscOptionsObject,
+                                  const char *name, const char *help,
+                                  const char *current, char *text, size_t size,
+                                  PetscBool *set)
+{
+    PetscFunctionBegin;
+    PetscCall(PetscOptionsString(name, help, "TSTRAJECTORYUTURN", current, text,
+                                 size, set));
+    PetscCheck(!*set || strlen(text) + 1 < size, PETSC_COMM_SELF,
+               PETSC_ERR_ARG_WRONG,
+               "%s: the value is longer than the %zu characters this option "
+               "takes",
+               name, size - 2);
+    PetscFunctionReturn(0);
+}
+
 /* Read a size option; an option given with a bad size is an error. */
 static PetscErrorCode size_option(PetscOptionItems *PetscOptionsObject,
                                   const char *name, const char *help,
                                   uint64_t *value)
 {
     PetscFunctionBegin;
-    char current[32], text[64], why[160];
+    char current[32], text[128], why[160];
     PetscBool set = PETSC_FALSE;
     snprintf(current, sizeof current, "%llu", (unsigned long long)*value);
-    PetscCall(PetscOptionsString(name, help, "TSTRAJECTORYUTURN", current, text,
-                                 sizeof text, &set));
+    PetscCall(text_option(PetscOptionsObject, name, help, current, text,
+                          sizeof text, &set));
     if (set) {
         uint64_t bytes = 0;
         PetscCheck(uturn__petsc_size(text, &bytes, why, sizeof why),
-                   PetscOptionsObject->comm, PETSC_ERR_ARG_WRONG, "%s: %s",
-                   name, why);
+                   PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: %s", name, why);
         *value = bytes;
     }
     PetscFunctionReturn(0);
@@ -37,17 +55,17 @@ static PetscErrorCode cost_option(PetscOptionItems *PetscOptionsObject,
                                   uint64_t *value, PetscBool *set)
 {
     PetscFunctionBegin;
-    char current[32], text[64];
+    char current[32], text[128];
     snprintf(current, sizeof current, "%llu", (unsigned long long)*value);
-    PetscCall(PetscOptionsString(name, help, "TSTRAJECTORYUTURN", current, text,
-                                 sizeof text, set));
+    PetscCall(text_option(PetscOptionsObject, name, help, current, text,
+                          sizeof text, set));
     if (*set) {
         char *end                  = NULL;
         errno                      = 0;
         const unsigned long long v = strtoull(text, &end, 10);
         PetscCheck(text[0] >= '0' && text[0] <= '9' && *end == '\0' &&
                        errno == 0,
-                   PetscOptionsObject->comm, PETSC_ERR_ARG_WRONG,
+                   PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
                    "%s: '%s' is not a whole number of steps (digits only, "
                    "at most 2^64 - 1)",
                    name, text);
@@ -63,16 +81,16 @@ static PetscErrorCode planner_option(PetscOptionItems *PetscOptionsObject,
     PetscFunctionBegin;
     char text[UTURN__PETSC_NAME_MAX];
     PetscBool set = PETSC_FALSE;
-    PetscCall(PetscOptionsString(
-        "-ts_trajectory_uturn_planner",
+    PetscCall(text_option(
+        PetscOptionsObject, "-ts_trajectory_uturn_planner",
         "auto (revolve, or hrevolve with a disk, when the step count is "
         "fixed before the solve; online otherwise), or a planner's name",
-        "TSTRAJECTORYUTURN", o->planner, text, sizeof text, &set));
+        o->planner, text, sizeof text, &set));
     if (set) {
         uturn_planner_t p;
         PetscCheck(strcmp(text, "auto") == 0 ||
                        uturn_planner_from_name(text, &p) == UTURN_OK,
-                   PetscOptionsObject->comm, PETSC_ERR_ARG_WRONG,
+                   PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
                    "-ts_trajectory_uturn_planner: '%s' is not a planner "
                    "(auto, revolve, hrevolve, online, store-all, periodic, "
                    "sqrt, dp)",
@@ -86,11 +104,11 @@ static PetscErrorCode dir_option(PetscOptionItems *PetscOptionsObject,
                                  struct uturn__petsc_options *o, PetscBool *set)
 {
     PetscFunctionBegin;
-    char dir[PETSC_MAX_PATH_LEN];
-    PetscCall(PetscOptionsString(
-        "-ts_trajectory_uturn_disk_dir",
+    char dir[sizeof o->disk_dir];
+    PetscCall(text_option(
+        PetscOptionsObject, "-ts_trajectory_uturn_disk_dir",
         "Directory of the disk level's files (default $TMPDIR, else /tmp)",
-        "TSTRAJECTORYUTURN", o->disk_dir, dir, sizeof dir, set));
+        o->disk_dir, dir, sizeof dir, set));
     if (*set)
         PetscCall(PetscStrncpy(o->disk_dir, dir, sizeof o->disk_dir));
     PetscFunctionReturn(0);
@@ -98,8 +116,7 @@ static PetscErrorCode dir_option(PetscOptionItems *PetscOptionsObject,
 
 /* The disk's other options mean nothing without a disk budget: say so
  * rather than drop them. */
-static PetscErrorCode disk_given(PetscOptionItems *PetscOptionsObject,
-                                 const struct uturn__petsc_options *o,
+static PetscErrorCode disk_given(const struct uturn__petsc_options *o,
                                  const PetscBool given[3])
 {
     PetscFunctionBegin;
@@ -107,7 +124,7 @@ static PetscErrorCode disk_given(PetscOptionItems *PetscOptionsObject,
                                          "-ts_trajectory_uturn_disk_write_cost",
                                          "-ts_trajectory_uturn_disk_read_cost"};
     for (int k = 0; k < 3; k++)
-        PetscCheck(!given[k] || o->disk_bytes > 0, PetscOptionsObject->comm,
+        PetscCheck(!given[k] || o->disk_bytes > 0, PETSC_COMM_SELF,
                    PETSC_ERR_ARG_INCOMP,
                    "%s needs a disk level: give -ts_trajectory_uturn_disk "
                    "(bytes of checkpoints on disk per rank) too",
@@ -141,7 +158,7 @@ PetscErrorCode uturn__petsc_setfromoptions(TSTrajectory tj,
                           "-ts_trajectory_uturn_disk_read_cost",
                           "Cost of reading a state from disk, in steps",
                           &o->disk_read_cost, &given[2]));
-    PetscCall(disk_given(PetscOptionsObject, o, given));
+    PetscCall(disk_given(o, given));
     PetscBool validate = o->validate ? PETSC_TRUE : PETSC_FALSE;
     PetscCall(PetscOptionsBool("-ts_trajectory_uturn_validate",
                                "Check every action with uturn's validator",

@@ -74,9 +74,13 @@ static void capacities(const struct uturn__petsc *u, TS ts,
     r->slots = slots_of(u->opt.budget_bytes, r->state_bytes, most);
     if (r->slots > most)
         r->slots = most;
+    /* A disk holds at most the run's states as well: its file and this
+     * layer's tables are as large as the slots it is given. */
     r->disk_slots = u->opt.disk_bytes == 0
                         ? 0
                         : slots_of(u->opt.disk_bytes, r->state_bytes, 0);
+    if (r->disk_slots > most)
+        r->disk_slots = most;
     if (r->disk_slots > 0) {
         r->write_cost = u->opt.disk_write_cost;
         r->read_cost  = u->opt.disk_read_cost;

@@ -241,6 +241,10 @@ PetscErrorCode check_run(const test_options_t *o, uint64_t states,
           "checkpoint peak within the budget on every rank", ok);
     check(disk == 0 || r->disk_peak_bytes <= disk,
           "disk peak within the disk budget", ok);
+    check(o->online || r->disk_slots <= r->steps,
+          "no more disk slots than the run has steps (its file and tables "
+          "are as large)",
+          ok);
     check_counts(o, r, optimum, ok);
     if (o->last_stage >= 0)
         check(r->last_stage == (o->last_stage == 1) &&

@@ -49,6 +49,26 @@ refused "-ts_theta_initial_guess_extrapolate" \
 refused "store-all needs 100 slots for 100 steps; the capacity given is 1 slot" \
     -ts_adapt_type none -ts_trajectory_uturn_budget 2048 \
     -ts_trajectory_uturn_planner store-all
+# a value longer than the option takes: refused, not cut short (a budget
+# of 1024 KiB written with 200 leading zeros)
+refused "-ts_trajectory_uturn_budget: the value is longer than the 126 characters" \
+    -ts_trajectory_uturn_budget "$(printf '%0200d' 0)1024KiB"
+# a bad value on one rank only (budgets may differ between ranks): that
+# rank names it (a check on the options' communicator printed nothing)
+# shellcheck disable=SC2086
+out=$("$MPIEXEC" $MPIEXEC_FLAGS -n 1 "$exe" -ts_max_time 1 -dll_append "$lib" \
+      -ts_trajectory_type uturn -ts_trajectory_uturn_budget 8KB : \
+      -n 1 "$exe" -ts_max_time 1 -dll_append "$lib" -ts_trajectory_type uturn \
+      -ts_trajectory_uturn_budget abc 2>&1)
+status=$?
+if [ $status -eq 0 ] ||
+   ! printf '%s' "$out" | grep -qF -- "[1]PETSC ERROR: -ts_trajectory_uturn_budget: 'abc' is not a size"; then
+    echo "FAIL: a bad budget on rank 1 alone (exit $status) was not named"
+    printf '%s\n' "$out" | head -5
+    fails=$((fails + 1))
+else
+    echo "ok: a bad budget on rank 1 alone -> named by rank 1"
+fi
 # a method PETSc cannot differentiate: said so, not blamed on the solve
 refused "PETSc has no adjoint step (TSAdjointStep) for TS type glle" \
     -ts_type glle -ts_adapt_type none -ts_trajectory_uturn_budget 8KB
