@@ -16,7 +16,9 @@ struct runner {
     uint64_t reference_bytes;
     double started;
     bool tty, shown, warned;
-    unsigned noted; /* planners whose missing rows were explained */
+    /* per planner (below 32), the statuses (below 32) of missing rows
+     * already explained */
+    uint32_t noted[32];
 };
 
 static double seconds(void)
@@ -115,14 +117,17 @@ static int run_row(struct runner *r, const struct sweep *sw,
     return cli_library_error(st, &err);
 }
 
-/* Say once per planner why its rows are missing (stderr; exit stays 0). */
+/* Say why a planner's rows are missing, once for each status (stderr;
+ * exit stays 0): rows missing for another reason get their own note. */
 static void note_once(struct runner *r, uturn_planner_t planner,
                       const uturn_error_t *err)
 {
-    const unsigned bit = (unsigned)planner < 32 ? 1u << (unsigned)planner : 0;
-    if ((r->noted & bit) != 0)
-        return;
-    r->noted |= bit;
+    const unsigned p = (unsigned)planner, st = (unsigned)err->status;
+    if (p < 32 && st < 32) {
+        if ((r->noted[p] & (1u << st)) != 0)
+            return;
+        r->noted[p] |= 1u << st;
+    }
     fprintf(stderr, "uturn: note: %s rows not planned: %s\n",
             uturn_planner_name(planner), err->message);
 }
