@@ -327,7 +327,10 @@ typedef struct uturn_problem {
      * several levels it also sizes the reversal's tables (the period
      * doubles until the last level's slots times it reach max_steps);
      * without it such a plan reaches those slots times the period, and
-     * its cursor stops there (no turn: the run fails). */
+     * its cursor stops there (no turn: the run fails). On uniform slots
+     * of one level the plan takes at most max_steps + 1 of the slots or
+     * budget given (stats.slots; since 0.3), since no run holds more, and
+     * its bookkeeping and the executor's storage are for those alone. */
     uint64_t max_steps;
     /* Appended in 0.2: dp at scale (see above). */
     uint64_t threads;        /* dp: threads filling its tables; default 1 */
@@ -441,9 +444,11 @@ UTURN_EXPORT void uturn_level_stats_init_size(uturn_level_stats_t *stats,
  * The most slots an online plan of uniform slots holds (since 0.3; 256
  * before): what bounds it is the cursor's memory, about 160 bytes per
  * slot (2^20 slots: 168 MB), kept by every cursor and by the executor
- * outside the budget. More slots asked for are refused
- * (UTURN_E_UNSUPPORTED); a byte budget that holds more makes a plan of
- * this many (stats.slots). With 4 slots and more the plan stores every
+ * outside the budget, for every slot of the plan from the start (and the
+ * executor's storage for them all): give max_steps when n has a bound,
+ * and the plan takes at most max_steps + 1. More slots asked for are
+ * refused (UTURN_E_UNSUPPORTED); a byte budget that holds more makes a
+ * plan of this many (stats.slots). With 4 slots and more the plan stores every
  * state while they fit (n <= slots: forward steps = n), is exactly
  * optimal up to (s+1)(s+2)/2 steps, decides each first-sweep step in
  * constant time (amortised), and reverses each range of states it kept

@@ -77,13 +77,19 @@ static uturn_status_t prepare(uturn_plan_t *plan, uturn_error_t *error)
     const uturn_problem_t *p = &plan->problem;
     /* A budget that holds more than the most slots an online cursor can
      * keep: the plan uses that many (stats.slots says so). */
-    const uint64_t s =
+    uint64_t s =
         p->slots > UTURN_ONLINE_MAX_SLOTS ? UTURN_ONLINE_MAX_SLOTS : p->slots;
     if (p->slots > UTURN_ONLINE_MAX_SLOTS && p->budget_bytes == 0)
         return uturn__fail(error, UTURN_E_UNSUPPORTED,
                            "online plans hold at most 2^30 slots (a cursor "
                            "keeps about 160 bytes for each); %llu asked",
                            (unsigned long long)p->slots);
+    /* A run of at most max_steps steps holds at most x_0 .. x_n: slots past
+     * max_steps + 1 would never be used, yet each costs bookkeeping and
+     * the executor's storage, so the plan has no more (stats.slots says
+     * so; its actions are those of the larger count). */
+    if (p->max_steps != 0 && p->max_steps < s - 1)
+        s = p->max_steps + 1 < 4 ? 4 : p->max_steps + 1;
     return uturn__online_capacity(plan, s, uturn__os_state_bytes(s), error);
 }
 

@@ -598,3 +598,87 @@ Test(online, walk_goes_to_max_steps)
               err.message);
     uturn_plan_free(plan);
 }
+
+/* The actions of @p plan read through a cursor, the end said right after
+ * advance n-1 n unless the plan ends there by itself (n = max_steps):
+ * into @p out (room for max); their count. */
+static size_t stream_to(const uturn_plan_t *plan, uint64_t n, bool told,
+                        uturn_action_t *out, size_t max)
+{
+    uturn_cursor_t *c = NULL;
+    cr_assert_eq(uturn_cursor_create(plan, NULL, &c), UTURN_OK);
+    size_t total = 0, got = 0;
+    while (uturn_cursor_read(c, out + total, 64, &got) == UTURN_OK &&
+           got > 0) {
+        total += got;
+        cr_assert_leq(total + 64, max);
+        const uturn_action_t *last = &out[total - 1];
+        if (told && last->op == UTURN_OP_ADVANCE && last->step_end == n) {
+            cr_assert_eq(uturn_cursor_end(c), UTURN_OK);
+            told = false;
+        }
+    }
+    uturn_cursor_free(c);
+    return total;
+}
+
+static uturn_plan_t *capped(uint64_t slots, uint64_t budget, uint64_t max,
+                            uint64_t sweeps)
+{
+    uturn_problem_t p;
+    uturn_problem_init(&p);
+    p.planner      = UTURN_PLANNER_ONLINE;
+    p.slots        = slots;
+    p.budget_bytes = budget;
+    p.slot_bytes   = budget != 0 ? 64 : 0;
+    p.max_steps    = max;
+    p.sweeps       = sweeps;
+    uturn_plan_t *plan = NULL;
+    uturn_error_t e;
+    uturn_error_init(&e);
+    cr_assert_eq(uturn_plan_create(&p, NULL, &plan, &e), UTURN_OK, "%s",
+                 e.message);
+    return plan;
+}
+
+/* max_steps bounds the states a run can hold, x_0 .. x_n: an online plan
+ * takes no more than max_steps + 1 slots of what the slots or budget give
+ * (2^30 slots, or a budget of 2^28 states, had made every cursor and the
+ * executor's storage that large for a run of 400 steps), and its actions
+ * are those of the plan without max_steps, ended at the same step. */
+Test(online, max_steps_bounds_the_slots)
+{
+    uturn_stats_t s;
+    uturn_plan_t *plan = capped(1ull << 30, 0, 400, 1);
+    uturn_stats_init(&s);
+    uturn_plan_stats(plan, &s);
+    cr_assert_eq(s.slots, 401);
+    uturn_plan_free(plan);
+    plan = capped(0, 16ull << 30, 400, 1);
+    uturn_stats_init(&s);
+    uturn_plan_stats(plan, &s);
+    cr_assert_eq(s.slots, 401);
+    uturn_plan_free(plan);
+    enum { MAX = 1 << 16 };
+    static uturn_action_t a[MAX], b[MAX];
+    const uint64_t slots[] = {6, 60, 1000}, maxes[] = {3, 10, 57};
+    const uint64_t ns[] = {1, 2, 3, 9, 10, 40, 57};
+    for (size_t i = 0; i < 3; i++)
+        for (size_t j = 0; j < 3; j++)
+            for (size_t q = 0; q < sizeof ns / sizeof ns[0]; q++)
+                for (uint64_t k = 1; k <= 3 && ns[q] <= maxes[j]; k++) {
+                    uturn_plan_t *with = capped(slots[i], 0, maxes[j], k);
+                    uturn_plan_t *free_run = capped(slots[i], 0, 0, k);
+                    const size_t na = stream_to(with, ns[q], ns[q] < maxes[j],
+                                                a, MAX);
+                    const size_t nb = stream_to(free_run, ns[q], true, b, MAX);
+                    cr_assert_eq(na, nb, "s %llu max %llu n %llu k %llu",
+                                 (unsigned long long)slots[i],
+                                 (unsigned long long)maxes[j],
+                                 (unsigned long long)ns[q],
+                                 (unsigned long long)k);
+                    cr_assert_eq(first_difference(a, b, na), na);
+                    uturn_plan_free(with);
+                    uturn_plan_free(free_run);
+                }
+}
