@@ -1211,7 +1211,10 @@ typedef struct uturn_run_options {
      * durable files; one that fails or stops keeps its last point. */
     const char *durable_dir;
     /* The model's identity, checked at resume with the plan's fingerprint,
-     * state_bytes and adjoint_bytes (at most 200 bytes; NULL: empty). */
+     * state_bytes and adjoint_bytes (at most 200 bytes; NULL: empty). The
+     * run cannot see its inputs: encode in it what a resumed job must not
+     * change (the initial state, parameters), or a resume with other
+     * inputs continues the old run. */
     const char *durable_tag;
     /* A durable point after at least this many seconds of run time since
      * the last (or since the start); 0: only on request. */

@@ -192,6 +192,31 @@ static uturn_status_t same_mode(struct uturn__mpi_durable *d, int mode,
     return UTURN_OK;
 }
 
+/* This rank's tag: the caller's and " [rank R of N]", on every rank or
+ * on none (a vote: ranks of more digits make longer tags). A part moved
+ * to another rank's place then resumes with another tag: refused. */
+static uturn_status_t rank_tag(struct uturn__mpi_durable *d,
+                               uturn_run_options_t *run, uturn_error_t *error)
+{
+    const struct uturn__mpi_comm *c = &d->gate->comm;
+    const char *user = run->durable_tag != NULL ? run->durable_tag : "";
+    const int len = snprintf(d->tag, sizeof d->tag, "%s [rank %d of %d]", user,
+                             c->rank, c->size);
+    uint64_t v[3] = {0, 0, len < 0 || (size_t)len >= sizeof d->tag};
+    uturn__mpi_max_u64(&d->gate->comm, v, 3);
+    if (v[2] != 0)
+        return uturn__mpi_fail(error, UTURN_E_INVALID_ARG,
+                               "durable_tag has %zu bytes; across MPI ranks "
+                               "at most %zu, for the layer adds \" [rank R "
+                               "of N]\" to each rank's",
+                               strlen(user),
+                               sizeof d->tag - 1 -
+                                   (size_t)snprintf(NULL, 0, " [rank %d of %d]",
+                                                    c->size - 1, c->size));
+    run->durable_tag = d->tag;
+    return UTURN_OK;
+}
+
 uturn_status_t uturn__mpi_durable_begin(struct uturn__mpi_durable *d,
                                         struct uturn__mpi_gate *g,
                                         uturn_run_options_t *run,
@@ -211,6 +236,8 @@ uturn_status_t uturn__mpi_durable_begin(struct uturn__mpi_durable *d,
     uint64_t found[4] = {0, 0, 0, 0};
     read_root(d, found);
     uturn_status_t st = same_mode(d, run->durable_mode, error);
+    if (st == UTURN_OK)
+        st = rank_tag(d, run, error);
     if (st == UTURN_OK)
         st = choose(d, found, run->durable_mode, error);
     if (st == UTURN_OK && d->resume == 0)

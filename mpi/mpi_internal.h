@@ -289,6 +289,10 @@ struct uturn__mpi_durable {
     uint64_t votes;
     char root[4096]; /* the caller's directory */
     char dir[4200];  /* this rank's part: root/rank-R */
+    /* the tag this rank's part is made with: the caller's and the rank,
+     * so that a part resumed on another rank is refused (at most 200
+     * bytes, the core's bound on durable_tag; one more for its NUL) */
+    char tag[201];
 };
 /* Before the run: the root's commit record read on rank 0 and agreed,
  * the mode chosen (or a refusal, the same on every rank), a fresh start's

@@ -41,6 +41,19 @@ for k in $(seq 1 "$points"); do
     printf '%s\n' "$out" | grep -q "holds a run of $ranks ranks; this one has $((ranks + 1))" || {
       printf '%s\n' "$out"; echo "FAIL: a resume on $((ranks + 1)) ranks was not refused"; exit 1; }
     echo "a resume on $((ranks + 1)) ranks is refused"
+    if [ "$ranks" -ge 2 ]; then
+      # ranks 0 and 1's parts swapped, in a copy: refused (each part is
+      # made with its rank in its tag), not resumed to a wrong gradient
+      swapped=$(dirname "$dir")/swapped
+      cp -a "$dir" "$swapped"
+      mv "$swapped/rank-0" "$swapped/t" && mv "$swapped/rank-1" "$swapped/rank-0" &&
+        mv "$swapped/t" "$swapped/rank-1"
+      out=$("$@" "$swapped" -1 0 2>&1)
+      rm -rf "$swapped"
+      printf '%s\n' "$out" | grep -q "rank-0 holds point .* of another model (durable_tag)" || {
+        printf '%s\n' "$out"; echo "FAIL: swapped rank parts were not refused"; exit 1; }
+      echo "swapped rank parts are refused"
+    fi
   fi
   out=$("$@" "$dir" -1 0 2>&1)
   printf '%s\n' "$out" | grep -E "^(ok|FAIL)"
