@@ -1806,7 +1806,10 @@ uturn_durable_inspect_point(const char *directory, uint64_t point,
 /**
  * Remove the durable files in @p directory (the manifest, the states, the
  * adjoints, the lock file; nothing else) and the directory itself when it
- * is then empty. A directory a run holds is refused.
+ * is then empty. A directory a run holds is refused. One that holds no
+ * durable run (files, but no lock and no manifest whose first line says
+ * uturn-durable) is left as it is, even its files with the library's
+ * names (UTURN_OK).
  * @return UTURN_OK; UTURN_E_INVALID_ARG (NULL); UTURN_E_IO (in use, or a
  *         file that could not be removed, named).
  * Thread safety: safe. Since: 0.3

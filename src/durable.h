@@ -82,6 +82,9 @@ int uturn__dfile_lock(int dirfd, int *fd);
 /* Remove the durable files the manifest m does not name (every one when m
  * is NULL: the manifest and the lock too); returns the first failure. */
 int uturn__dfile_sweep(int dirfd, const struct uturn__manifest *m);
+/* Whether the directory is empty or a durable run's: it holds a lock, or
+ * a manifest whose first line says uturn-durable (durable_names.c). */
+bool uturn__dfile_ours(int dirfd);
 /* The names of a point's files. */
 void uturn__dfile_state_name(uint64_t step, uint64_t hash, char *out,
                              size_t cap);

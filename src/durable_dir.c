@@ -209,6 +209,10 @@ uturn_status_t uturn_durable_remove(const char *directory, uturn_error_t *error)
     if (dirfd < 0)
         return uturn__fail(error, UTURN_E_IO, "durable directory %s: %s",
                            directory, strerror(errno));
+    if (!uturn__dfile_ours(dirfd)) { /* nothing of a run: touch nothing */
+        close(dirfd);
+        return UTURN_OK;
+    }
     int lock = -1;
     int rc   = uturn__dfile_lock(dirfd, &lock);
     if (rc == 0)

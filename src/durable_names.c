@@ -13,10 +13,12 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 void uturn__dfile_state_name(uint64_t step, uint64_t hash, char *out,
@@ -184,4 +186,45 @@ int uturn__dfile_sweep(int dirfd, const struct uturn__manifest *m)
     }
     free(sorted);
     return rc;
+}
+
+/* Whether entry @p name of the directory starts as a manifest does. */
+static bool says_durable(int dirfd, const char *name)
+{
+    static const char head[] = "uturn-durable ";
+    char got[sizeof head - 1];
+    const int fd =
+        openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+    if (fd < 0)
+        return false;
+    struct stat st;
+    const ssize_t n = fstat(fd, &st) == 0 && S_ISREG(st.st_mode)
+                          ? read(fd, got, sizeof got)
+                          : -1; /* a FIFO or a device: not a manifest */
+    close(fd);
+    return n == (ssize_t)sizeof got && memcmp(got, head, sizeof got) == 0;
+}
+
+bool uturn__dfile_ours(int dirfd)
+{
+    const int fd = dup(dirfd);
+    DIR *d       = fd >= 0 ? fdopendir(fd) : NULL;
+    if (d == NULL) {
+        if (fd >= 0)
+            close(fd);
+        return false;
+    }
+    bool any = false, ours = false;
+    for (struct dirent *e = readdir(d); e != NULL && !ours; e = readdir(d)) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        any                   = true;
+        const struct parsed f = parse(e->d_name);
+        ours                  = strcmp(e->d_name, "lock") == 0 ||
+               ((strcmp(e->d_name, "manifest") == 0 ||
+                 (f.kind == MANIFEST_P && !f.tmp)) &&
+                says_durable(dirfd, e->d_name));
+    }
+    closedir(d);
+    return ours || !any;
 }

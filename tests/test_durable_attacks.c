@@ -97,6 +97,30 @@ Test(durable_attacks, files_that_only_look_durable_stay)
     rig_close(&r);
 }
 
+/* A directory no durable run made, whose files happen to bear the
+ * library's names (a FIFO among them): uturn_durable_remove touches
+ * nothing there and leaves no lock file (it had removed them all). */
+Test(durable_attacks, remove_touches_nothing_of_no_run, .timeout = 30)
+{
+    struct rig r;
+    rig_open(&r, MEMORY, N);
+    cr_assert_eq(mkdir(r.dir, 0700), 0);
+    const char *mine[] = {"records",   "shares",     "live-1",
+                          "adjoint-9", "manifest-3", "manifest"};
+    char path[PATH_MAX];
+    for (int k = 0; k < 6; k++) {
+        FILE *f = fopen(scratch_join(path, r.dir, mine[k]), "w");
+        cr_assert_not_null(f);
+        fputs("the user's own\n", f);
+        fclose(f);
+    }
+    cr_assert_eq(mkfifo(scratch_join(path, r.dir, "manifest-4"), 0600), 0);
+    cr_assert_eq(uturn_durable_remove(r.dir, NULL), UTURN_OK);
+    cr_assert_eq(scratch_count(r.dir), 7, "remove took a user's file");
+    cr_assert_neq(access(scratch_join(path, r.dir, "lock"), F_OK), 0);
+    rig_close(&r);
+}
+
 Test(durable_attacks, a_link_under_a_durable_name_is_never_followed)
 {
     struct rig r;

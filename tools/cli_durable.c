@@ -6,6 +6,7 @@
  */
 #include "cli.h"
 
+#include <dirent.h>
 #include <inttypes.h>
 #include <string.h>
 
@@ -55,6 +56,20 @@ static int show(const char *dir)
     return CLI_OK;
 }
 
+/* The entries of directory @p path (. and .. aside), or -1 when it
+ * cannot be read (gone). */
+static long entries(const char *path)
+{
+    DIR *d = opendir(path);
+    if (d == NULL)
+        return -1;
+    long n = 0;
+    for (struct dirent *e = readdir(d); e != NULL; e = readdir(d))
+        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    closedir(d);
+    return n;
+}
+
 int cli_cmd_durable(int argc, char **argv)
 {
     if (argc == 3 &&
@@ -70,8 +85,18 @@ int cli_cmd_durable(int argc, char **argv)
         return cli_durable_ranks_remove(argv[3]);
     uturn_error_t err;
     uturn_error_init(&err);
+    const long before = entries(argv[3]);
     if (uturn_durable_remove(argv[3], &err) != UTURN_OK)
         return cli_fail("%s", err.message);
-    printf("removed %s\n", argv[3]);
+    const long after = entries(argv[3]);
+    if (after < 0)
+        printf("removed %s\n", argv[3]);
+    else if (after == before)
+        printf("%s holds no durable run (no lock or manifest of one): "
+               "nothing removed\n",
+               argv[3]);
+    else
+        printf("removed the durable files of %s; %ld other files stay\n",
+               argv[3], after);
     return CLI_OK;
 }
