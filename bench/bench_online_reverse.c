@@ -10,6 +10,9 @@
  *                  within each pair so that a drift in the machine's speed
  *                  falls on both alike; the medians, and the median of the
  *                  pairs' ratios.
+ *  time S N PAIRS  the same for one case, with PAIRS pairs (odd; more
+ *                  pairs settle a difference of a percent or two, which
+ *                  seven leave in the noise).
  *  ir online|revolve S N
  *                  one run, whose reads to be measured are all made inside
  *                  measured_reads(): under valgrind --tool=callgrind
@@ -24,7 +27,8 @@
 #include <time.h>
 #include <uturn.h>
 
-#define PAIRS 7
+#define PAIRS      7
+#define MOST_PAIRS 1001
 
 static double now(void)
 {
@@ -98,40 +102,64 @@ static double median(double *v, int k)
     return v[k / 2];
 }
 
-static void timed(void)
+/* One case, in pairs (at most MOST_PAIRS): one row of the table. */
+static void timed_case(uint64_t s, uint64_t n, int pairs)
+{
+    double on[MOST_PAIRS], rv[MOST_PAIRS], q[MOST_PAIRS];
+    for (int k = 0; k < pairs; k++) {
+        if (k % 2 == 0) {
+            on[k] = ns_per_action(true, s, n);
+            rv[k] = ns_per_action(false, s, n);
+        } else {
+            rv[k] = ns_per_action(false, s, n);
+            on[k] = ns_per_action(true, s, n);
+        }
+        q[k] = on[k] / rv[k];
+    }
+    printf("| %llu | %llu | %.2f | %.2f | %.3f |\n", (unsigned long long)s,
+           (unsigned long long)n, median(on, pairs), median(rv, pairs),
+           median(q, pairs));
+    fflush(stdout);
+}
+
+static void table_head(void)
 {
     printf("| s | n | online reversal, ns per action | revolve's plan, ns "
            "per action | online / revolve |\n|---|---|---|---|---|\n");
+}
+
+static void timed(void)
+{
+    table_head();
     static const uint64_t cases[][2] = {{5, 1000000},
                                         {20, 1000000},
                                         {256, 1000000},
                                         {1000, 10000000},
                                         {100000, 10000000}};
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        const uint64_t s = cases[i][0], n = cases[i][1];
-        double on[PAIRS], rv[PAIRS], q[PAIRS];
-        for (int k = 0; k < PAIRS; k++) {
-            if (k % 2 == 0) {
-                on[k] = ns_per_action(true, s, n);
-                rv[k] = ns_per_action(false, s, n);
-            } else {
-                rv[k] = ns_per_action(false, s, n);
-                on[k] = ns_per_action(true, s, n);
-            }
-            q[k] = on[k] / rv[k];
-        }
-        printf("| %llu | %llu | %.2f | %.2f | %.3f |\n", (unsigned long long)s,
-               (unsigned long long)n, median(on, PAIRS), median(rv, PAIRS),
-               median(q, PAIRS));
-        fflush(stdout);
-    }
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        timed_case(cases[i][0], cases[i][1], PAIRS);
 }
 
 int main(int argc, char **argv)
 {
     const char *what = argc > 1 ? argv[1] : "time";
-    if (strcmp(what, "time") == 0) {
+    if (strcmp(what, "time") == 0 && argc == 2) {
         timed();
+        return 0;
+    }
+    if (strcmp(what, "time") == 0 && argc == 5) {
+        const uint64_t s = strtoull(argv[2], NULL, 10);
+        const uint64_t n = strtoull(argv[3], NULL, 10);
+        const int pairs  = atoi(argv[4]);
+        if (s < 1 || n < 1 || pairs < 1 || pairs > MOST_PAIRS) {
+            fprintf(stderr,
+                    "bench_online_reverse: time S N PAIRS needs "
+                    "S, N >= 1 and 1 <= PAIRS <= %d\n",
+                    MOST_PAIRS);
+            return 2;
+        }
+        table_head();
+        timed_case(s, n, pairs);
         return 0;
     }
     if (strcmp(what, "ir") == 0 && argc == 5) {
@@ -145,7 +173,7 @@ int main(int argc, char **argv)
         uturn_plan_free(plan);
         return 0;
     }
-    fprintf(stderr, "usage: bench_online_reverse time | ir online|revolve "
-                    "S N\n");
+    fprintf(stderr, "usage: bench_online_reverse time [S N PAIRS] | ir "
+                    "online|revolve S N\n");
     return 2;
 }

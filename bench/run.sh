@@ -103,11 +103,16 @@ part_online_ratios() { run $build/bench/bench_online ratios; }
 part_online_decide() { run $build/bench/bench_online decide; }
 
 # Three runs (each seven interleaved pairs): the spread between runs is
-# the noise. Then the same cases counted in instructions (callgrind, about
-# two minutes), which the machine's load does not change.
+# the noise. Then the cases of n = 10^6 in 101 pairs each (a few seconds
+# each), which settle a difference of a percent or two. The same cases
+# counted in instructions (callgrind, about two minutes), which the
+# machine's load does not change, are the next part.
 part_online_reverse() {
-  local i
+  local i s
   for i in 1 2 3; do run $build/bench/bench_online_reverse time; done
+  for s in 5 20 256; do
+    run $build/bench/bench_online_reverse time $s 1000000 101
+  done
 }
 
 part_online_reverse_ir() {
