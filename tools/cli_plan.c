@@ -93,6 +93,9 @@ static int fill_problem(const struct cli_options *o, bool online,
 {
     if (o->has_max_steps && !online)
         return cli_fail("--max-steps is for the online planner");
+    if (o->has_max_steps && o->max_steps == 0)
+        return cli_fail("--max-steps 0: give a bound of at least 1 (or no "
+                        "--max-steps for none)");
     if (o->has_max_steps && o->max_steps < o->steps)
         return cli_fail("--max-steps %llu is below --steps %llu: the online "
                         "plan would end by itself at x_%llu",
