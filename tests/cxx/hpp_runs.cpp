@@ -223,6 +223,23 @@ void nonzero_is_an_error()
                HPP_CHECK(e.status() == UTURN_E_INVALID_ARG));
 }
 
+// The several-sweeps problem of the checks below: 120 steps, 6 slots.
+uturn::Problem sweeps_problem(std::uint64_t sweeps)
+{
+    uturn::Problem p;
+    p.steps  = 120;
+    p.slots  = 6;
+    p.sweeps = sweeps;
+    return p;
+}
+
+uturn::RunOptions on_request()
+{
+    uturn::RunOptions o;
+    o.sweeps_on_request = true;
+    return o;
+}
+
 // Several sweeps on request: each sweep's gradient is the reference bit
 // for bit, the counts after the last are the plan's, and a fourth sweep
 // or progress callables with sweeps on request are refused.
@@ -230,15 +247,10 @@ void sweeps_on_request()
 {
     uturn::Executor ex;
     Chain c(120);
-    uturn::Problem p;
-    p.steps  = 120;
-    p.slots  = 6;
-    p.sweeps = 3;
-    const uturn::Plan plan(p);
+    const uturn::Plan plan(sweeps_problem(3));
     Faults f;
     const uturn::Model m = lambda_model(c, f, false, false);
-    uturn::RunOptions o;
-    o.sweeps_on_request = true;
+    uturn::RunOptions o  = on_request();
     uturn::Report rep;
     ex.run(plan, m, o, &rep);
     HPP_CHECK(rep.trajectory_held && rep.sweeps_done == 1);
@@ -266,15 +278,10 @@ void further_sweeps_take_the_runs_forward()
 {
     uturn::Executor ex;
     Chain c(120);
-    uturn::Problem p;
-    p.steps  = 120;
-    p.slots  = 6;
-    p.sweeps = 4;
-    const uturn::Plan plan(p);
+    const uturn::Plan plan(sweeps_problem(4));
     Faults f;
     const uturn::Model m = lambda_model(c, f, false, false);
-    uturn::RunOptions o;
-    o.sweeps_on_request = true;
+    uturn::RunOptions o  = on_request();
     ex.run(plan, m, o);
     uturn::Model other = m;
     other.forward      = [&c](std::uint64_t i) { c.x[0] += 0 * double(i); };
@@ -307,14 +314,10 @@ void a_temporary_plan_is_kept_for_its_sweeps()
 {
     uturn::Executor ex;
     Chain c(120);
-    uturn::Problem p;
-    p.steps  = 120;
-    p.slots  = 6;
-    p.sweeps = 3;
+    const uturn::Problem p = sweeps_problem(3);
     Faults f;
-    const uturn::Model m = lambda_model(c, f, false, false);
-    uturn::RunOptions o;
-    o.sweeps_on_request = true;
+    const uturn::Model m      = lambda_model(c, f, false, false);
+    const uturn::RunOptions o = on_request();
     uturn::Report rep;
     ex.run(uturn::Plan(p), m, o, &rep);
     for (std::uint64_t j = 2; j <= 3; j++) {
