@@ -570,11 +570,11 @@ struct RunOptions {
      * (UTURN_DURABLE_NEW, _RESUME or _AUTO). The model needs
      * adjoint_bytes, save_adjoint and load_adjoint.
      */
-    const char *durable_dir                = nullptr;
-    const char *durable_tag                = nullptr;
-    double durable_interval                = 0;
+    const char *durable_dir = nullptr;
+    const char *durable_tag = nullptr;
+    double durable_interval = 0;
     volatile sig_atomic_t *durable_request = nullptr;
-    int durable_mode                       = UTURN_DURABLE_NEW;
+    int durable_mode = UTURN_DURABLE_NEW;
 };
 
 /**

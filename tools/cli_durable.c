@@ -96,7 +96,7 @@ int cli_cmd_durable(int argc, char **argv)
                "nothing removed\n",
                argv[3]);
     else
-        printf("removed the durable files of %s; %ld other files stay\n",
-               argv[3], after);
+        printf("removed the durable files of %s; %ld other file%s stay%s\n",
+               argv[3], after, after == 1 ? "" : "s", after == 1 ? "s" : "");
     return CLI_OK;
 }
