@@ -165,6 +165,22 @@ static uturn_status_t open_dir(struct uturn__run *run)
     return st;
 }
 
+/* The directory as messages name it: whole up to 96 bytes, else "..."
+ * and its last 93, so that a long path on a cluster's scratch leaves room
+ * for the reason in a message's 256 bytes (it names the path, sometimes
+ * twice). */
+static char *shown_path(const char *dir)
+{
+    enum { MOST = 96 };
+    const size_t len = strlen(dir);
+    if (len <= MOST)
+        return strdup(dir);
+    char *shown = malloc(MOST + 1);
+    if (shown != NULL)
+        snprintf(shown, MOST + 1, "...%s", dir + len - (MOST - 3));
+    return shown;
+}
+
 uturn_status_t uturn__durable_open(struct uturn__run *run)
 {
     run->live                  = 0; /* the caller's x_0, before any action */
@@ -175,7 +191,7 @@ uturn_status_t uturn__durable_open(struct uturn__run *run)
     if (st != UTURN_OK)
         return st;
     struct uturn__drun *d = calloc(1, sizeof *d);
-    char *path            = strdup(run->options.durable_dir);
+    char *path            = shown_path(run->options.durable_dir);
     /* the scratch for the adjoint now: a size that cannot be had is
      * refused before any callback, not at the first point */
     unsigned char *scratch = d != NULL && run->model.adjoint_bytes <= SIZE_MAX

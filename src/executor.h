@@ -292,7 +292,8 @@ struct uturn__dheld {
 
 struct uturn__drun {
     int dirfd, lockfd;
-    char *path;      /* for messages; the caller's text, copied */
+    char *path;      /* for messages: the caller's text, or "..." and its
+                      * last 93 bytes when longer than 96 */
     char real[4096]; /* its absolute path at the start ("": unknown) */
     char tag[UTURN__DURABLE_TAG];
     double interval, next_due;
