@@ -76,6 +76,13 @@ static uturn_level_t level_at(const uturn_problem_t *p, uint64_t k)
     return lv;
 }
 
+/* Whether the rank gives a capacity at all: a rank with none would take
+ * the others' (a single process is refused, or stores every state). */
+static bool capacity_given(const uturn_problem_t *p)
+{
+    return p->slots != 0 || p->budget_bytes != 0 || p->levels != NULL;
+}
+
 uint64_t uturn__mpi_shape_key(const struct uturn__mpi_making *mk)
 {
     const uturn_problem_t *p     = &mk->problem;
@@ -92,7 +99,8 @@ uint64_t uturn__mpi_shape_key(const struct uturn__mpi_making *mk)
                                     p->max_steps,
                                     dp_table_bytes(p),
                                     (uint64_t)p->dp_mode,
-                                    p->sweeps};
+                                    p->sweeps,
+                                    capacity_given(p)};
     uint64_t h                   = 0x757475726e2d6d70ull;
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
         h = mix(h, fields[i]);
@@ -135,7 +143,8 @@ void uturn__mpi_shape_text(const struct uturn__mpi_making *mk, char *buf,
         buf, cap,
         "planner %s, steps %llu, stride %llu, step_bytes %s, step_costs %s, "
         "units %llu, table_bytes %llu, compare %d, max_steps %llu, "
-        "dp table_bytes %llu, dp_mode %d, sweeps %llu, levels %llu%s",
+        "dp table_bytes %llu, dp_mode %d, sweeps %llu, capacity %s, "
+        "levels %llu%s",
         name != NULL ? name : "?", (unsigned long long)p->steps,
         (unsigned long long)p->stride,
         p->step_bytes                ? "given"
@@ -145,6 +154,7 @@ void uturn__mpi_shape_text(const struct uturn__mpi_making *mk, char *buf,
         (unsigned long long)mk->options.table_bytes, (int)mk->options.compare,
         (unsigned long long)p->max_steps, (unsigned long long)dp_table_bytes(p),
         (int)p->dp_mode, (unsigned long long)p->sweeps,
+        capacity_given(p) ? "given" : "none",
         (unsigned long long)(p->levels != NULL ? p->level_count : 0), levels);
 }
 

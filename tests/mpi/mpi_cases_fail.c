@@ -94,7 +94,8 @@ static bool disagrees(MPI_Comm comm, const chain_t *c, int what)
     static const char *const named[] = {
         "steps 121 where rank 0 has steps 120",
         "dp table_bytes 1048576 where rank 0 has", "dp_mode 2 where rank 0 has",
-        "level 1 write_cost 7 where rank 0 has level 1 write_cost 5"};
+        "level 1 write_cost 7 where rank 0 has level 1 write_cost 5",
+        "capacity none where rank 0 has capacity given"};
     uturn_problem_t p;
     uniform_problem(c, BUDGET, &p);
     p.planner = UTURN_PLANNER_DP;
@@ -111,6 +112,8 @@ static bool disagrees(MPI_Comm comm, const chain_t *c, int what)
         p.table_bytes = 1u << 20; /* dp's exact or approximate plan */
     else if (is_last(comm) && what == 2)
         p.dp_mode = UTURN_DP_APPROXIMATE;
+    else if (is_last(comm) && what == 4) /* it had taken rank 0's slots */
+        p.budget_bytes = p.slots = 0;
     if (what == 3) {
         p.planner      = UTURN_PLANNER_HREVOLVE;
         p.budget_bytes = 0;
@@ -131,7 +134,7 @@ bool case_disagree(MPI_Comm comm)
     bool ok  = check(chain_init(&c, comm, 1000, 1000, STEPS), "chain_init");
     int size = 0;
     MPI_Comm_size(comm, &size);
-    for (int what = 0; what < 4 && size > 1; what++)
+    for (int what = 0; what < 5 && size > 1; what++)
         ok &= disagrees(comm, &c, what);
     chain_free(&c);
     return ok;
