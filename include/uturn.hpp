@@ -435,7 +435,8 @@ template <class... Args> class Callback
         id.empty = std::is_empty_v<Fn>;
         if constexpr (std::is_trivially_copyable_v<Fn> &&
                       !std::is_empty_v<Fn> && sizeof(Fn) <= sizeof id.bytes) {
-            std::memcpy(id.bytes, static_cast<const void *>(&f), sizeof(Fn));
+            const Fn g = f; /* a function's name becomes its pointer */
+            std::memcpy(id.bytes, &g, sizeof(Fn));
             id.size = sizeof(Fn);
         }
         return id;
@@ -448,7 +449,9 @@ template <class... Args> class Callback
         static_assert(std::is_void_v<R> || std::is_same_v<R, int>,
                       "a uturn callback returns void (throw to stop the "
                       "run) or int (0: go on, else stop)");
-        if constexpr (std::is_constructible_v<bool, const Fn &>)
+        /* a function's name is never null (and gcc says so) */
+        if constexpr (!std::is_function_v<std::remove_reference_t<F>> &&
+                      std::is_constructible_v<bool, const Fn &>)
             if (!static_cast<bool>(f))
                 return nullptr;
         if constexpr (std::is_void_v<R>)

@@ -304,10 +304,45 @@ void end_sweep_refused()
                HPP_CHECK(e.status() == UTURN_E_UNSUPPORTED));
 }
 
+void plain_forward(std::uint64_t)
+{
+}
+
+void other_forward(std::uint64_t)
+{
+}
+
+// A function's name or pointer is a callback (it had been a compile error
+// with same_as's identity, and a -Waddress warning before); same_as tells
+// the same function from another, and copies and lambdas as documented.
+void callbacks_know_their_callable()
+{
+    uturn::Model m;
+    m.forward      = plain_forward;
+    uturn::Model n = m; // a copy
+    HPP_CHECK(m.forward.same_as(n.forward));
+    n.forward = &plain_forward; // the same function, made again
+    HPP_CHECK(m.forward.same_as(n.forward));
+    n.forward = other_forward;
+    HPP_CHECK(!m.forward.same_as(n.forward));
+    int a = 0, b = 0;
+    auto by_ref = [](int *x) { return [x](std::uint64_t) { *x += 1; }; };
+    m.forward   = by_ref(&a);
+    n.forward   = by_ref(&a); // same type, same capture
+    HPP_CHECK(m.forward.same_as(n.forward));
+    n.forward = by_ref(&b); // same type, another capture
+    HPP_CHECK(!m.forward.same_as(n.forward));
+    n.forward = nullptr;
+    HPP_CHECK(!m.forward.same_as(n.forward));
+    m.forward = nullptr;
+    HPP_CHECK(m.forward.same_as(n.forward)); // both empty
+}
+
 } // namespace
 
 void objects()
 {
+    callbacks_know_their_callable();
     range_is_the_c_stream();
     moves();
     executor_moves();
