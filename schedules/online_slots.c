@@ -88,7 +88,7 @@ static uturn_status_t prepare(uturn_plan_t *plan, uturn_error_t *error)
      * max_steps + 1 would never be used, yet each costs bookkeeping and
      * the executor's storage, so the plan has no more (stats.slots says
      * so; its actions are those of the larger count). */
-    if (p->max_steps != 0 && p->max_steps < s - 1)
+    if (p->max_steps != 0 && s > 4 && p->max_steps < s - 1)
         s = p->max_steps + 1 < 4 ? 4 : p->max_steps + 1;
     return uturn__online_capacity(plan, s, uturn__os_state_bytes(s), error);
 }
