@@ -46,10 +46,11 @@ static int check_files(int dirfd, const struct uturn__manifest *m, char *why,
             break;
         const int rc = uturn__dfile_check(dirfd, name, bytes, hash);
         if (rc != 0) {
-            snprintf(why, why_cap, "its file %s %s", name,
-                     rc == EBADMSG ? "does not hold the bytes the manifest "
-                                     "names (damaged)"
-                                   : file_error(rc));
+            snprintf(why, why_cap,
+                     rc == EBADMSG ? "its file %s does not hold the bytes "
+                                     "the manifest names (damaged)%s"
+                                   : "its file %s: %s",
+                     name, rc == EBADMSG ? "" : file_error(rc));
             return rc;
         }
     }
@@ -70,10 +71,11 @@ static int check_grown(int dirfd, const char *name, uint64_t count,
     uturn__dgrow_free(&g);
     free(bytes);
     if (rc != 0)
-        snprintf(why, why_cap, "its file %s %s", name,
-                 rc == EBADMSG ? "does not hold what the manifest names "
-                                 "(damaged)"
-                               : file_error(rc));
+        snprintf(why, why_cap,
+                 rc == EBADMSG ? "its file %s does not hold what the "
+                                 "manifest names (damaged)%s"
+                               : "its file %s: %s",
+                 name, rc == EBADMSG ? "" : file_error(rc));
     return rc;
 }
 

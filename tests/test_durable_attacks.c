@@ -11,6 +11,7 @@
  */
 #include "durable_sim.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -211,5 +212,24 @@ Test(durable_attacks, a_long_path_leaves_room_for_the_reason)
                     "of another plan (fingerprint)");
     durable_refused(&r, UTURN_DURABLE_RESUME, UTURN_E_INVALID_ARG,
                     "durable directory ...ddd");
+    rig_close(&r);
+}
+
+/* A file of the point gone: the resume is refused naming the file and
+ * why, "its file adjoint-P: No such file or directory" (the colon was
+ * missing). */
+Test(durable_attacks, a_missing_file_is_named_with_why)
+{
+    struct rig r;
+    rig_open(&r, MEMORY, N);
+    durable_stopped(&r, 50);
+    uturn_durable_info_t info;
+    uturn_durable_info_init(&info);
+    cr_assert_eq(uturn_durable_inspect(r.dir, &info, NULL), UTURN_OK);
+    char name[64], path[PATH_MAX], want[96];
+    snprintf(name, sizeof name, "adjoint-%llu", (unsigned long long)info.point);
+    cr_assert_eq(unlink(scratch_join(path, r.dir, name)), 0);
+    snprintf(want, sizeof want, "its file %s: %s", name, strerror(ENOENT));
+    durable_refused(&r, UTURN_DURABLE_RESUME, UTURN_E_IO, want);
     rig_close(&r);
 }
