@@ -144,6 +144,24 @@ static bool named(const struct uturn__manifest *m,
     }
 }
 
+/* The directory's entries from the first, as a stream the caller closes;
+ * NULL with errno set. A dup shares dirfd's position, which an earlier
+ * read may have left anywhere: hence the rewind. */
+static DIR *entries_of(int dirfd)
+{
+    const int fd = dup(dirfd);
+    DIR *d       = fd >= 0 ? fdopendir(fd) : NULL;
+    if (d == NULL) {
+        const int err = errno;
+        if (fd >= 0)
+            close(fd);
+        errno = err;
+        return NULL;
+    }
+    rewinddir(d);
+    return d;
+}
+
 /* Remove what m does not name (everything when m is NULL). */
 static int sweep_dir(int dirfd, DIR *d, const struct uturn__manifest *m,
                      const struct uturn__dslot *sorted)
@@ -174,13 +192,9 @@ int uturn__dfile_sweep(int dirfd, const struct uturn__manifest *m)
         memcpy(sorted, m->slots, (size_t)m->nslots * sizeof *sorted);
         qsort(sorted, (size_t)m->nslots, sizeof *sorted, by_state);
     }
-    const int fd = dup(dirfd);
-    DIR *d       = fd >= 0 ? fdopendir(fd) : NULL;
-    int rc       = d == NULL ? errno : 0;
-    if (d == NULL && fd >= 0)
-        close(fd);
+    DIR *d = entries_of(dirfd);
+    int rc = d == NULL ? errno : 0;
     if (d != NULL) {
-        rewinddir(d);
         rc = sweep_dir(dirfd, d, m, sorted);
         closedir(d);
     }
@@ -207,13 +221,9 @@ static bool says_durable(int dirfd, const char *name)
 
 bool uturn__dfile_ours(int dirfd)
 {
-    const int fd = dup(dirfd);
-    DIR *d       = fd >= 0 ? fdopendir(fd) : NULL;
-    if (d == NULL) {
-        if (fd >= 0)
-            close(fd);
+    DIR *d = entries_of(dirfd);
+    if (d == NULL)
         return false;
-    }
     bool any = false, ours = false;
     for (struct dirent *e = readdir(d); e != NULL && !ours; e = readdir(d)) {
         if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
