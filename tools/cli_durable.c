@@ -18,13 +18,31 @@ static const char durable_help[] =
     "adjoint and a manifest, from which a new process resumes it.\n"
     "  show    the point: where the run stands, what it holds, whether a\n"
     "          run holds the directory now; every file is checked against\n"
-    "          its checksum (a damaged one fails, named)\n"
+    "          its checksum (a damaged one fails, named); the tag is shown\n"
+    "          on one line, a byte that does not print as \\xHH and a\n"
+    "          backslash as \\\\\n"
     "  remove  the durable files and DIR when it is then empty; a\n"
     "          directory a running run holds is refused\n"
     "A durable run across MPI ranks (DIR/commit and DIR/rank-R): show\n"
     "gives the committed point and each rank's part; remove takes the\n"
     "record, then every part.\n"
     "Exit 0, or 1 with a message (no such directory, damaged, in use).\n";
+
+/* The tag as one line: printing ASCII as itself, a backslash doubled,
+ * any other byte (a newline, a control character) as \xHH. */
+static void print_tag(const char *tag)
+{
+    fputs("tag            ", stdout);
+    for (const unsigned char *c = (const unsigned char *)tag; *c != 0; c++) {
+        if (*c == '\\')
+            fputs("\\\\", stdout);
+        else if (*c >= 0x20 && *c < 0x7f)
+            putchar(*c);
+        else
+            printf("\\x%02x", (unsigned)*c);
+    }
+    putchar('\n');
+}
 
 static int show(const char *dir)
 {
@@ -43,7 +61,7 @@ static int show(const char *dir)
     }
     printf("point          %" PRIu64 "\n", info.point);
     printf("fingerprint    %016" PRIx64 "\n", info.fingerprint);
-    printf("tag            %s\n", info.tag);
+    print_tag(info.tag);
     printf("steps          %" PRIu64 "\n", info.steps);
     printf("action         %" PRIu64 "\n", info.action);
     printf("into           %" PRIu64 "\n", info.into);

@@ -49,8 +49,9 @@ def reference():
 class Model:
     """In place, with the adjoint state (xbar and J) in one array."""
 
-    def __init__(self, kill_at=0, stop_at=0, durable=None):
+    def __init__(self, kill_at=0, stop_at=0, durable=None, tag="allen-cahn"):
         self.x = start()
+        self.tag = tag
         self.adj = np.zeros(GRID + 1)  # xbar, then J
         self.calls = self.forwards = 0
         self.kill_at, self.stop_at, self.durable = kill_at, stop_at, durable
@@ -79,7 +80,7 @@ class Model:
         self.adj[:GRID] = step_bar(self.x, self.adj[:GRID])
 
     def run(self, directory, mode):
-        self.durable = uturn.Durable(directory, tag="allen-cahn",
+        self.durable = uturn.Durable(directory, tag=self.tag,
                                      mode=mode)
         plan = uturn.Plan.create(uturn.problem(STEPS, slots=5))
         with uturn.Executor() as ex:
@@ -156,6 +157,28 @@ class Durable(unittest.TestCase):
             m.run(self.dir, "new")
         uturn.durable_remove(self.dir)
         self.assertFalse(os.path.exists(self.dir))
+
+    def test_show_gives_any_tag_on_one_line(self):
+        # a tag is any bytes: `uturn durable show` must not let a newline
+        # in it start a line of its own (a script reads the output line by
+        # line), nor let a control byte reach the terminal
+        cli = os.environ.get("UTURN_CLI")
+        if not cli:
+            self.fail("UTURN_CLI is not set (ctest sets it)")
+        m = Model(stop_at=50, tag="x_0 = a\nsteps 7\\ \x1b[2J")
+        with self.assertRaises(uturn.Error):
+            m.run(self.dir, "new")
+        self.assertEqual(uturn.durable_inspect(self.dir).tag,
+                         b"x_0 = a\nsteps 7\\ \x1b[2J")
+        out = subprocess.run([cli, "durable", "show", self.dir],
+                             capture_output=True, text=True, check=True)
+        lines = out.stdout.splitlines()
+        self.assertIn("tag            x_0 = a\\x0asteps 7\\\\ \\x1b[2J",
+                      lines)
+        self.assertEqual([l for l in lines if l.startswith("steps ")],
+                         ["steps          %d" % STEPS])
+        self.assertNotIn("\x1b", out.stdout)
+        uturn.durable_remove(self.dir)
 
     def test_what_the_binding_refuses(self):
         plan = uturn.Plan.create(uturn.problem(STEPS, slots=5))
