@@ -117,19 +117,21 @@ uturn_status_t uturn__manifest_format(const struct uturn__manifest *m,
 struct reader {
     const char *p, *end;
     char line[512];
-    uint64_t number; /* of the line read last */
+    uint64_t number; /* of the line read last, or tried last */
+    bool ended;      /* the text ended where a whole line was due */
 };
 
 /* The next line into r->line; false at the end or on an over-long line. */
 static bool next_line(struct reader *r)
 {
     const char *nl = memchr(r->p, '\n', (size_t)(r->end - r->p));
+    r->number++;
+    r->ended = nl == NULL;
     if (nl == NULL || (size_t)(nl - r->p) >= sizeof r->line)
         return false;
     memcpy(r->line, r->p, (size_t)(nl - r->p));
     r->line[nl - r->p] = '\0';
     r->p               = nl + 1;
-    r->number++;
     /* numbers are unsigned: no sign anywhere past the first line (sscanf
      * would read "-1" as 2^64 - 1) */
     return r->number == 1 || strpbrk(r->line, "+-") == NULL;
@@ -256,12 +258,33 @@ static bool read_slots(struct reader *r, struct uturn__manifest *m)
     return strncmp(r->line, "sum ", 4) == 0;
 }
 
+/* Where a manifest that does not parse went wrong, by line. */
+static void why_not(const struct reader *r, char *why, size_t why_cap)
+{
+    const unsigned long long at = (unsigned long long)r->number;
+    uint64_t sum                = 0;
+    int used                    = 0;
+    const bool sum_line =
+        sscanf(r->line, "sum %16" SCNx64 "%n", &sum, &used) == 1 &&
+        r->line[used] == '\0';
+    if (r->ended && at == 1)
+        snprintf(why, why_cap, "it is empty");
+    else if (r->ended)
+        snprintf(why, why_cap, "it ends after its line %llu, with no sum line",
+                 at - 1);
+    else if (sum_line && r->p != r->end)
+        snprintf(why, why_cap, "it goes on after its sum line (line %llu)", at);
+    else
+        snprintf(why, why_cap, "its line %llu is not what a manifest holds",
+                 at);
+}
+
 uturn_status_t uturn__manifest_parse(const char *text, size_t len,
                                      struct uturn__manifest *m, char *why,
                                      size_t why_cap)
 {
     memset(m, 0, sizeof *m);
-    struct reader r    = {text, text + len, {0}, 0};
+    struct reader r    = {text, text + len, {0}, 0, false};
     const char *sum_at = NULL;
     uint64_t sum       = 0;
     int used           = 0;
@@ -270,8 +293,7 @@ uturn_status_t uturn__manifest_parse(const char *text, size_t len,
                     sscanf(r.line, "sum %16" SCNx64 "%n", &sum, &used) == 1 &&
                     r.line[used] == '\0' && r.p == r.end;
     if (!ok) {
-        snprintf(why, why_cap, "its line %llu is not what a manifest holds",
-                 (unsigned long long)r.number);
+        why_not(&r, why, why_cap);
         uturn__manifest_clear(m);
         return UTURN_E_PARSE;
     }

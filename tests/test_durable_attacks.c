@@ -72,6 +72,76 @@ Test(durable_attacks, an_edited_manifest_with_a_right_checksum_is_refused)
     }
 }
 
+/* The manifest's text, and its number of lines (counted here). */
+static size_t manifest_text(const struct rig *r, char *text, size_t cap,
+                            size_t *lines)
+{
+    char path[PATH_MAX];
+    FILE *f = fopen(scratch_join(path, r->dir, "manifest"), "r");
+    cr_assert_not_null(f);
+    const size_t len = fread(text, 1, cap - 1, f);
+    fclose(f);
+    text[len] = '\0';
+    *lines    = 0;
+    for (size_t i = 0; i < len; i++)
+        *lines += text[i] == '\n';
+    return len;
+}
+
+static void manifest_write(const struct rig *r, const char *text, size_t len)
+{
+    char path[PATH_MAX];
+    FILE *f = fopen(scratch_join(path, r->dir, "manifest"), "w");
+    cr_assert_not_null(f);
+    cr_assert_eq(fwrite(text, 1, len, f), len);
+    fclose(f);
+}
+
+/* A damaged manifest is named with the line where it went wrong: the
+ * lines are counted here, from the file the run wrote. */
+Test(durable_attacks, a_damaged_manifest_names_its_line)
+{
+    char text[65536], changed[65536 + 64], want[128];
+    for (int k = 0; k < 4; k++) {
+        struct rig r;
+        rig_open(&r, MEMORY, N);
+        durable_stopped(&r, 50);
+        size_t lines     = 0;
+        const size_t len = manifest_text(&r, text, sizeof text, &lines);
+        cr_assert_gt(lines, 6);
+        if (k == 0) { /* cut after its fifth line */
+            const char *cut = text;
+            for (int i = 0; i < 5; i++)
+                cut = strchr(cut, '\n') + 1;
+            manifest_write(&r, text, (size_t)(cut - text));
+            snprintf(want, sizeof want,
+                     "it ends after its line 5, with no sum line");
+        } else if (k == 1) { /* empty */
+            manifest_write(&r, text, 0);
+            snprintf(want, sizeof want, "it is empty");
+        } else if (k == 2) { /* a line more after the sum */
+            memcpy(changed, text, len);
+            memcpy(changed + len, "slot 9 9 9 0\n", 13);
+            manifest_write(&r, changed, len + 13);
+            snprintf(want, sizeof want,
+                     "it goes on after its sum line (line %zu)", lines);
+        } else { /* a sign in the first slot line */
+            const char *at = strstr(text, "\nslot 0 0 ") + 1;
+            size_t line    = 1;
+            for (const char *c = text; c < at; c++)
+                line += *c == '\n';
+            const int head = (int)(at - text);
+            const int n    = snprintf(changed, sizeof changed, "%.*sslot -0%s",
+                                      head, text, at + 6);
+            manifest_write(&r, changed, (size_t)n);
+            snprintf(want, sizeof want,
+                     "its line %zu is not what a manifest holds", line);
+        }
+        durable_refused(&r, UTURN_DURABLE_RESUME, UTURN_E_IO, want);
+        rig_close(&r);
+    }
+}
+
 Test(durable_attacks, files_that_only_look_durable_stay)
 {
     struct rig r;
