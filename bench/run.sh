@@ -34,7 +34,7 @@ parts=(revolve executor dp_exact dp_approx dp_search hrevolve levels_costs
   levels_io online_ratios online_decide online_reverse online_reverse_ir
   online_bytes
   online_wide online_disk planners sweeps sweeps_bound sweeps_remake
-  sweeps_levels
+  sweeps_exact sweeps_levels
   online_sweeps durable petsc dp_scale)
 
 part_revolve() {
@@ -79,6 +79,10 @@ part_sweeps_bound() { run $build/bench/sweeps_bound; }
 # What freeing a persistent checkpoint and making it again could buy in
 # the sweeps between the first and the last (counts, a few seconds).
 part_sweeps_remake() { run $build/bench/sweeps_remake; }
+
+# The true optimum of several sweeps, by search over every action
+# sequence, beside uturn's plan on short chains (counts, a few minutes).
+part_sweeps_exact() { run $build/bench/sweeps_exact; }
 
 # Several sweeps on two storage levels with I/O costs, against memory
 # alone; UTURN_OLDER (an older build's uturn) adds its costs as a column

@@ -7,58 +7,15 @@
  *   t(n+1, s) + (k - 1) B
  *
  * t(n+1, s): one sweep's optimum (the first forward and sweep 1 take at
- * least that); B: the least sum of t(L_i, s - i) over every m and lengths,
- * the cheapest sweep from any s stored states, freed as it goes (every
- * later sweep starts from at most s stored states and no live one).
- * t(l, c) is convex in l, so each least sum for a given m is found
- * exactly by adding states one at a time where t grows least. Counts,
- * not times.
+ * least that); B: the cheapest sweep from any s stored states, freed as
+ * it goes (sweeps_least.h; every later sweep starts from at most s stored
+ * states and no live one). Counts, not times.
  * usage: sweeps_bound
  */
-#include "internal.h"
+#include "sweeps_least.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <uturn.h>
-
-static uint64_t t_of(uint64_t l, uint64_t c)
-{
-    return l <= 1 ? 0 : uturn__bin_t(l, c);
-}
-
-/* The least sum over m segments of n + 1 states, segment i with s - i
- * slots. L has room for m. */
-static uint64_t least_sum(uint64_t n, uint64_t s, uint64_t m, uint64_t *L)
-{
-    for (uint64_t i = 0; i < m; i++)
-        L[i] = 1;
-    for (uint64_t left = n + 1 - m; left > 0; left--) {
-        uint64_t at = 0, grow = UINT64_MAX;
-        for (uint64_t i = 0; i < m; i++) {
-            const uint64_t d = t_of(L[i] + 1, s - i) - t_of(L[i], s - i);
-            if (d < grow)
-                grow = d, at = i;
-        }
-        L[at] += 1;
-    }
-    uint64_t sum = 0;
-    for (uint64_t i = 0; i < m; i++)
-        sum += t_of(L[i], s - i);
-    return sum;
-}
-
-static uint64_t least_sweep(uint64_t n, uint64_t s)
-{
-    uint64_t *L = malloc((size_t)s * sizeof *L), best = UINT64_MAX;
-    if (L == NULL)
-        abort();
-    for (uint64_t m = 1; m <= s && m <= n + 1; m++) {
-        const uint64_t v = least_sum(n, s, m, L);
-        best             = v < best ? v : best;
-    }
-    free(L);
-    return best;
-}
 
 /* uturn's forward steps for n steps, s slots and k sweeps (0: one). */
 static uint64_t planned(uint64_t n, uint64_t s, uint64_t k)

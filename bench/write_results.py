@@ -682,6 +682,45 @@ def sweeps_remake(raw):
     return body, summary
 
 
+@section("sweeps_exact",
+         "Several sweeps: the true optimum on short chains")
+def sweeps_exact(raw):
+    c = raw.find(r"sweeps_exact")[0]
+    rows = [r for r in md_rows(c.text()) if len(r) == 11 and r[0].isdigit()]
+    body = ("The least forward steps of any plan of K sweeps with s slots, "
+            "by a search over every action sequence (docs/model.md section "
+            "13, \"How close the family comes\"), beside uturn's plan of K "
+            "sweeps; per further sweep, the optimum's (the mean of its "
+            "later sweeps, which may alternate) beside the unbounded plan's "
+            "and the lower bound B of the section \"Several sweeps: how far "
+            "any plan could go\", and the share of the room between uturn "
+            "and B that the optimum takes. Command: %s. Counts, not times."
+            "\n\n%s" % (code(c.line), c.text().strip()))
+    summary = []
+    longest = {}
+    for r in rows:
+        n, s = int(r[0]), int(r[1])
+        if n >= longest.get(s, (0,))[0]:
+            longest[s] = (n, float(r[8]) / int(r[7]), float(r[10].split()[0]))
+    if longest:
+        saved = [100 * v[1] for v in longest.values()]
+        share = [v[2] for v in longest.values()]
+        where = ", ".join("s = %d: n = %d" % (s, longest[s][0])
+                          for s in sorted(longest))
+        summary.append(Row(
+            "several sweeps: what the true optimum saves in a further sweep "
+            "against uturn's, on the longest chain searched for each s (%s)"
+            % where,
+            "%.2f .. %.2f %%; of the room down to the lower bound B, "
+            "%.1f .. %.1f %%" % (min(saved), max(saved), min(share),
+                                 max(share)),
+            "anchor: 1.95 % (K = 5) and 1.97 % (K = 10), what 20 % against "
+            "TwoLevel would need from these sweeps alone (issue 25)",
+            "%.4f" % (1 - max(saved) / 100), "—", code(c.line),
+            counts(raw.load_of(c))))
+    return body, summary
+
+
 @section("sweeps_levels", "Several sweeps on storage levels, with I/O costs")
 def sweeps_levels(raw):
     c = raw.find(r"sweeps_levels\.sh")[0]
