@@ -15,25 +15,6 @@
 #include "sweeps_least.h"
 
 #include <stdio.h>
-#include <uturn.h>
-
-/* uturn's forward steps for n steps, s slots and k sweeps (0: one). */
-static uint64_t planned(uint64_t n, uint64_t s, uint64_t k)
-{
-    uturn_problem_t p;
-    uturn_problem_init(&p);
-    p.steps            = n;
-    p.slots            = s;
-    p.sweeps           = k;
-    uturn_plan_t *plan = NULL;
-    if (uturn_plan_create(&p, NULL, &plan, NULL) != UTURN_OK)
-        abort();
-    uturn_stats_t st;
-    uturn_stats_init(&st);
-    uturn_plan_stats(plan, &st);
-    uturn_plan_free(plan);
-    return st.forward_steps;
-}
 
 /* TwoLevel: n + 1 + k * sum over periods of t(L, ram + 1). */
 static uint64_t twolevel(uint64_t n, uint64_t ram, uint64_t disk, uint64_t k)
@@ -61,7 +42,7 @@ int main(void)
                 for (int j = 0; j < 4; j++) {
                     const uint64_t k      = ks[j];
                     const uint64_t row[3] = {twolevel(n, rams[b], disks[d], k),
-                                             planned(n, s, k),
+                                             plan_counts(n, s, k).forward_steps,
                                              one + (k - 1) * sweep};
                     printf(
                         "| %llu | %llu + %llu | %llu | %llu | %llu | %llu |\n",

@@ -23,7 +23,6 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-#include <uturn.h>
 
 typedef uturn__u128 mask_t;
 #define NMAX   126
@@ -269,36 +268,20 @@ static void optimum(int n, int s, int K, uint64_t *opt)
     space_close(&sp);
 }
 
-/* uturn's plan: forward steps for k sweeps, or (k = 0) each further
- * sweep of the unbounded plan. */
-static uint64_t planned(uint64_t n, uint64_t s, uint64_t k)
-{
-    uturn_problem_t p;
-    uturn_problem_init(&p);
-    p.steps            = n;
-    p.slots            = s;
-    p.sweeps           = k == 0 ? UTURN_SWEEPS_UNBOUNDED : k;
-    uturn_plan_t *plan = NULL;
-    if (uturn_plan_create(&p, NULL, &plan, NULL) != UTURN_OK)
-        abort();
-    uturn_stats_t st;
-    uturn_stats_init(&st);
-    uturn_plan_stats(plan, &st);
-    uturn_plan_free(plan);
-    return k == 0 ? st.sweep_forward_steps : st.forward_steps;
-}
-
 /* One row. A further sweep of the optimum: the mean of opt(k) - opt(k-1)
  * over the later half of k (optimal plans may alternate sweeps). */
 static void row(int n, int s, int K)
 {
     uint64_t opt[SMAX * 4 + 2];
     optimum(n, s, K, opt);
-    const int from     = K / 2 + 1;
-    const double mean  = (double)(opt[K] - opt[from - 1]) / (K - from + 1);
-    const uint64_t fam = planned((uint64_t)n, (uint64_t)s, 0);
-    const uint64_t B   = least_sweep((uint64_t)n, (uint64_t)s);
-    const uint64_t all = planned((uint64_t)n, (uint64_t)s, (uint64_t)K);
+    const int from    = K / 2 + 1;
+    const double mean = (double)(opt[K] - opt[from - 1]) / (K - from + 1);
+    const uint64_t fam =
+        plan_counts((uint64_t)n, (uint64_t)s, UTURN_SWEEPS_UNBOUNDED)
+            .sweep_forward_steps;
+    const uint64_t B = least_sweep((uint64_t)n, (uint64_t)s);
+    const uint64_t all =
+        plan_counts((uint64_t)n, (uint64_t)s, (uint64_t)K).forward_steps;
     printf("| %d | %d | %d | %llu | %llu | %.2f %% | %.2f (k = %d..%d) | %llu "
            "| %.2f | %llu | %.1f %% |\n",
            n, s, K, (unsigned long long)opt[K], (unsigned long long)all,

@@ -5,7 +5,8 @@
  * section 13, "How far any plan could go"): the least sum of t(L_i, s - i)
  * over every m and every split of the n + 1 states into m segments.
  * t(l, c) is convex in l, so each least sum for a given m is found
- * exactly by adding states one at a time where t grows least.
+ * exactly by adding states one at a time where t grows least. And the
+ * counts of uturn's own plan for n steps, s slots and some sweeps.
  */
 #ifndef UTURN_BENCH_SWEEPS_LEAST_H
 #define UTURN_BENCH_SWEEPS_LEAST_H
@@ -13,6 +14,7 @@
 #include "internal.h"
 
 #include <stdlib.h>
+#include <uturn.h>
 
 static inline uint64_t t_of(uint64_t l, uint64_t c)
 {
@@ -53,6 +55,25 @@ static inline uint64_t least_sweep(uint64_t n, uint64_t s)
     }
     free(L);
     return best;
+}
+
+/* The counts of uturn's plan: n steps, s slots, `sweeps` sweeps (0: one;
+ * UTURN_SWEEPS_UNBOUNDED: sweep_forward_steps is each further sweep's). */
+static inline uturn_stats_t plan_counts(uint64_t n, uint64_t s, uint64_t sweeps)
+{
+    uturn_problem_t p;
+    uturn_problem_init(&p);
+    p.steps            = n;
+    p.slots            = s;
+    p.sweeps           = sweeps;
+    uturn_plan_t *plan = NULL;
+    if (uturn_plan_create(&p, NULL, &plan, NULL) != UTURN_OK)
+        abort();
+    uturn_stats_t st;
+    uturn_stats_init(&st);
+    uturn_plan_stats(plan, &st);
+    uturn_plan_free(plan);
+    return st;
 }
 
 #endif
