@@ -258,15 +258,20 @@ static bool read_slots(struct reader *r, struct uturn__manifest *m)
     return strncmp(r->line, "sum ", 4) == 0;
 }
 
+/* Whether @p line is a sum line, "sum HASH" and nothing more. */
+static bool is_sum_line(const char *line)
+{
+    uint64_t sum = 0;
+    int used     = 0;
+    return sscanf(line, "sum %16" SCNx64 "%n", &sum, &used) == 1 &&
+           line[used] == '\0';
+}
+
 /* Where a manifest that does not parse went wrong, by line. */
 static void why_not(const struct reader *r, char *why, size_t why_cap)
 {
     const unsigned long long at = (unsigned long long)r->number;
-    uint64_t sum                = 0;
-    int used                    = 0;
-    const bool sum_line =
-        sscanf(r->line, "sum %16" SCNx64 "%n", &sum, &used) == 1 &&
-        r->line[used] == '\0';
+    const bool sum_line         = is_sum_line(r->line);
     if (r->ended && at == 1)
         snprintf(why, why_cap, "it is empty");
     else if (r->ended)
@@ -286,12 +291,9 @@ uturn_status_t uturn__manifest_parse(const char *text, size_t len,
     memset(m, 0, sizeof *m);
     struct reader r    = {text, text + len, {0}, 0, false};
     const char *sum_at = NULL;
-    uint64_t sum       = 0;
-    int used           = 0;
     const bool ok      = read_head(&r, m) && read_counts(&r, m) &&
                     read_slots(&r, m) && (sum_at = r.p - strlen(r.line) - 1) &&
-                    sscanf(r.line, "sum %16" SCNx64 "%n", &sum, &used) == 1 &&
-                    r.line[used] == '\0' && r.p == r.end;
+                    is_sum_line(r.line) && r.p == r.end;
     if (!ok) {
         why_not(&r, why, why_cap);
         uturn__manifest_clear(m);

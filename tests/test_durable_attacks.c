@@ -20,18 +20,40 @@
 
 #define N 120
 
+/* The manifest's text, and its number of lines (counted here). */
+static size_t manifest_text(const struct rig *r, char *text, size_t cap,
+                            size_t *lines)
+{
+    char path[PATH_MAX];
+    FILE *f = fopen(scratch_join(path, r->dir, "manifest"), "r");
+    cr_assert_not_null(f);
+    const size_t len = fread(text, 1, cap - 1, f);
+    fclose(f);
+    text[len] = '\0';
+    *lines    = 0;
+    for (size_t i = 0; i < len; i++)
+        *lines += text[i] == '\n';
+    return len;
+}
+
+static void manifest_write(const struct rig *r, const char *text, size_t len)
+{
+    char path[PATH_MAX];
+    FILE *f = fopen(scratch_join(path, r->dir, "manifest"), "w");
+    cr_assert_not_null(f);
+    cr_assert_eq(fwrite(text, 1, len, f), len);
+    fclose(f);
+}
+
 /* In the manifest, replace the first `from` (the start of a line) by
  * `to`, the whole line when `line`, and make its checksum line right
  * again: an edit the checksum cannot see. */
 static void edit(const struct rig *r, const char *from, const char *to,
                  bool line)
 {
-    char path[PATH_MAX], text[65536], out[65536];
-    FILE *f = fopen(scratch_join(path, r->dir, "manifest"), "r");
-    cr_assert_not_null(f);
-    const size_t len = fread(text, 1, sizeof text - 1, f);
-    fclose(f);
-    text[len]      = '\0';
+    char text[65536], out[65536];
+    size_t lines = 0;
+    manifest_text(r, text, sizeof text, &lines);
     const char *at = strstr(text, from);
     cr_assert_not_null(at, "no line %s", from);
     const char *rest = line ? strchr(at, '\n') : at + strlen(from);
@@ -40,10 +62,7 @@ static void edit(const struct rig *r, const char *from, const char *to,
                      (int)(sum - rest), rest);
     n += snprintf(out + n, sizeof out - (size_t)n, "sum %016llx\n",
                   (unsigned long long)XXH3_64bits(out, (size_t)n));
-    f = fopen(path, "w");
-    cr_assert_not_null(f);
-    cr_assert_eq(fwrite(out, 1, (size_t)n, f), (size_t)n);
-    fclose(f);
+    manifest_write(r, out, (size_t)n);
 }
 
 Test(durable_attacks, an_edited_manifest_with_a_right_checksum_is_refused)
@@ -70,31 +89,6 @@ Test(durable_attacks, an_edited_manifest_with_a_right_checksum_is_refused)
                         edits[k].why);
         rig_close(&r);
     }
-}
-
-/* The manifest's text, and its number of lines (counted here). */
-static size_t manifest_text(const struct rig *r, char *text, size_t cap,
-                            size_t *lines)
-{
-    char path[PATH_MAX];
-    FILE *f = fopen(scratch_join(path, r->dir, "manifest"), "r");
-    cr_assert_not_null(f);
-    const size_t len = fread(text, 1, cap - 1, f);
-    fclose(f);
-    text[len] = '\0';
-    *lines    = 0;
-    for (size_t i = 0; i < len; i++)
-        *lines += text[i] == '\n';
-    return len;
-}
-
-static void manifest_write(const struct rig *r, const char *text, size_t len)
-{
-    char path[PATH_MAX];
-    FILE *f = fopen(scratch_join(path, r->dir, "manifest"), "w");
-    cr_assert_not_null(f);
-    cr_assert_eq(fwrite(text, 1, len, f), len);
-    fclose(f);
 }
 
 /* A damaged manifest is named with the line where it went wrong: the
