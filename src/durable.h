@@ -67,8 +67,7 @@ int uturn__dfile_write(int dirfd, const char *name, const void *bytes,
                        uint64_t len);
 /* Write len bytes at offset `at` of fd, whole (EINTR and short writes
  * retried). */
-int uturn__dfile_write_at(int fd, const void *bytes, uint64_t len,
-                          uint64_t at);
+int uturn__dfile_write_at(int fd, const void *bytes, uint64_t len, uint64_t at);
 /* Read dir/name whole into a malloc'd buffer (*len bytes). */
 int uturn__dfile_read(int dirfd, const char *name, unsigned char **bytes,
                       uint64_t *len);
@@ -76,15 +75,31 @@ int uturn__dfile_read(int dirfd, const char *name, unsigned char **bytes,
  * errno value (EBADMSG: other bytes). */
 int uturn__dfile_check(int dirfd, const char *name, uint64_t len,
                        uint64_t hash);
-/* Take the directory's lock without waiting: 0, EWOULDBLOCK (held), or
+/* Take the directory's lock without waiting: 0, EWOULDBLOCK (held),
+ * EINVAL (the file lock is not a regular file: a symlink, a FIFO), or
  * another errno value. *fd is the lock's descriptor. */
 int uturn__dfile_lock(int dirfd, int *fd);
+/* What a failure rc of uturn__dfile_lock means, for a message. */
+const char *uturn__dfile_lock_why(int rc);
+/* Whether a run holds the directory's lock now, found without making a
+ * lock file or writing anything: no lock file, or one that is not a
+ * regular file, is held by no run. */
+bool uturn__dfile_locked(int dirfd);
 /* Remove the durable files the manifest m does not name (every one when m
- * is NULL: the manifest and the lock too); returns the first failure. */
-int uturn__dfile_sweep(int dirfd, const struct uturn__manifest *m);
+ * is NULL: the manifest and then the lock last, and only once the rest is
+ * gone); returns the first failure, with the file's name in failed (cap
+ * bytes) when failed is not NULL. */
+int uturn__dfile_sweep(int dirfd, const struct uturn__manifest *m, char *failed,
+                       size_t cap);
 /* Whether the directory is empty or a durable run's: it holds a lock, or
  * a manifest whose first line says uturn-durable (durable_names.c). */
 bool uturn__dfile_ours(int dirfd);
+/* The directory as messages name it, in out (UTURN__SHOWN_CAP bytes):
+ * whole up to 96 bytes, else "..." and its last 93, so that a long path
+ * on a cluster's scratch leaves room for the reason in a message's 256
+ * bytes (a message names the path, sometimes twice). */
+enum { UTURN__SHOWN_CAP = 97 };
+void uturn__durable_shown(const char *dir, char *out);
 /* The names of a point's files. */
 void uturn__dfile_state_name(uint64_t step, uint64_t hash, char *out,
                              size_t cap);
@@ -106,8 +121,8 @@ struct uturn__dgrow {
 /* Append units [g->done, upto) of `unit` bytes at base, fsync; *written
  * the bytes. 0 or an errno value. */
 int uturn__dgrow_append(int dirfd, struct uturn__dgrow *g,
-                        const unsigned char *base, uint64_t unit,
-                        uint64_t upto, uint64_t *written);
+                        const unsigned char *base, uint64_t unit, uint64_t upto,
+                        uint64_t *written);
 uint64_t uturn__dgrow_digest(struct uturn__dgrow *g);
 /* Read the file's first count units (malloc'd into *bytes) and check
  * them against hash; g goes on from there. 0, EBADMSG or an errno. */
@@ -120,7 +135,7 @@ void uturn__dgrow_free(struct uturn__dgrow *g);
  * *m, UTURN__DURABLE_NONE (no manifest), or an errno value with a
  * message in why. */
 #define UTURN__DURABLE_NONE (-1)
-int uturn__durable_load(int dirfd, uint64_t point,
-                        struct uturn__manifest *m, char *why, size_t why_cap);
+int uturn__durable_load(int dirfd, uint64_t point, struct uturn__manifest *m,
+                        char *why, size_t why_cap);
 
 #endif

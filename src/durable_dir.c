@@ -120,16 +120,6 @@ void uturn_durable_info_init_size(uturn_durable_info_t *info, size_t size)
     info->size = size;
 }
 
-/* Whether a run holds the directory's lock now. */
-static bool in_use(int dirfd)
-{
-    int fd       = -1;
-    const int rc = uturn__dfile_lock(dirfd, &fd);
-    if (fd >= 0)
-        close(fd);
-    return rc == EWOULDBLOCK;
-}
-
 static void fill_info(const struct uturn__manifest *m,
                       uturn_durable_info_t *out)
 {
@@ -177,11 +167,13 @@ uturn_status_t uturn_durable_inspect_point(const char *directory,
                            "directory and info must not be NULL");
     const size_t size = info->size != 0 ? info->size : sizeof *info;
     uturn_durable_info_init_size(info, size);
+    char shown[UTURN__SHOWN_CAP];
+    uturn__durable_shown(directory, shown);
     const int dirfd = open_dir(directory);
     if (dirfd < 0)
-        return uturn__fail(error, UTURN_E_IO, "durable directory %s: %s",
-                           directory, strerror(errno));
-    info->in_use = in_use(dirfd);
+        return uturn__fail(error, UTURN_E_IO, "durable directory %s: %s", shown,
+                           strerror(errno));
+    info->in_use = uturn__dfile_locked(dirfd);
     struct uturn__manifest m;
     char why[256];
     int rc = uturn__durable_load(dirfd, point, &m, why, sizeof why);
@@ -195,8 +187,8 @@ uturn_status_t uturn_durable_inspect_point(const char *directory,
     if (rc == UTURN__DURABLE_NONE)
         return UTURN_OK; /* no point there */
     if (rc != 0)
-        return uturn__fail(error, UTURN_E_IO, "durable directory %s: %s",
-                           directory, why);
+        return uturn__fail(error, UTURN_E_IO, "durable directory %s: %s", shown,
+                           why);
     fill_info(&m, info);
     uturn__manifest_clear(&m);
     return UTURN_OK;
@@ -207,31 +199,46 @@ uturn_status_t uturn_durable_remove(const char *directory, uturn_error_t *error)
     if (directory == NULL)
         return uturn__fail(error, UTURN_E_INVALID_ARG,
                            "directory must not be NULL");
+    char shown[UTURN__SHOWN_CAP];
+    uturn__durable_shown(directory, shown);
     const int dirfd = open_dir(directory);
     if (dirfd < 0)
-        return uturn__fail(error, UTURN_E_IO, "durable directory %s: %s",
-                           directory, strerror(errno));
+        return uturn__fail(error, UTURN_E_IO, "durable directory %s: %s", shown,
+                           strerror(errno));
     if (!uturn__dfile_ours(dirfd)) { /* nothing of a run: touch nothing */
         close(dirfd);
         return UTURN_OK;
     }
-    int lock = -1;
-    int rc   = uturn__dfile_lock(dirfd, &lock);
-    if (rc == 0)
-        rc = uturn__dfile_sweep(dirfd, NULL);
+    int lock         = -1;
+    char failed[64]  = ""; /* names a run writes are shorter */
+    const int locked = uturn__dfile_lock(dirfd, &lock);
+    const int rc     = locked != 0
+                           ? locked
+                           : uturn__dfile_sweep(dirfd, NULL, failed, sizeof failed);
     if (lock >= 0)
         close(lock);
     close(dirfd);
-    if (rc == EWOULDBLOCK)
+    if (locked == EWOULDBLOCK)
         return uturn__fail(error, UTURN_E_IO,
                            "durable directory %s is in use by a running "
                            "run; stop it first",
-                           directory);
+                           shown);
+    if (locked != 0)
+        return uturn__fail(error, UTURN_E_IO,
+                           "durable directory %s cannot be locked to remove "
+                           "it: %s; nothing removed",
+                           shown, uturn__dfile_lock_why(locked));
+    if (rc != 0 && failed[0] == '\0')
+        return uturn__fail(error, UTURN_E_IO,
+                           "durable directory %s: its files could not be "
+                           "listed: %s; nothing removed",
+                           shown, strerror(rc));
     if (rc != 0)
         return uturn__fail(error, UTURN_E_IO,
-                           "durable directory %s: a file could not be "
-                           "removed: %s",
-                           directory, strerror(rc));
+                           "durable directory %s: its file %s could not be "
+                           "removed: %s; its lock stays, so that remove "
+                           "can be tried again",
+                           shown, failed, strerror(rc));
     rmdir(directory); /* only when empty: other files stay with it */
     return UTURN_OK;
 }

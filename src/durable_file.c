@@ -98,6 +98,27 @@ int uturn__dfile_read(int dirfd, const char *name, unsigned char **bytes,
     return 0;
 }
 
+const char *uturn__dfile_lock_why(int rc)
+{
+    return rc == EINVAL ? "its file lock is not a regular file (a symlink, "
+                          "a FIFO or a directory?)"
+                        : strerror(rc);
+}
+
+bool uturn__dfile_locked(int dirfd)
+{
+    const int fd =
+        openat(dirfd, "lock", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    struct stat st;
+    /* a shared lock is refused while a run holds the exclusive one */
+    const bool held = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+                      flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+    close(fd);
+    return held;
+}
+
 int uturn__dfile_check(int dirfd, const char *name, uint64_t len, uint64_t hash)
 {
     unsigned char *bytes = NULL;
@@ -114,8 +135,8 @@ int uturn__dfile_lock(int dirfd, int *fd)
 {
     *fd = openat(dirfd, "lock",
                  O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
-    if (*fd < 0)
-        return errno == ELOOP ? EINVAL : errno;
+    if (*fd < 0) /* a symlink; a directory */
+        return errno == ELOOP || errno == EISDIR ? EINVAL : errno;
     struct stat st;
     if (fstat(*fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         close(*fd);

@@ -6,7 +6,8 @@
  * possibly with ".tmp", and manifest.tmp; manifest and lock only when the
  * whole directory goes. A file of the user's called state-of-the-art.txt
  * stays. Checkpoints are looked up in a sorted copy of the manifest's, so
- * a sweep costs O(files log checkpoints).
+ * a sweep costs O(files log checkpoints). Also how messages name the
+ * directory.
  */
 #define _GNU_SOURCE
 #include "durable.h"
@@ -20,6 +21,16 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+void uturn__durable_shown(const char *dir, char *out)
+{
+    const size_t len = strlen(dir);
+    if (len < UTURN__SHOWN_CAP)
+        memcpy(out, dir, len + 1);
+    else
+        snprintf(out, UTURN__SHOWN_CAP, "...%s",
+                 dir + len - (UTURN__SHOWN_CAP - 4));
+}
 
 void uturn__dfile_state_name(uint64_t step, uint64_t hash, char *out,
                              size_t cap)
@@ -162,27 +173,40 @@ static DIR *entries_of(int dirfd)
     return d;
 }
 
-/* Remove what m does not name (everything when m is NULL). */
+/* Unlink name (gone already is fine); 0, or errno with the name kept in
+ * failed (cap bytes) when it is the first failure. */
+static int unlink_one(int dirfd, const char *name, int first, char *failed,
+                      size_t cap)
+{
+    if (unlinkat(dirfd, name, 0) == 0 || errno == ENOENT || first != 0)
+        return first;
+    const int err = errno;
+    if (failed != NULL)
+        snprintf(failed, cap, "%s", name);
+    return err;
+}
+
+/* Remove what m does not name (everything when m is NULL, but the
+ * manifest and the lock: those go last, once the rest is gone). */
 static int sweep_dir(int dirfd, DIR *d, const struct uturn__manifest *m,
-                     const struct uturn__dslot *sorted)
+                     const struct uturn__dslot *sorted, char *failed,
+                     size_t cap)
 {
     int first = 0;
     for (struct dirent *e = readdir(d); e != NULL; e = readdir(d)) {
         const struct parsed f = parse(e->d_name);
-        const bool whole = m == NULL && (strcmp(e->d_name, "manifest") == 0 ||
-                                         strcmp(e->d_name, "records") == 0 ||
-                                         strcmp(e->d_name, "shares") == 0 ||
-                                         strcmp(e->d_name, "lock") == 0);
+        const bool whole = m == NULL && (strcmp(e->d_name, "records") == 0 ||
+                                         strcmp(e->d_name, "shares") == 0);
         if (!whole &&
             (f.kind == NOT_OURS || (m != NULL && named(m, sorted, &f))))
             continue;
-        if (unlinkat(dirfd, e->d_name, 0) != 0 && errno != ENOENT && first == 0)
-            first = errno;
+        first = unlink_one(dirfd, e->d_name, first, failed, cap);
     }
     return first;
 }
 
-int uturn__dfile_sweep(int dirfd, const struct uturn__manifest *m)
+int uturn__dfile_sweep(int dirfd, const struct uturn__manifest *m, char *failed,
+                       size_t cap)
 {
     struct uturn__dslot *sorted = NULL;
     if (m != NULL && m->nslots != 0) {
@@ -195,10 +219,16 @@ int uturn__dfile_sweep(int dirfd, const struct uturn__manifest *m)
     DIR *d = entries_of(dirfd);
     int rc = d == NULL ? errno : 0;
     if (d != NULL) {
-        rc = sweep_dir(dirfd, d, m, sorted);
+        rc = sweep_dir(dirfd, d, m, sorted, failed, cap);
         closedir(d);
     }
     free(sorted);
+    /* a removal that failed part way leaves what marks a durable run, so
+     * that it can be tried again */
+    if (m == NULL && rc == 0)
+        rc = unlink_one(dirfd, "manifest", 0, failed, cap);
+    if (m == NULL && rc == 0)
+        rc = unlink_one(dirfd, "lock", 0, failed, cap);
     return rc;
 }
 

@@ -235,7 +235,7 @@ static uturn_status_t commit(struct uturn__run *run,
                            "point %llu)",
                            cb, (unsigned long long)m->point);
     d->point = m->point;
-    uturn__dfile_sweep(d->dirfd, m); /* a failure leaves files, no harm */
+    uturn__dfile_sweep(d->dirfd, m, NULL, 0); /* a failure leaves files, no harm */
     return UTURN_OK;
 }
 

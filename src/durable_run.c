@@ -116,7 +116,7 @@ static uturn_status_t read_point(struct uturn__run *run)
     struct uturn__manifest none;
     memset(&none, 0, sizeof none);
     none.live = UTURN_NONE;
-    uturn__dfile_sweep(d->dirfd, &none);
+    uturn__dfile_sweep(d->dirfd, &none, NULL, 0);
     return UTURN_OK;
 }
 
@@ -135,15 +135,16 @@ static uturn_status_t open_dir(struct uturn__run *run)
 {
     struct uturn__drun *d = run->durable;
     const char *path      = run->options.durable_dir;
+    const char *shown     = d->path;
     const bool made_dir   = mkdir(path, 0700) == 0;
     if (!made_dir && errno != EEXIST)
         return uturn__fail(run->error, UTURN_E_IO,
-                           "durable directory %s cannot be made: %s", path,
+                           "durable directory %s cannot be made: %s", shown,
                            strerror(errno));
     d->dirfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (d->dirfd < 0)
         return uturn__fail(run->error, UTURN_E_IO,
-                           "durable directory %s cannot be opened: %s", path,
+                           "durable directory %s cannot be opened: %s", shown,
                            strerror(errno));
     if (realpath(path, d->real) == NULL)
         d->real[0] = '\0';
@@ -154,30 +155,23 @@ static uturn_status_t open_dir(struct uturn__run *run)
         return uturn__fail(run->error, UTURN_E_IO,
                            "durable directory %s is in use by another run "
                            "(its lock is held); one run at a time",
-                           path);
+                           shown);
     if (rc != 0)
         return uturn__fail(run->error, UTURN_E_IO,
-                           "durable directory %s cannot be locked: %s", path,
-                           strerror(rc));
+                           "durable directory %s cannot be locked: %s", shown,
+                           uturn__dfile_lock_why(rc));
     const uturn_status_t st = read_point(run);
     if (st != UTURN_OK)
         leave_as_found(d, made_dir, made_lock);
     return st;
 }
 
-/* The directory as messages name it: whole up to 96 bytes, else "..."
- * and its last 93, so that a long path on a cluster's scratch leaves room
- * for the reason in a message's 256 bytes (it names the path, sometimes
- * twice). */
+/* The directory as messages name it (uturn__durable_shown), to keep. */
 static char *shown_path(const char *dir)
 {
-    enum { MOST = 96 };
-    const size_t len = strlen(dir);
-    if (len <= MOST)
-        return strdup(dir);
-    char *shown = malloc(MOST + 1);
+    char *shown = malloc(UTURN__SHOWN_CAP);
     if (shown != NULL)
-        snprintf(shown, MOST + 1, "...%s", dir + len - (MOST - 3));
+        uturn__durable_shown(dir, shown);
     return shown;
 }
 
@@ -237,7 +231,7 @@ void uturn__durable_close(struct uturn__run *run, uturn_status_t status)
      * commit record is gone (a kill in between must leave a point) */
     const bool layer = run->options.durable_commit != NULL;
     if (status == UTURN_OK && !layer && d->dirfd >= 0 &&
-        uturn__dfile_sweep(d->dirfd, NULL) == 0 && d->real[0] != '\0')
+        uturn__dfile_sweep(d->dirfd, NULL, NULL, 0) == 0 && d->real[0] != '\0')
         rmdir(d->real); /* only when empty; where it was, whatever the
                            process's working directory is now */
     if (d->lockfd >= 0)

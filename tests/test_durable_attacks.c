@@ -7,7 +7,8 @@
  * a user's files that only look like durable ones stay; a link planted
  * under a durable file's name is never followed; a FIFO never hangs a
  * call; an adjoint_bytes that cannot be had is refused before any
- * callback.
+ * callback; inspecting a directory writes nothing in it; a removal that
+ * fails names the file and can be tried again.
  */
 #include "durable_sim.h"
 
@@ -295,5 +296,126 @@ Test(durable_attacks, a_missing_file_is_named_with_why)
     cr_assert_eq(unlink(scratch_join(path, r.dir, name)), 0);
     snprintf(want, sizeof want, "its file %s: %s", name, strerror(ENOENT));
     durable_refused(&r, UTURN_DURABLE_RESUME, UTURN_E_IO, want);
+    rig_close(&r);
+}
+
+/* uturn_durable_inspect of a directory no run made (empty, or the
+ * user's) writes nothing there: it had made a lock file, after which
+ * remove took the directory for a durable run's. */
+Test(durable_attacks, inspect_writes_nothing)
+{
+    struct rig r;
+    rig_open(&r, MEMORY, N);
+    cr_assert_eq(mkdir(r.dir, 0700), 0);
+    uturn_durable_info_t info;
+    uturn_durable_info_init(&info);
+    cr_assert_eq(uturn_durable_inspect(r.dir, &info, NULL), UTURN_OK);
+    cr_assert(!info.has_point && !info.in_use);
+    cr_assert_eq(scratch_count(r.dir), 0, "inspect wrote in the directory");
+    char path[PATH_MAX];
+    FILE *f = fopen(scratch_join(path, r.dir, "notes.txt"), "w");
+    cr_assert_not_null(f);
+    fclose(f);
+    cr_assert_eq(uturn_durable_inspect(r.dir, &info, NULL), UTURN_OK);
+    cr_assert_eq(uturn_durable_remove(r.dir, NULL), UTURN_OK);
+    cr_assert_eq(scratch_count(r.dir), 1, "remove took the user's file");
+    cr_assert_neq(access(scratch_join(path, r.dir, "lock"), F_OK), 0);
+    /* and of a run's: its files as they were, the lock not taken */
+    rig_close(&r);
+    rig_open(&r, MEMORY, N);
+    durable_stopped(&r, 50);
+    const long files = scratch_count(r.dir);
+    cr_assert_eq(uturn_durable_inspect(r.dir, &info, NULL), UTURN_OK);
+    cr_assert(info.has_point && !info.in_use);
+    cr_assert_eq(scratch_count(r.dir), files);
+    rig_close(&r);
+}
+
+/* A damaged manifest on a path of over 400 bytes: inspect (as resume)
+ * names the path by its last bytes and still says what is wrong. */
+Test(durable_attacks, inspect_on_a_long_path_says_why)
+{
+    struct rig r;
+    rig_open(&r, MEMORY, N);
+    char name[201];
+    memset(name, 'd', 200);
+    name[200] = '\0';
+    char *end = r.dir + strlen(r.parent);
+    for (int k = 0; k < 2; k++) {
+        end += snprintf(end, (size_t)(r.dir + sizeof r.dir - end), "/%s", name);
+        cr_assert_eq(mkdir(r.dir, 0700), 0);
+    }
+    snprintf(end, (size_t)(r.dir + sizeof r.dir - end), "/durable");
+    durable_stopped(&r, 50);
+    char path[PATH_MAX];
+    FILE *f = fopen(scratch_join(path, r.dir, "manifest"), "a");
+    cr_assert_not_null(f);
+    fputs("one line too many\n", f);
+    fclose(f);
+    uturn_durable_info_t info;
+    uturn_durable_info_init(&info);
+    uturn_error_t err;
+    uturn_error_init(&err);
+    cr_assert_eq(uturn_durable_inspect(r.dir, &info, &err), UTURN_E_IO);
+    cr_assert(strstr(err.message, "durable directory ...ddd") != NULL, "%s",
+              err.message);
+    cr_assert(strstr(err.message, "goes on after its sum line") != NULL, "%s",
+              err.message);
+    rig_close(&r);
+}
+
+/* A file of the run that cannot be removed (a directory under a state's
+ * name): remove fails naming it, and leaves the manifest and the lock, so
+ * that once it is dealt with remove is tried again and takes the rest
+ * (it had removed the manifest first, leaving a directory it no longer
+ * knew as a run's). */
+Test(durable_attacks, a_failed_remove_names_the_file_and_can_be_tried_again)
+{
+    struct rig r;
+    rig_open(&r, MEMORY, N);
+    durable_stopped(&r, 50);
+    char path[PATH_MAX];
+    const char *odd = "state-7-0123456789abcdef";
+    cr_assert_eq(mkdir(scratch_join(path, r.dir, odd), 0700), 0);
+    uturn_error_t err;
+    uturn_error_init(&err);
+    cr_assert_eq(uturn_durable_remove(r.dir, &err), UTURN_E_IO);
+    cr_assert(strstr(err.message, "its file state-7-0123456789abcdef could "
+                                  "not be removed") != NULL,
+              "%s", err.message);
+    cr_assert_eq(access(scratch_join(path, r.dir, "manifest"), F_OK), 0);
+    cr_assert_eq(access(scratch_join(path, r.dir, "lock"), F_OK), 0);
+    cr_assert_eq(rmdir(scratch_join(path, r.dir, odd)), 0);
+    cr_assert_eq(uturn_durable_remove(r.dir, &err), UTURN_OK, "%s",
+                 err.message);
+    cr_assert_neq(access(r.dir, F_OK), 0, "the directory stayed");
+    rig_close(&r);
+}
+
+/* A lock that is a link or a directory: remove names the lock, removes
+ * nothing, and the link's target stays as it was. */
+Test(durable_attacks, a_lock_that_is_no_file_is_named)
+{
+    struct rig r;
+    rig_open(&r, MEMORY, N);
+    durable_stopped(&r, 50);
+    char path[PATH_MAX], victim[PATH_MAX];
+    FILE *f = fopen(scratch_join(victim, r.parent, "victim"), "w");
+    cr_assert_not_null(f);
+    fclose(f);
+    for (int k = 0; k < 2; k++) {
+        scratch_join(path, r.dir, "lock");
+        cr_assert_eq(unlink(path) == 0 || rmdir(path) == 0, true);
+        cr_assert_eq(k == 0 ? symlink(victim, path) : mkdir(path, 0700), 0);
+        const long files = scratch_count(r.dir);
+        uturn_error_t err;
+        uturn_error_init(&err);
+        cr_assert_eq(uturn_durable_remove(r.dir, &err), UTURN_E_IO);
+        cr_assert(strstr(err.message, "its file lock is not a regular file") !=
+                      NULL,
+                  "%s", err.message);
+        cr_assert_eq(scratch_count(r.dir), files, "something was removed");
+        cr_assert_eq(access(victim, F_OK), 0);
+    }
     rig_close(&r);
 }

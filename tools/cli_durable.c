@@ -4,6 +4,8 @@
  * uturn_durable_remove): show checks every checksum and takes no lock.
  * The directory of a run across MPI ranks: cli_durable_ranks.c.
  */
+#include "cli_durable.h"
+
 #include "cli.h"
 
 #include <dirent.h>
@@ -20,7 +22,7 @@ static const char durable_help[] =
     "          run holds the directory now; every file is checked against\n"
     "          its checksum (a damaged one fails, named); the tag is shown\n"
     "          on one line, a byte that does not print as \\xHH and a\n"
-    "          backslash as \\\\\n"
+    "          backslash as \\\\ (so is the directory's name)\n"
     "  remove  the durable files and DIR when it is then empty; a\n"
     "          directory a running run holds is refused\n"
     "A durable run across MPI ranks (DIR/commit and DIR/rank-R): show\n"
@@ -28,12 +30,10 @@ static const char durable_help[] =
     "record, then every part.\n"
     "Exit 0, or 1 with a message (no such directory, damaged, in use).\n";
 
-/* The tag as one line: printing ASCII as itself, a backslash doubled,
- * any other byte (a newline, a control character) as \xHH. */
-static void print_tag(const char *tag)
+void cli_durable_line(const char *label, const char *text)
 {
-    fputs("tag            ", stdout);
-    for (const unsigned char *c = (const unsigned char *)tag; *c != 0; c++) {
+    printf("%-15s", label);
+    for (const unsigned char *c = (const unsigned char *)text; *c != 0; c++) {
         if (*c == '\\')
             fputs("\\\\", stdout);
         else if (*c >= 0x20 && *c < 0x7f)
@@ -53,7 +53,7 @@ static int show(const char *dir)
     const uturn_status_t st = uturn_durable_inspect(dir, &info, &err);
     if (st != UTURN_OK)
         return cli_fail("%s", err.message);
-    printf("directory      %s\n", dir);
+    cli_durable_line("directory", dir);
     printf("in_use         %s\n", info.in_use ? "yes" : "no");
     if (!info.has_point) {
         printf("point          none\n");
@@ -61,7 +61,7 @@ static int show(const char *dir)
     }
     printf("point          %" PRIu64 "\n", info.point);
     printf("fingerprint    %016" PRIx64 "\n", info.fingerprint);
-    print_tag(info.tag);
+    cli_durable_line("tag", info.tag);
     printf("steps          %" PRIu64 "\n", info.steps);
     printf("action         %" PRIu64 "\n", info.action);
     printf("into           %" PRIu64 "\n", info.into);
@@ -88,13 +88,19 @@ static long entries(const char *path)
     return n;
 }
 
+static bool is_help(const char *arg)
+{
+    return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0;
+}
+
 int cli_cmd_durable(int argc, char **argv)
 {
-    if (argc == 3 &&
-        (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0))
+    if ((argc == 3 && is_help(argv[2])) || (argc == 4 && is_help(argv[3])))
         return fputs(durable_help, stdout), CLI_OK;
+    /* DIR never starts with '-' here: an option; ./-d names such a one */
     if (argc != 4 ||
-        (strcmp(argv[2], "show") != 0 && strcmp(argv[2], "remove") != 0))
+        (strcmp(argv[2], "show") != 0 && strcmp(argv[2], "remove") != 0) ||
+        argv[3][0] == '-')
         return fputs(durable_help, stderr), CLI_BAD_INPUT;
     const bool ranks = cli_durable_is_ranks(argv[3]);
     if (strcmp(argv[2], "show") == 0)

@@ -24,5 +24,8 @@ int cli_ranks_scan(const char *dir, struct cli_ranks *out);
 void cli_ranks_free(struct cli_ranks *r);
 /* Whether rank-R is among the entries. */
 bool cli_ranks_has(const struct cli_ranks *r, uint64_t rank);
+/* Print "label text" as one line of show: text's printing ASCII as
+ * itself, a backslash doubled, any other byte as \xHH (cli_durable.c). */
+void cli_durable_line(const char *label, const char *text);
 
 #endif

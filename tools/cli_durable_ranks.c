@@ -161,7 +161,7 @@ int cli_durable_ranks_show(const char *dir)
     uint64_t point = 0, ranks = 0;
     int rc = r.has_commit ? record(dir, &point, &ranks) : CLI_OK;
     if (rc == CLI_OK) {
-        printf("directory      %s\n", dir);
+        cli_durable_line("directory", dir);
         printf("layout         ranks (a durable run across MPI ranks)\n");
         rc = r.has_commit ? show_committed(dir, &r, point, ranks)
                           : show_bare(dir, &r);

@@ -180,6 +180,23 @@ class Durable(unittest.TestCase):
         self.assertNotIn("\x1b", out.stdout)
         uturn.durable_remove(self.dir)
 
+    def test_show_gives_the_directory_on_one_line(self):
+        # a directory's name may hold a newline too; show writes nothing
+        # in a directory no run made (it had left a lock file there)
+        cli = os.environ.get("UTURN_CLI")
+        if not cli:
+            self.fail("UTURN_CLI is not set (ctest sets it)")
+        odd = os.path.join(self.dir, "a\nb\\c")
+        os.makedirs(odd)
+        out = subprocess.run([cli, "durable", "show", odd],
+                             capture_output=True, text=True, check=True)
+        lines = out.stdout.splitlines()
+        self.assertEqual(lines[0], "directory      " +
+                         odd.replace("\\", "\\\\").replace("\n", "\\x0a"))
+        self.assertEqual(lines[1:], ["in_use         no",
+                                     "point          none"])
+        self.assertEqual(os.listdir(odd), [])
+
     def test_what_the_binding_refuses(self):
         plan = uturn.Plan.create(uturn.problem(STEPS, slots=5))
         m = Model()
