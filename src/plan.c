@@ -6,10 +6,18 @@
 
 /* The only table of planners: src/ reaches planners through it alone. */
 static const struct uturn__planner *const registry[] = {
-    &uturn__store_all, &uturn__periodic, &uturn__sqrt,
-    &uturn__revolve,   &uturn__dp,       &uturn__hrevolve,
-    &uturn__online,    &uturn__parsed,   &uturn__online_disk,
-    &uturn__online_slots, &uturn__online_bytes, &uturn__online_sweeps,
+    &uturn__store_all,
+    &uturn__periodic,
+    &uturn__sqrt,
+    &uturn__revolve,
+    &uturn__dp,
+    &uturn__hrevolve,
+    &uturn__online,
+    &uturn__parsed,
+    &uturn__online_disk,
+    &uturn__online_slots,
+    &uturn__online_bytes,
+    &uturn__online_sweeps,
     &uturn__revolve_sweeps,
     &uturn__revolve_sweeps_levels,
 };
@@ -127,19 +135,24 @@ static uturn_status_t choose_sweeps(uturn_plan_t *plan, uturn_error_t *error)
         plan->planner = &uturn__online_sweeps;
         return UTURN_OK;
     }
+    char word[24]; /* how many: a number, or "unbounded" */
+    if (plan->problem.sweeps == UTURN_SWEEPS_UNBOUNDED)
+        snprintf(word, sizeof word, "unbounded");
+    else
+        snprintf(word, sizeof word, "%llu",
+                 (unsigned long long)plan->problem.sweeps);
     if (plan->planner->id == UTURN_PLANNER_ONLINE)
         return uturn__fail(error, UTURN_E_UNSUPPORTED,
-                           "%llu sweeps: online plans of several sweeps "
+                           "%s sweeps: online plans of several sweeps "
                            "take uniform slots, at least 4, on one level "
                            "(slots, or a byte budget with slot_bytes)",
-                           (unsigned long long)plan->problem.sweeps);
+                           word);
     if (plan->planner->id != UTURN_PLANNER_REVOLVE)
         return uturn__fail(error, UTURN_E_UNSUPPORTED,
-                           "%llu sweeps: only revolve (uniform states, any "
+                           "%s sweeps: only revolve (uniform states, any "
                            "storage levels) and online (uniform slots) plan "
                            "several sweeps; %s plans one",
-                           (unsigned long long)plan->problem.sweeps,
-                           plan->planner->name);
+                           word, plan->planner->name);
     plan->planner = plan->level_count > 1 ? &uturn__revolve_sweeps_levels
                                           : &uturn__revolve_sweeps;
     return UTURN_OK;

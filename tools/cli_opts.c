@@ -74,8 +74,14 @@ static bool apply(struct cli_options *o, const char *name, const char *v)
                         "'unbounded'",
                         v),
                false;
-    if (strcmp(name, "sweeps") == 0)
-        return o->has_sweeps = true, cli_number("--sweeps", v, &o->sweeps);
+    if (strcmp(name, "sweeps") == 0) /* UTURN_SWEEPS_UNBOUNDED is a word */
+        return o->has_sweeps = true,
+               cli_number("--sweeps", v, &o->sweeps) &&
+                   (o->sweeps <= UTURN_SWEEPS_MAX ||
+                    (cli_fail("--sweeps: plans take at most %u sweeps, or "
+                              "'unbounded'; %s asked",
+                              UTURN_SWEEPS_MAX, v),
+                     false));
     if (strcmp(name, "max-steps") == 0)
         return o->has_max_steps = true,
                cli_number("--max-steps", v, &o->max_steps);

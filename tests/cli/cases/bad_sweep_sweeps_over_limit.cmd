@@ -1,0 +1,1 @@
+sweep --steps 100 --sweeps 1048577
