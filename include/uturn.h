@@ -1312,10 +1312,11 @@ typedef struct uturn_report {
      * the gradient is not bitwise what a run without it gives. */
     bool lossy;
     /* Appended in 0.3: plans of several sweeps. The sweeps run so far
-     * (all of them after a call that ran them all), the forward steps of
-     * the sweeps this call ran (the first forward counts with sweep 1),
-     * and whether the executor still holds the trajectory for another
-     * sweep on request (uturn_executor_sweep()). */
+     * (all of them after a call that ran them all; after a call that
+     * failed or was stopped, the sweeps finished by then), the forward
+     * steps of the sweeps this call ran (the first forward counts with
+     * sweep 1), and whether the executor still holds the trajectory for
+     * another sweep on request (uturn_executor_sweep()). */
     uint64_t sweeps_done;
     uint64_t sweep_forward_steps;
     bool trajectory_held;

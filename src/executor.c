@@ -365,6 +365,8 @@ static bool keep_or_release(struct uturn__run *run, uturn_status_t status,
         run->report.sweeps_done = run->on_request ? run->report.sweeps_done + 1
                                   : planned == UTURN_SWEEPS_UNBOUNDED ? 1
                                                                       : planned;
+    else if (!run->on_request && run->steps != 0) /* the sweeps finished */
+        run->report.sweeps_done = run->seen.reverse_steps / run->steps;
     run->report.sweep_forward_steps = run->seen.forward_steps - forward_before;
     run->report.trajectory_held     = more;
     if (!more)

@@ -763,6 +763,47 @@ Test(sweeps, the_executor_gives_each_sweep_its_store_all_gradient)
     uturn_plan_free(plan);
 }
 
+/* The chain whose adjoint fails at step `step` of sweep `sweep`. */
+struct failing {
+    struct chain c; /* first: the chain's callbacks take the same pointer */
+    uint64_t sweep, step;
+};
+
+static int failing_adjoint(void *user, uint64_t i)
+{
+    struct failing *f = user;
+    if (f->c.turns == f->sweep && i == f->step)
+        return -1;
+    return chain_adjoint(user, i);
+}
+
+/* A run of every sweep in one call that fails part way reports the
+ * sweeps it finished, not 0 (it had said 0 whenever a call failed). */
+Test(sweeps, a_failed_run_reports_the_sweeps_it_finished)
+{
+    const uint64_t n = 60, k = 3, steps[] = {n - 1, 30, 0};
+    uturn_plan_t *plan = make(n, 5, k);
+    for (uint64_t j = 1; j <= k; j++) {
+        for (int t = 0; t < 3; t++) {
+            struct failing f = {.sweep = j, .step = steps[t]};
+            uturn_model_t m  = chain_model(&f.c);
+            m.adjoint        = failing_adjoint;
+            start_chain(&f.c, 0);
+            uturn_executor_t *ex = NULL;
+            cr_assert_eq(uturn_executor_create(NULL, &ex, NULL), UTURN_OK);
+            uturn_report_t r;
+            uturn_report_init(&r);
+            cr_assert_eq(uturn_executor_run(ex, plan, &m, NULL, NULL, &r, NULL),
+                         UTURN_E_CALLBACK);
+            cr_assert_eq(r.sweeps_done, j - 1, "failed in sweep %llu at %llu",
+                         (unsigned long long)j, (unsigned long long)steps[t]);
+            cr_assert(!r.trajectory_held);
+            uturn_executor_free(ex);
+        }
+    }
+    uturn_plan_free(plan);
+}
+
 /* ---- sweeps on request ---------------------------------------------- */
 
 /* Start a run of plan on request: the first forward and sweep 1. */
