@@ -30,7 +30,12 @@
  * at (n + 1) / m), so the most the trick could save on each case. The
  * first row, n = 9 with 2 slots, is a case the exhaustive search reaches:
  * its optimum for 5 sweeps (92) takes 18 in each sweep between the first
- * and the last, by this trick.
+ * and the last, by this trick. Beside each case, the repetition number of
+ * the family's longest segment with its c slots and with all s: where
+ * they are equal, freed slots save the segment no forward step per state,
+ * only a constant (t(l, c) = r l - beta(c + 1, r - 1)), while making the
+ * checkpoint again takes a forward step per state it passes; so the trick
+ * can save at most that constant (on short chains, all of its saving).
  * Counts, not times. usage: sweeps_remake
  */
 #include "internal.h"
@@ -157,13 +162,18 @@ static struct sweep one_case(const struct tables *x, uint64_t n, uint64_t s)
 static void row(const struct tables *x, uint64_t n, uint64_t ram, uint64_t disk,
                 double *sum)
 {
-    const struct sweep w = one_case(x, n, ram + disk);
-    printf("| %llu | %llu + %llu | %llu (%llu) | %llu (%llu) | %.1f | %.3f %% "
-           "|\n",
+    const uint64_t s     = ram + disk;
+    const struct sweep w = one_case(x, n, s);
+    /* the family's longest segment: its repetition number with the
+     * family's c slots, and with all s (the most any freed slots give) */
+    const uint64_t c = s - w.fm + 1, l = (n + w.fm) / w.fm;
+    printf("| %llu | %llu + %llu | %llu (%llu) | %llu → %llu | %llu (%llu) "
+           "| %.1f | %.3f %% |\n",
            (unsigned long long)n, (unsigned long long)ram,
            (unsigned long long)disk, (unsigned long long)w.family,
-           (unsigned long long)w.fm, (unsigned long long)w.remake,
-           (unsigned long long)w.rm, w.least,
+           (unsigned long long)w.fm, (unsigned long long)uturn__bin_rep(l, c),
+           (unsigned long long)uturn__bin_rep(l, s),
+           (unsigned long long)w.remake, (unsigned long long)w.rm, w.least,
            100.0 * (1 - w.least / (double)w.family));
     if (sum != NULL) {
         sum[0] += (double)w.family;
@@ -179,9 +189,10 @@ int main(void)
     const uint64_t ns[2] = {1000, 10000}, rams[3] = {5, 10, 20};
     const uint64_t disks[3] = {10, 20, 50};
     double sum[3]           = {0};
-    printf("| n | RAM + disk | family's sweep (m) | with the trick, equal "
-           "lengths (m) | with the trick, any lengths: at least | at most "
-           "fewer |\n| --- | --- | --- | --- | --- | --- |\n");
+    printf("| n | RAM + disk | family's sweep (m) | a segment's repetition "
+           "number: c slots → all s | with the trick, equal lengths (m) | "
+           "with the trick, any lengths: at least | at most fewer |\n| --- "
+           "| --- | --- | --- | --- | --- | --- |\n");
     row(&x, 9, 1, 1, NULL); /* the exhaustive search's case, not summed */
     for (int a = 0; a < 2; a++)
         for (int b = 0; b < 3; b++)

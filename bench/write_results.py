@@ -663,7 +663,11 @@ def sweeps_remake(raw):
             "each case, the family's sweep (exact), the same with the trick "
             "in every segment below the top at equal lengths (a plan), and "
             "a lower bound on it over every choice of lengths, so the most "
-            "the trick could save. The first row is the exhaustive search's "
+            "the trick could save; beside each, the repetition number of "
+            "the family's longest segment with its c slots and with all s "
+            "(where it does not drop, freed slots save the segment only a "
+            "constant, not a step per state). The first row is the "
+            "exhaustive search's "
             "case n = 9, s = 2 (its optimum takes 18 in each such sweep). "
             "Command: %s. Counts, not times.\n\n%s"
             % (code(c.line), c.text().strip()))
