@@ -110,6 +110,21 @@ static void copy_sized(void *dst, size_t dst_size, const void *src,
     memcpy(dst, src, n);
 }
 
+/* A model whose size is set but smaller than the first uturn_model_t's
+ * (0.1: up to state_size) holds no callbacks to speak of: say so, rather
+ * than name a callback it seems to lack. */
+static uturn_status_t check_model_size(const uturn_model_t *model,
+                                       uturn_error_t *error)
+{
+    const size_t least = offsetof(uturn_model_t, is_last);
+    if (model->size == 0 || model->size >= least)
+        return UTURN_OK;
+    return uturn__fail(error, UTURN_E_INVALID_ARG,
+                       "the model's size is %zu bytes, less than any "
+                       "uturn_model_t's (%zu); uturn_model_init() sets it",
+                       model->size, least);
+}
+
 uturn_status_t uturn_executor_open(const uturn_executor_options_t *options,
                                    uturn_executor_t **out, uturn_error_t *error)
 {
@@ -402,6 +417,8 @@ uturn_status_t uturn_executor_run(uturn_executor_t *executor,
                            "the executor holds the trajectory of a run of "
                            "several sweeps: run its sweeps "
                            "(uturn_executor_sweep) or release it first");
+    if (check_model_size(model, error) != UTURN_OK)
+        return UTURN_E_INVALID_ARG;
     struct uturn__run run;
     memset(&run, 0, sizeof run);
     run.started = uturn__now();
@@ -478,6 +495,8 @@ uturn_status_t uturn_executor_sweep(uturn_executor_t *executor,
         return uturn__fail(error, UTURN_E_INVALID_ARG,
                            "the executor holds no trajectory: start a run "
                            "of several sweeps with sweeps_on_request");
+    if (check_model_size(model, error) != UTURN_OK)
+        return UTURN_E_INVALID_ARG;
     uturn_model_t next;
     uturn_model_init(&next);
     copy_sized(&next, sizeof next, model, model->size);

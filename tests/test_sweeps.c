@@ -822,6 +822,38 @@ static uturn_executor_t *begin(const uturn_plan_t *plan, struct chain *c,
     return ex;
 }
 
+/* A model whose size is less than any uturn_model_t's is refused as
+ * such, by a run and by a further sweep (the sweep had said its forward
+ * was not the run's). */
+Test(sweeps, a_model_too_small_is_named)
+{
+    uturn_plan_t *plan = make(30, 4, 3);
+    struct chain c;
+    uturn_report_t r;
+    uturn_report_init(&r);
+    uturn_executor_t *ex = begin(plan, &c, &r);
+    uturn_model_t m      = chain_model(&c);
+    m.size               = 8;
+    uturn_error_t e;
+    uturn_error_init(&e);
+    cr_assert_eq(uturn_executor_sweep(ex, &m, NULL, &r, &e),
+                 UTURN_E_INVALID_ARG);
+    cr_assert(strstr(e.message, "the model's size is 8 bytes") != NULL, "%s",
+              e.message);
+    uturn_executor_release(ex);
+    uturn_error_init(&e);
+    cr_assert_eq(uturn_executor_run(ex, plan, &m, NULL, NULL, NULL, &e),
+                 UTURN_E_INVALID_ARG);
+    cr_assert(strstr(e.message, "the model's size is 8 bytes") != NULL, "%s",
+              e.message);
+    m.size = 0; /* 0: the whole struct, as before */
+    start_chain(&c, 0);
+    cr_assert_eq(uturn_executor_run(ex, plan, &m, NULL, NULL, NULL, &e),
+                 UTURN_OK, "%s", e.message);
+    uturn_executor_free(ex);
+    uturn_plan_free(plan);
+}
+
 Test(sweeps, on_request_each_sweep_when_asked)
 {
     const uint64_t n = 60, k = 4;
