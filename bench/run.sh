@@ -81,7 +81,7 @@ part_sweeps_bound() { run $build/bench/sweeps_bound; }
 part_sweeps_remake() { run $build/bench/sweeps_remake; }
 
 # The true optimum of several sweeps, by search over every action
-# sequence, beside uturn's plan on short chains (counts, about 9 min).
+# sequence, beside uturn's plan on short chains (counts, about 50 min).
 part_sweeps_exact() { run $build/bench/sweeps_exact; }
 
 # Several sweeps on two storage levels with I/O costs, against memory

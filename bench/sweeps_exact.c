@@ -294,10 +294,10 @@ static void row(int n, int s, int K)
 int main(int argc, char **argv)
 {
     static const int grid[][3] = {
-        {20, 2, 8}, {40, 2, 8}, {80, 2, 8}, {120, 2, 8},
-        {20, 3, 8}, {40, 3, 8}, {80, 3, 8}, {120, 3, 8},
-        {20, 4, 8}, {40, 4, 8}, {60, 4, 6}, {20, 5, 8},
-        {30, 5, 8}, {40, 5, 6}, {20, 6, 6}, {30, 6, 6}};
+        {20, 2, 8}, {40, 2, 8}, {80, 2, 8},  {120, 2, 8}, {20, 3, 8},
+        {40, 3, 8}, {80, 3, 8}, {120, 3, 8}, {20, 4, 8},  {40, 4, 8},
+        {60, 4, 6}, {80, 4, 6}, {100, 4, 6}, {20, 5, 8},  {30, 5, 8},
+        {40, 5, 6}, {20, 6, 6}, {30, 6, 6}};
     printf("| n | s | K | optimum, K sweeps | uturn, K sweeps | uturn above "
            "| a further sweep: optimum | uturn | saved per sweep | bound B "
            "| share of uturn - B saved |\n"
