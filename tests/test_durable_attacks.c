@@ -253,6 +253,23 @@ Test(durable_attacks, an_adjoint_too_large_to_hold_is_refused_first)
 }
 #endif
 
+/* Put the rig's durable directory on a path of over 400 bytes (cluster
+ * scratch): two directories of 200 bytes' names, then durable. */
+static void long_dir(struct rig *r)
+{
+    char name[201];
+    memset(name, 'd', 200);
+    name[200] = '\0';
+    char *end = r->dir + strlen(r->parent);
+    for (int k = 0; k < 2; k++) {
+        end +=
+            snprintf(end, (size_t)(r->dir + sizeof r->dir - end), "/%s", name);
+        cr_assert_eq(mkdir(r->dir, 0700), 0);
+    }
+    snprintf(end, (size_t)(r->dir + sizeof r->dir - end), "/durable");
+    cr_assert_gt(strlen(r->dir), 400);
+}
+
 /* A durable directory on a path of over 400 bytes (cluster scratch): a
  * refusal still says why, within a message's 256 bytes; the path is named
  * by its last bytes (it had filled the message, the reason cut off). */
@@ -260,16 +277,7 @@ Test(durable_attacks, a_long_path_leaves_room_for_the_reason)
 {
     struct rig r;
     rig_open(&r, MEMORY, N);
-    char name[201];
-    memset(name, 'd', 200);
-    name[200] = '\0';
-    char *end = r.dir + strlen(r.parent);
-    for (int k = 0; k < 2; k++) {
-        end += snprintf(end, (size_t)(r.dir + sizeof r.dir - end), "/%s", name);
-        cr_assert_eq(mkdir(r.dir, 0700), 0);
-    }
-    snprintf(end, (size_t)(r.dir + sizeof r.dir - end), "/durable");
-    cr_assert_gt(strlen(r.dir), 400);
+    long_dir(&r);
     durable_stopped(&r, 50);
     uturn_plan_free(r.plan);
     r.plan = make_plan(MEMORY, N, 5); /* another plan */
@@ -337,15 +345,7 @@ Test(durable_attacks, inspect_on_a_long_path_says_why)
 {
     struct rig r;
     rig_open(&r, MEMORY, N);
-    char name[201];
-    memset(name, 'd', 200);
-    name[200] = '\0';
-    char *end = r.dir + strlen(r.parent);
-    for (int k = 0; k < 2; k++) {
-        end += snprintf(end, (size_t)(r.dir + sizeof r.dir - end), "/%s", name);
-        cr_assert_eq(mkdir(r.dir, 0700), 0);
-    }
-    snprintf(end, (size_t)(r.dir + sizeof r.dir - end), "/durable");
+    long_dir(&r);
     durable_stopped(&r, 50);
     char path[PATH_MAX];
     FILE *f = fopen(scratch_join(path, r.dir, "manifest"), "a");
