@@ -92,7 +92,7 @@ static int commit(void *user, uint64_t point)
         fprintf(stderr,
                 "uturn_mpi: durable directory %s: its commit record "
                 "could not be written: %s\n",
-                d->root, strerror(rc));
+                d->shown, strerror(rc));
     if (!vote(d, &none, rc != 0))
         return UTURN__MPI_REFUSED;
     d->committed = point;
@@ -125,29 +125,29 @@ static uturn_status_t choose(struct uturn__mpi_durable *d,
     if (found[3] != 0)
         return uturn__mpi_fail(error, UTURN_E_IO,
                                "durable directory %s cannot be made: %s",
-                               d->root, strerror((int)found[3]));
+                               d->shown, strerror((int)found[3]));
     if (err != 0 && err != ENOENT)
         return uturn__mpi_fail(error, UTURN_E_IO,
                                "durable directory %s: its commit record "
                                "cannot be read: %s",
-                               d->root,
+                               d->shown,
                                err == EBADMSG ? "damaged" : strerror(err));
     const bool held = err == 0;
     if (held && found[2] != (uint64_t)size)
         return uturn__mpi_fail(error, UTURN_E_INVALID_ARG,
                                "durable directory %s holds a run of %" PRIu64
                                " ranks; this one has %d (resume on as many)",
-                               d->root, found[2], size);
+                               d->shown, found[2], size);
     if (held && mode == UTURN_DURABLE_NEW)
         return uturn__mpi_fail(error, UTURN_E_INVALID_ARG,
                                "durable directory %s holds point %" PRIu64
                                " of an earlier run; resume it or remove it",
-                               d->root, found[1]);
+                               d->shown, found[1]);
     if (!held && mode == UTURN_DURABLE_RESUME)
         return uturn__mpi_fail(error, UTURN_E_INVALID_ARG,
                                "durable directory %s holds no committed "
                                "durable point to resume",
-                               d->root);
+                               d->shown);
     d->resume = held ? found[1] : 0;
     return UTURN_OK;
 }
@@ -169,7 +169,7 @@ static uturn_status_t clear_part(struct uturn__mpi_durable *d,
     return uturn__mpi_fail(error, UTURN_E_IO,
                            "durable directory %s: a rank's part could not be "
                            "cleared for a new run%s%s",
-                           d->root, mine.message[0] != '\0' ? ": " : "",
+                           d->shown, mine.message[0] != '\0' ? ": " : "",
                            mine.message);
 }
 
@@ -232,6 +232,9 @@ uturn_status_t uturn__mpi_durable_begin(struct uturn__mpi_durable *d,
                                "durable online runs across MPI ranks are not "
                                "supported yet: plan with the step count");
     snprintf(d->root, sizeof d->root, "%s", run->durable_dir);
+    const size_t len = strlen(d->root), from = len > 96 ? len - 93 : 0;
+    snprintf(d->shown, sizeof d->shown, "%s%.*s", from != 0 ? "..." : "", 96,
+             d->root + from);
     snprintf(d->dir, sizeof d->dir, "%s/rank-%d", d->root, g->comm.rank);
     uint64_t found[4] = {0, 0, 0, 0};
     read_root(d, found);

@@ -288,6 +288,8 @@ struct uturn__mpi_durable {
     bool made_root;     /* rank 0: this run made the root */
     uint64_t votes;
     char root[4096]; /* the caller's directory */
+    char shown[100]; /* root as messages name it: whole up to 96 bytes,
+                        else "..." and its last 93 (the reason fits) */
     char dir[4200];  /* this rank's part: root/rank-R */
     /* the tag this rank's part is made with: the caller's and the rank,
      * so that a part resumed on another rank is refused (at most 200

@@ -246,7 +246,7 @@ static bool durable_refusal(MPI_Comm comm, const struct refusal *r)
                 "plan");
     long pid = (long)getpid();
     MPI_Bcast(&pid, 1, MPI_LONG, 0, comm);
-    char dir[128];
+    char dir[512];
     snprintf(dir, sizeof dir, r->dir, pid);
     struct stat sb;
     int there = stat(dir, &sb) == 0;
@@ -277,11 +277,20 @@ static bool durable_refusal(MPI_Comm comm, const struct refusal *r)
     return ok;
 }
 
+#define D50  "dddddddddddddddddddddddddddddddddddddddddddddddddd"
+#define D200 D50 D50 D50 D50
+
 bool case_durable_refused(MPI_Comm comm)
 {
     static const struct refusal cases[] = {
         {false, "/nonexistent/uturn-durable", UTURN_DURABLE_NEW, UTURN_E_IO,
          "durable directory /nonexistent/uturn-durable cannot be made"},
+        /* a path of over 400 bytes: named by "..." and its last 93 bytes
+         * (79 d's and /uturn-durable), the reason kept */
+        {false, "/nonexistent/" D200 "/" D200 "/uturn-durable",
+         UTURN_DURABLE_NEW, UTURN_E_IO,
+         "durable directory ..." D50 "ddddddddddddddddddddddddddddd"
+         "/uturn-durable cannot be made: No such file or directory"},
         {true, "/tmp", UTURN_DURABLE_NEW, UTURN_E_UNSUPPORTED,
          "durable online runs across MPI ranks"},
         {false, "/tmp/uturn-mpi-resume-nothing-%ld", UTURN_DURABLE_RESUME,
