@@ -4,6 +4,7 @@
  * uturn_durable_remove): show checks every checksum and takes no lock.
  * The directory of a run across MPI ranks: cli_durable_ranks.c.
  */
+#define _DEFAULT_SOURCE /* lstat */
 #include "cli_durable.h"
 
 #include "cli.h"
@@ -11,6 +12,7 @@
 #include <dirent.h>
 #include <inttypes.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char durable_help[] =
     "usage: uturn durable show DIR\n"
@@ -88,6 +90,12 @@ static long entries(const char *path)
     return n;
 }
 
+static bool is_link(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0 && S_ISLNK(st.st_mode);
+}
+
 static bool is_help(const char *arg)
 {
     return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0;
@@ -119,6 +127,12 @@ int cli_cmd_durable(int argc, char **argv)
         printf("%s holds no durable run (no lock or manifest of one): "
                "nothing removed\n",
                argv[3]);
+    else if (after == 0) /* reached through a link: the link stays */
+        printf("removed the durable files of %s; the directory, now empty, "
+               "stays (%s)\n",
+               argv[3],
+               is_link(argv[3]) ? "the name is a symbolic link to it"
+                                : "it could not be removed");
     else
         printf("removed the durable files of %s; %ld other file%s stay%s\n",
                argv[3], after, after == 1 ? "" : "s", after == 1 ? "s" : "");

@@ -197,6 +197,29 @@ class Durable(unittest.TestCase):
                                      "point          none"])
         self.assertEqual(os.listdir(odd), [])
 
+    def test_remove_through_a_link_says_the_directory_stays(self):
+        # remove through a symbolic link takes the run's files; the
+        # directory stays, and the tool says why (it had said "0 other
+        # files stay", as if some had)
+        cli = os.environ.get("UTURN_CLI")
+        if not cli:
+            self.fail("UTURN_CLI is not set (ctest sets it)")
+        m = Model(stop_at=50)
+        with self.assertRaises(uturn.Error):
+            m.run(self.dir, "new")
+        link = self.dir + "-link"
+        os.symlink(self.dir, link)
+        try:
+            out = subprocess.run([cli, "durable", "remove", link],
+                                 capture_output=True, text=True, check=True)
+        finally:
+            os.unlink(link)
+        self.assertEqual(out.stdout,
+                         "removed the durable files of %s; the directory, "
+                         "now empty, stays (the name is a symbolic link to "
+                         "it)\n" % link)
+        self.assertEqual(os.listdir(self.dir), [])
+
     def test_what_the_binding_refuses(self):
         plan = uturn.Plan.create(uturn.problem(STEPS, slots=5))
         m = Model()
