@@ -252,6 +252,24 @@ class Durable(unittest.TestCase):
         with self.assertRaises(uturn.Error) as caught:
             uturn.durable_inspect(os.path.join(self.parent, "none"))
         self.assertEqual(caught.exception.status, uturn.E_IO)
+        for bad in ("5", True, None, [1]):
+            with self.assertRaisesRegex(ValueError, "durable interval"):
+                uturn.Durable(self.dir, interval=bad)
+
+    def test_a_nul_in_a_path_is_refused_not_cut(self):
+        # the directory up to a NUL is another directory: inspect had
+        # read, and remove had removed, the run there
+        m = Model(stop_at=50)
+        with self.assertRaises(uturn.Error):
+            m.run(self.dir, "new")
+        for call in (uturn.durable_inspect, uturn.durable_remove):
+            for bad in (self.dir + "\0junk", os.fsencode(self.dir) + b"\0"):
+                with self.assertRaisesRegex(ValueError, "NUL"):
+                    call(bad)
+            with self.assertRaisesRegex(ValueError, "durable directory"):
+                call(None)
+        self.assertTrue(uturn.durable_inspect(self.dir).has_point)
+        uturn.durable_remove(self.dir)
 
 
 if __name__ == "__main__":

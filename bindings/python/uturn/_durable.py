@@ -4,6 +4,7 @@ save and load for Executor.run(durable=..., adjoint_state=...), and what
 a directory holds (durable_inspect) and its removal (durable_remove)."""
 
 import ctypes
+import numbers
 import os
 
 from . import _checks
@@ -36,7 +37,12 @@ class Durable:
         if not isinstance(tag, str):
             raise ValueError("uturn: durable tag must be a str, not %s"
                              % _checks.shown(tag))
-        self.directory = os.fsencode(directory)
+        # a number of seconds, not "5" or True (float() takes both)
+        if isinstance(interval, bool) or not isinstance(interval,
+                                                        numbers.Real):
+            raise ValueError("uturn: durable interval must be a number of "
+                             "seconds, not %s" % _checks.shown(interval))
+        self.directory = _checks.text("durable directory", directory)
         self.tag = tag.encode()
         self.interval = float(interval)
         self.mode = mode
@@ -84,6 +90,14 @@ def adjoint_callbacks(model, adjoint_state, calls, keep):
     model.save_adjoint, model.load_adjoint = c_save, c_load
 
 
+def _path(directory):
+    """A durable directory as C takes it: a path, never cut short at a NUL
+    character (it had named another directory: the part before it)."""
+    if directory is None:
+        raise ValueError("uturn: durable directory must be a path, not None")
+    return _checks.text("durable directory", directory)
+
+
 def durable_inspect(directory, point=0):
     """What a durable directory holds: a DurableInfo (has_point False when
     there is none); every file is checked against its checksum. point:
@@ -91,10 +105,11 @@ def durable_inspect(directory, point=0):
     layer) at the point its commit record names; 0, the directory's own
     point (uturn_durable_inspect_point)."""
     point = _checks.integer("point", point)
+    path = _path(directory)
     out = DurableInfo()
     info, ref = error_info()
-    status = lib.uturn_durable_inspect_point(os.fsencode(directory), point,
-                                             ctypes.byref(out), ref)
+    status = lib.uturn_durable_inspect_point(path, point, ctypes.byref(out),
+                                             ref)
     if status != OK:
         raise Error(status, info)
     return out
@@ -102,7 +117,8 @@ def durable_inspect(directory, point=0):
 
 def durable_remove(directory):
     """Remove a durable directory's files (refused while a run holds it)."""
+    path = _path(directory)
     info, ref = error_info()
-    status = lib.uturn_durable_remove(os.fsencode(directory), ref)
+    status = lib.uturn_durable_remove(path, ref)
     if status != OK:
         raise Error(status, info)
