@@ -94,6 +94,10 @@ int uturn__dfile_sweep(int dirfd, const struct uturn__manifest *m, char *failed,
 /* Whether the directory is empty or a durable run's: it holds a lock, or
  * a manifest whose first line says uturn-durable (durable_names.c). */
 bool uturn__dfile_ours(int dirfd);
+/* Whether entry @p name of the directory starts as a manifest does (its
+ * first line says uturn-durable): a manifest a durable run wrote, damaged
+ * or not, rather than a file of the user's under that name. */
+bool uturn__dfile_says_durable(int dirfd, const char *name);
 /* The directory as messages name it, in out (UTURN__SHOWN_CAP bytes):
  * whole up to 96 bytes, else "..." and its last 93, so that a long path
  * on a cluster's scratch leaves room for the reason in a message's 256

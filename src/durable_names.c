@@ -232,8 +232,7 @@ int uturn__dfile_sweep(int dirfd, const struct uturn__manifest *m, char *failed,
     return rc;
 }
 
-/* Whether entry @p name of the directory starts as a manifest does. */
-static bool says_durable(int dirfd, const char *name)
+bool uturn__dfile_says_durable(int dirfd, const char *name)
 {
     static const char head[] = "uturn-durable ";
     char got[sizeof head - 1];
@@ -263,7 +262,7 @@ bool uturn__dfile_ours(int dirfd)
         ours                  = strcmp(e->d_name, "lock") == 0 ||
                ((strcmp(e->d_name, "manifest") == 0 ||
                  (f.kind == MANIFEST_P && !f.tmp)) &&
-                says_durable(dirfd, e->d_name));
+                uturn__dfile_says_durable(dirfd, e->d_name));
     }
     closedir(d);
     return ours || !any;

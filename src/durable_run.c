@@ -78,6 +78,36 @@ static uturn_status_t check_identity(const struct uturn__run *run,
                        d->path, (unsigned long long)m->point, what, d->path);
 }
 
+/* The directory's manifest cannot be read (why): a file of the user's
+ * under a manifest's name, which no durable run wrote, or a run's damaged
+ * point, which a new run would write over and a resume cannot use. */
+static uturn_status_t unreadable(struct uturn__run *run, const char *why)
+{
+    struct uturn__drun *d = run->durable;
+    char name[64];
+    uturn__dfile_manifest_name(run->options.durable_resume_point, name,
+                               sizeof name);
+    static const char damaged[] = "its manifest is damaged: ";
+    const bool parse = strncmp(why, damaged, sizeof damaged - 1) == 0;
+    if (!uturn__dfile_says_durable(d->dirfd, name))
+        return uturn__fail(run->error, UTURN_E_IO,
+                           "durable directory %s holds a file %s that no "
+                           "durable run wrote (%s): a durable run keeps its "
+                           "manifest under that name; move the file, or use "
+                           "another directory",
+                           d->path, name,
+                           parse ? why + sizeof damaged - 1 : why);
+    if (run->options.durable_mode == UTURN_DURABLE_NEW)
+        return uturn__fail(run->error, UTURN_E_IO,
+                           "durable directory %s holds a damaged point (%s); "
+                           "a new run starts once it is removed (uturn "
+                           "durable remove)",
+                           d->path, why);
+    return uturn__fail(run->error, UTURN_E_IO,
+                       "durable directory %s cannot be resumed: %s", d->path,
+                       why);
+}
+
 /* Read the directory's point as the mode asks: none, or one to resume. */
 static uturn_status_t read_point(struct uturn__run *run)
 {
@@ -88,9 +118,7 @@ static uturn_status_t read_point(struct uturn__run *run)
         uturn__durable_load(d->dirfd, run->options.durable_resume_point,
                             &d->resume, why, sizeof why);
     if (rc != 0 && rc != UTURN__DURABLE_NONE)
-        return uturn__fail(run->error, UTURN_E_IO,
-                           "durable directory %s cannot be resumed: %s",
-                           d->path, why);
+        return unreadable(run, why);
     if (rc == UTURN__DURABLE_NONE && mode == UTURN_DURABLE_RESUME)
         return uturn__fail(run->error, UTURN_E_INVALID_ARG,
                            "durable directory %s holds no durable point to "

@@ -419,3 +419,41 @@ Test(durable_attacks, a_lock_that_is_no_file_is_named)
     }
     rig_close(&r);
 }
+
+/* A file of the user's named manifest (empty): a new run names it as a
+ * file no durable run wrote, not as a damaged point it "cannot resume",
+ * and remove leaves it (both say it is no run's). A run's own manifest,
+ * damaged: a new run says to remove it, and once removed starts. */
+Test(durable_attacks, a_stray_manifest_is_not_called_a_damaged_point)
+{
+    struct rig r;
+    rig_open(&r, MEMORY, N);
+    cr_assert_eq(mkdir(r.dir, 0700), 0);
+    char path[PATH_MAX];
+    FILE *f = fopen(scratch_join(path, r.dir, "manifest"), "w");
+    cr_assert_not_null(f);
+    fclose(f);
+    durable_refused(&r, UTURN_DURABLE_NEW, UTURN_E_IO,
+                    "holds a file manifest that no durable run wrote");
+    durable_refused(&r, UTURN_DURABLE_AUTO, UTURN_E_IO,
+                    "move the file, or use another directory");
+    cr_assert_eq(uturn_durable_remove(r.dir, NULL), UTURN_OK);
+    cr_assert_eq(scratch_count(r.dir), 1, "the user's file was removed");
+    rig_close(&r);
+    rig_open(&r, MEMORY, N);
+    durable_stopped(&r, 50);
+    f = fopen(scratch_join(path, r.dir, "manifest"), "a");
+    cr_assert_not_null(f);
+    fputs("one line too many\n", f);
+    fclose(f);
+    durable_refused(&r, UTURN_DURABLE_NEW, UTURN_E_IO,
+                    "holds a damaged point (its manifest is damaged");
+    durable_refused(&r, UTURN_DURABLE_RESUME, UTURN_E_IO,
+                    "cannot be resumed: its manifest is damaged");
+    cr_assert_eq(uturn_durable_remove(r.dir, NULL), UTURN_OK);
+    struct sim s = {0};
+    struct outcome o;
+    durable_run(&r, &s, UTURN_DURABLE_NEW, &o);
+    cr_assert_eq(o.status, UTURN_OK, "%s", o.message);
+    rig_close(&r);
+}
