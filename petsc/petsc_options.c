@@ -67,7 +67,13 @@ static PetscErrorCode cost_option(PetscOptionItems *PetscOptionsObject,
                        errno == 0,
                    PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
                    "%s: '%s' is not a whole number of steps (digits only, "
-                   "at most 2^64 - 1)",
+                   "at most 2^24)",
+                   name, text);
+        /* the planners that weigh disk costs (hrevolve, online on levels)
+         * take at most 2^24: say so here, naming the option */
+        PetscCheck(v <= (1ull << 24), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+                   "%s: %s is past 2^24 (16777216), the most the planners "
+                   "that weigh disk costs take",
                    name, text);
         *value = (uint64_t)v;
     }

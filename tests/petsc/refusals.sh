@@ -34,6 +34,9 @@ refused "-ts_trajectory_uturn_disk_read_cost: 'foo' is not a whole number" \
 refused "-ts_trajectory_uturn_disk_write_cost: '-1' is not a whole number" \
     -ts_trajectory_uturn_budget 8KB -ts_trajectory_uturn_disk 1MB \
     -ts_trajectory_uturn_disk_write_cost -1
+refused "-ts_trajectory_uturn_disk_write_cost: 16777217 is past 2^24" \
+    -ts_trajectory_uturn_budget 8KB -ts_trajectory_uturn_disk 1MB \
+    -ts_trajectory_uturn_disk_write_cost 16777217
 refused "rank 0's -ts_trajectory_uturn_disk (100 bytes) holds no checkpoint" \
     -ts_trajectory_uturn_budget 8KB -ts_trajectory_uturn_disk 100
 refused "rank 0's -ts_trajectory_uturn_budget (100 bytes) holds no checkpoint" \
