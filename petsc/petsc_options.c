@@ -115,6 +115,10 @@ static PetscErrorCode dir_option(PetscOptionItems *PetscOptionsObject,
         PetscOptionsObject, "-ts_trajectory_uturn_disk_dir",
         "Directory of the disk level's files (default $TMPDIR, else /tmp)",
         o->disk_dir, dir, sizeof dir, set));
+    /* an empty value is no directory: refused, not taken as the default */
+    PetscCheck(!*set || dir[0] != '\0', PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+               "-ts_trajectory_uturn_disk_dir: no directory given; leave the "
+               "option out for $TMPDIR (else /tmp)");
     if (*set)
         PetscCall(PetscStrncpy(o->disk_dir, dir, sizeof o->disk_dir));
     PetscFunctionReturn(0);

@@ -34,6 +34,9 @@ refused "-ts_trajectory_uturn_disk_read_cost: 'foo' is not a whole number" \
 refused "-ts_trajectory_uturn_disk_write_cost: '-1' is not a whole number" \
     -ts_trajectory_uturn_budget 8KB -ts_trajectory_uturn_disk 1MB \
     -ts_trajectory_uturn_disk_write_cost -1
+refused "-ts_trajectory_uturn_disk_dir: no directory given" \
+    -ts_trajectory_uturn_budget 8KB -ts_trajectory_uturn_disk 1MB \
+    -ts_trajectory_uturn_disk_dir ""
 refused "-ts_trajectory_uturn_disk_write_cost: 16777217 is past 2^24" \
     -ts_trajectory_uturn_budget 8KB -ts_trajectory_uturn_disk 1MB \
     -ts_trajectory_uturn_disk_write_cost 16777217
