@@ -79,24 +79,21 @@ static uturn_status_t check_identity(const struct uturn__run *run,
 }
 
 /* The directory's manifest cannot be read (why): a file of the user's
- * under a manifest's name, which no durable run wrote, or a run's damaged
- * point, which a new run would write over and a resume cannot use. */
+ * under a manifest's name (or a manifest damaged at its first line: the
+ * two look the same), or a run's damaged point, which a new run would
+ * write over and a resume cannot use. */
 static uturn_status_t unreadable(struct uturn__run *run, const char *why)
 {
     struct uturn__drun *d = run->durable;
     char name[64];
     uturn__dfile_manifest_name(run->options.durable_resume_point, name,
                                sizeof name);
-    static const char damaged[] = "its manifest is damaged: ";
-    const bool parse = strncmp(why, damaged, sizeof damaged - 1) == 0;
     if (!uturn__dfile_says_durable(d->dirfd, name))
         return uturn__fail(run->error, UTURN_E_IO,
-                           "durable directory %s holds a file %s that no "
-                           "durable run wrote (%s): a durable run keeps its "
-                           "manifest under that name; move the file, or use "
-                           "another directory",
-                           d->path, name,
-                           parse ? why + sizeof damaged - 1 : why);
+                           "durable directory %s: its file %s is no durable "
+                           "run's, or is damaged at its start; move it, or "
+                           "use another directory (%s)",
+                           d->path, name, why);
     if (run->options.durable_mode == UTURN_DURABLE_NEW)
         return uturn__fail(run->error, UTURN_E_IO,
                            "durable directory %s holds a damaged point (%s); "

@@ -421,7 +421,7 @@ Test(durable_attacks, a_lock_that_is_no_file_is_named)
 }
 
 /* A file of the user's named manifest (empty): a new run names it as a
- * file no durable run wrote, not as a damaged point it "cannot resume",
+ * file that is no durable run's, not as a point it "cannot resume",
  * and remove leaves it (both say it is no run's). A run's own manifest,
  * damaged: a new run says to remove it, and once removed starts. */
 Test(durable_attacks, a_stray_manifest_is_not_called_a_damaged_point)
@@ -434,9 +434,9 @@ Test(durable_attacks, a_stray_manifest_is_not_called_a_damaged_point)
     cr_assert_not_null(f);
     fclose(f);
     durable_refused(&r, UTURN_DURABLE_NEW, UTURN_E_IO,
-                    "holds a file manifest that no durable run wrote");
+                    "its file manifest is no durable run's");
     durable_refused(&r, UTURN_DURABLE_AUTO, UTURN_E_IO,
-                    "move the file, or use another directory");
+                    "move it, or use another directory");
     cr_assert_eq(uturn_durable_remove(r.dir, NULL), UTURN_OK);
     cr_assert_eq(scratch_count(r.dir), 1, "the user's file was removed");
     rig_close(&r);
